@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Layers (DESIGN.md §2): each module imports only those above it in this list;
+/// each C library is imported by exactly one Swift module.
+let package = Package(
+    name: "xmpp-tools",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "xmpp-register", targets: ["xmpp-register"]),
+        .executable(name: "xmpp-login", targets: ["xmpp-login"]),
+        .executable(name: "xmpp-roster", targets: ["xmpp-roster"]),
+        .executable(name: "xmpp-vcard", targets: ["xmpp-vcard"]),
+        .executable(name: "xmpp-avatar", targets: ["xmpp-avatar"]),
+    ],
+    targets: [
+        // C libraries, one system-library target each.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CResolv"),
+
+        // Pure and protocol layers.
+        .target(name: "XMLTree", dependencies: ["CLibXML2"]),
+        .target(name: "XMPPStanzas", dependencies: ["XMLTree"]),
+        .target(name: "XMPPConnection", dependencies: ["XMPPStanzas", "XMLTree", "COpenSSL", "CResolv"]),
+        .target(name: "XMPPServices", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree"]),
+        .target(name: "XMPPStorage", dependencies: ["XMPPStanzas", "CSQLite3"]),
+        .target(name: "CPNGStream", dependencies: ["CLibPNG"]),
+        .target(name: "PNGImage", dependencies: ["CPNGStream", "CLibPNG"]),
+        .target(name: "Arguments"),
+        .target(name: "XMPPTools", dependencies: [
+            "Arguments", "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "XMLTree",
+        ]),
+
+        // Thin executables.
+        .executableTarget(name: "xmpp-register", dependencies: ["XMPPTools"]),
+        .executableTarget(name: "xmpp-login", dependencies: ["XMPPTools"]),
+        .executableTarget(name: "xmpp-roster", dependencies: ["XMPPTools"]),
+        .executableTarget(name: "xmpp-vcard", dependencies: ["XMPPTools"]),
+        .executableTarget(name: "xmpp-avatar", dependencies: ["XMPPTools"]),
+
+        // Tests mirror Sources.
+        .testTarget(name: "XMLTreeTests", dependencies: ["XMLTree"]),
+        .testTarget(name: "XMPPStanzasTests", dependencies: ["XMPPStanzas", "XMLTree"]),
+        .testTarget(name: "XMPPConnectionTests", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree"]),
+        .testTarget(name: "XMPPStorageTests", dependencies: ["XMPPStorage", "XMPPStanzas"]),
+        .testTarget(name: "PNGImageTests", dependencies: ["PNGImage"]),
+        .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["XMPPStanzas"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

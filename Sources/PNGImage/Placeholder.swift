@@ -1,0 +1,1 @@
+// PNGImage module.

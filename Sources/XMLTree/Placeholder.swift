@@ -1,0 +1,1 @@
+// XMLTree module.

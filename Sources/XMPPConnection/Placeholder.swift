@@ -1,0 +1,1 @@
+// XMPPConnection module.

@@ -1,0 +1,1 @@
+// XMPPServices module.

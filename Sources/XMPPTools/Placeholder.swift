@@ -1,0 +1,1 @@
+// XMPPTools module.
