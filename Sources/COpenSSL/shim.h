@@ -16,6 +16,9 @@ static inline long xt_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
 static inline long xt_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) {
     return SSL_CTX_set_min_proto_version(ctx, version);
 }
+static inline long xt_SSL_CTX_set_max_proto_version(SSL_CTX *ctx, int version) {
+    return SSL_CTX_set_max_proto_version(ctx, version);
+}
 static inline long xt_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) {
     return SSL_CTX_set_mode(ctx, mode);
 }

@@ -1,0 +1,144 @@
+import XMLTree
+import XMPPStanzas
+
+/// A client connection to one server: connected, secured by TLS, then optionally
+/// authenticated and bound. One owner at a time (not Sendable); requests wait on
+/// replies matched by id, each with a deadline.
+public final class Connection {
+    let stream: XMPPStream
+    /// The options it was opened with.
+    public let options: ConnectionOptions
+    /// The endpoint that answered.
+    public let endpoint: Endpoint
+    /// The latest stream features.
+    public internal(set) var features: StreamFeatures
+    /// The full JID after binding.
+    public internal(set) var boundJID: JID?
+    /// The SASL mechanism that authenticated this stream.
+    public internal(set) var mechanism: String?
+    private var inbox: [XMLElement] = []
+    private var nextID = 0
+    private let idPrefix = Hex.encode(Crypto.randomBytes(4))
+
+    init(stream: XMPPStream, options: ConnectionOptions, endpoint: Endpoint, features: StreamFeatures) {
+        self.stream = stream
+        self.options = options
+        self.endpoint = endpoint
+        self.features = features
+    }
+
+    /// The negotiated TLS version.
+    public var tlsVersion: TLSVersion? { stream.transport.tlsSession?.version }
+
+    /// Connects to the first endpoint that answers, secures the stream with TLS (direct or
+    /// STARTTLS; a server without TLS is refused) and returns it with its post-TLS features.
+    public static func open(_ options: ConnectionOptions, tls: TLSContext, trace: TraceSink? = nil) throws(ConnectionError) -> Connection {
+        let endpoints = options.endpoints
+        var lastError = ConnectionError.dnsFailed(host: options.domain, reason: "no endpoints")
+        for endpoint in endpoints {
+            do {
+                return try open(options, endpoint: endpoint, tls: tls, trace: trace)
+            } catch {
+                lastError = error
+                // Certificate and protocol problems are answers, not unreachability: stop there.
+                switch error {
+                case .dnsFailed, .connectFailed, .timedOut, .closedByPeer, .io: continue
+                default: throw error
+                }
+            }
+        }
+        throw lastError
+    }
+
+    private static func open(_ options: ConnectionOptions, endpoint: Endpoint, tls: TLSContext, trace: TraceSink?) throws(ConnectionError) -> Connection {
+        let deadline = ContinuousClock.now + options.timeout
+        let socket = try Socket.connect(host: endpoint.host, port: endpoint.port, deadline: deadline)
+        let transport = Transport(socket: socket)
+        if endpoint.directTLS {
+            try transport.startTLS(context: tls, referenceName: options.domain, directTLS: true, deadline: deadline)
+        }
+        let stream = XMPPStream(transport: transport, timeout: options.timeout, limits: options.limits, trace: trace)
+        var features = try stream.open(to: options.domain)
+        if !transport.isSecure {
+            guard features.startTLS else { stream.close(); throw .tlsUnavailable }
+            try stream.send(XMLElement("starttls", namespace: Namespace.tls))
+            let answer = try stream.nextElement(deadline: .now + options.timeout)
+            guard answer.name == "proceed", answer.namespace == Namespace.tls else {
+                stream.close()
+                throw .protocolViolation("server refused STARTTLS (<\(answer.name)/>)")
+            }
+            try transport.startTLS(context: tls, referenceName: options.domain, directTLS: false, deadline: .now + options.timeout)
+            features = try stream.open(to: options.domain)
+        }
+        return Connection(stream: stream, options: options, endpoint: endpoint, features: features)
+    }
+
+    /// A fresh stanza id.
+    public func makeID() -> String {
+        nextID += 1
+        return "\(idPrefix)-\(nextID)"
+    }
+
+    /// Sends one element without waiting.
+    public func send(_ element: XMLElement) throws(ConnectionError) { try stream.send(element) }
+
+    /// Sends several elements in one write.
+    public func send(_ elements: [XMLElement]) throws(ConnectionError) { try stream.send(elements) }
+
+    /// Sends `iq` and waits for its reply. An error reply throws `.stanzaError`; other stanzas
+    /// that arrive meanwhile are kept for `nextStanza`.
+    @discardableResult
+    public func request(_ iq: Iq, timeout: Duration? = nil) throws(ConnectionError) -> Iq {
+        try send(iq.element)
+        return try awaitReply(id: iq.id, timeout: timeout)
+    }
+
+    /// Waits for the reply to an IQ already sent with `id`.
+    public func awaitReply(id: String, timeout: Duration? = nil) throws(ConnectionError) -> Iq {
+        let deadline = ContinuousClock.now + (timeout ?? options.timeout)
+        if let i = inbox.firstIndex(where: { Connection.isReply($0, to: id) }) {
+            return try Connection.reply(from: inbox.remove(at: i))
+        }
+        while true {
+            let element = try stream.nextElement(deadline: deadline)
+            if Connection.isReply(element, to: id) { return try Connection.reply(from: element) }
+            try answerIfPing(element)
+            inbox.append(element)
+        }
+    }
+
+    /// The next stanza that no request claimed, waiting until `deadline`.
+    public func nextStanza(deadline: ContinuousClock.Instant) throws(ConnectionError) -> XMLElement {
+        if !inbox.isEmpty { return inbox.removeFirst() }
+        while true {
+            let element = try stream.nextElement(deadline: deadline)
+            if try answerIfPing(element) { continue }
+            return element
+        }
+    }
+
+    /// Ends the stream and closes the socket.
+    public func close() { stream.close() }
+
+    private static func isReply(_ e: XMLElement, to id: String) -> Bool {
+        e.name == "iq" && e[attribute: "id"] == id && (e[attribute: "type"] == "result" || e[attribute: "type"] == "error")
+    }
+
+    private static func reply(from element: XMLElement) throws(ConnectionError) -> Iq {
+        let iq: Iq
+        do { iq = try Iq(element: element) } catch { throw .badStanza(error) }
+        if iq.type == .error { throw .stanzaError(iq.error ?? StanzaError(type: "cancel", condition: "undefined-condition")) }
+        return iq
+    }
+
+    /// Answers server pings (XEP-0199) so long-lived tools are not dropped.
+    @discardableResult
+    private func answerIfPing(_ element: XMLElement) throws(ConnectionError) -> Bool {
+        guard element.name == "iq", element[attribute: "type"] == "get",
+              element.child("ping", namespace: Namespace.ping) != nil, let id = element[attribute: "id"] else { return false }
+        var reply = Iq(type: .result, id: id)
+        reply.to = element[attribute: "from"].flatMap { try? JID($0) }
+        try send(reply.element)
+        return true
+    }
+}

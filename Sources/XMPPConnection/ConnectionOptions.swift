@@ -1,0 +1,36 @@
+import XMLTree
+
+/// Where and how to connect (DESIGN.md §3 common options).
+public struct ConnectionOptions: Sendable {
+    /// The XMPP domain: the JID's domain, and the name the certificate must match.
+    public var domain: String
+    /// `--server HOST[:PORT]`: skip SRV and dial this host.
+    public var serverHost: String?
+    /// Port for `serverHost`; nil means 5222 (5223 with direct TLS).
+    public var serverPort: Int?
+    /// `--direct-tls` (XEP-0368): TLS from the first byte.
+    public var directTLS: Bool
+    /// Timeout for connecting and for every wait on the server.
+    public var timeout: Duration
+    /// Parser limits for what the server sends.
+    public var limits: XMLLimits
+
+    /// Builds options.
+    public init(domain: String, serverHost: String? = nil, serverPort: Int? = nil, directTLS: Bool = false,
+                timeout: Duration = .seconds(15), limits: XMLLimits = XMLLimits()) {
+        self.domain = domain
+        self.serverHost = serverHost
+        self.serverPort = serverPort
+        self.directTLS = directTLS
+        self.timeout = timeout
+        self.limits = limits
+    }
+
+    /// The endpoints to try, in order.
+    public var endpoints: [Endpoint] {
+        if let serverHost {
+            return [Endpoint(host: serverHost, port: serverPort ?? (directTLS ? 5223 : 5222), directTLS: directTLS)]
+        }
+        return SRVResolver.endpoints(for: domain, directTLSOnly: directTLS)
+    }
+}

@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A non-blocking TCP socket; readiness comes from poll() with a deadline, never a blocking read.
+final class Socket {
+    let fd: Int32
+    private(set) var isClosed = false
+
+    private init(fd: Int32) { self.fd = fd }
+
+    deinit { close() }
+
+    /// Connects to the first address of `host` that answers before `deadline`.
+    static func connect(host: String, port: Int, deadline: ContinuousClock.Instant) throws(ConnectionError) -> Socket {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_ADDRCONFIG
+        var list: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(host, String(port), &hints, &list)
+        guard rc == 0, let first = list else {
+            throw .dnsFailed(host: host, reason: String(cString: gai_strerror(rc)))
+        }
+        defer { freeaddrinfo(list) }
+        var lastError = "no address"
+        var cursor: UnsafeMutablePointer<addrinfo>? = first
+        while let ai = cursor {
+            cursor = ai.pointee.ai_next
+            let fd = socket(ai.pointee.ai_family, ai.pointee.ai_socktype | Int32(SOCK_CLOEXEC), ai.pointee.ai_protocol)
+            guard fd >= 0 else { lastError = errnoText(); continue }
+            let sock = Socket(fd: fd)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            var one: Int32 = 1
+            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            if Glibc.connect(fd, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0 { return sock }
+            guard errno == EINPROGRESS else { lastError = errnoText(); continue }
+            do {
+                guard try sock.wait(for: Int16(POLLOUT), until: deadline) else {
+                    throw ConnectionError.timedOut("connecting to \(host) port \(port)")
+                }
+            } catch { throw error }
+            var soError: Int32 = 0
+            var len = socklen_t(MemoryLayout<Int32>.size)
+            _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &len)
+            if soError == 0 { return sock }
+            lastError = String(cString: strerror(soError))
+        }
+        throw .connectFailed(host: host, port: port, reason: lastError)
+    }
+
+    /// Waits until the socket is ready for `events`; false when the deadline passed first.
+    func wait(for events: Int16, until deadline: ContinuousClock.Instant) throws(ConnectionError) -> Bool {
+        while true {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            if remaining <= .zero { return false }
+            let ms = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+            var pfd = pollfd(fd: fd, events: events, revents: 0)
+            let rc = poll(&pfd, 1, ms)
+            if rc < 0 {
+                if errno == EINTR { continue }
+                throw .io(errnoText())
+            }
+            if rc > 0 { return true }
+        }
+    }
+
+    /// Reads what is available, waiting until `deadline`; returns an empty array at end of stream.
+    func read(maxBytes: Int = 65536, until deadline: ContinuousClock.Instant) throws(ConnectionError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: maxBytes)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, maxBytes) }
+            if n > 0 { return Array(buffer[0..<n]) }
+            if n == 0 { return [] }
+            if errno == EINTR { continue }
+            guard errno == EAGAIN || errno == EWOULDBLOCK else { throw .io(errnoText()) }
+            guard try wait(for: Int16(POLLIN), until: deadline) else { throw .timedOut("waiting for the server") }
+        }
+    }
+
+    /// Writes all of `bytes`, waiting for buffer space until `deadline`.
+    func write(_ bytes: [UInt8], until deadline: ContinuousClock.Instant) throws(ConnectionError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if n > 0 { offset += n; continue }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                guard try wait(for: Int16(POLLOUT), until: deadline) else { throw .timedOut("sending to the server") }
+                continue
+            }
+            if n < 0 && (errno == EPIPE || errno == ECONNRESET) { throw .closedByPeer }
+            throw .io(errnoText())
+        }
+    }
+
+    /// Closes the descriptor once.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        _ = Glibc.close(fd)
+    }
+}
+
+/// The current errno as text.
+func errnoText() -> String { String(cString: strerror(errno)) }

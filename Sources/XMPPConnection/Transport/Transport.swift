@@ -1,0 +1,67 @@
+/// A byte pipe to the server: the socket, with TLS inserted when negotiated.
+final class Transport {
+    private let socket: Socket
+    private var tls: TLSSession?
+
+    init(socket: Socket) { self.socket = socket }
+
+    /// True once TLS is in place.
+    var isSecure: Bool { tls != nil }
+
+    /// The TLS session, if any.
+    var tlsSession: TLSSession? { tls }
+
+    /// Sends bytes, through TLS when it is in place.
+    func send(_ bytes: [UInt8], deadline: ContinuousClock.Instant) throws(ConnectionError) {
+        if let tls {
+            try tls.writePlaintext(bytes)
+            try socket.write(tls.takeCiphertext(), until: deadline)
+        } else {
+            try socket.write(bytes, until: deadline)
+        }
+    }
+
+    /// Returns the next plaintext bytes, waiting until `deadline`.
+    func receive(deadline: ContinuousClock.Instant) throws(ConnectionError) -> [UInt8] {
+        guard let tls else {
+            let bytes = try socket.read(until: deadline)
+            if bytes.isEmpty { throw .closedByPeer }
+            return bytes
+        }
+        while true {
+            let plain = try tls.readPlaintext()
+            // Reading may produce records to send (TLS 1.3 key updates, alerts).
+            let pendingOut = tls.takeCiphertext()
+            if !pendingOut.isEmpty { try socket.write(pendingOut, until: deadline) }
+            if !plain.isEmpty { return plain }
+            let cipher = try socket.read(until: deadline)
+            if cipher.isEmpty { throw .closedByPeer }
+            tls.receiveCiphertext(cipher)
+        }
+    }
+
+    /// Runs a TLS handshake over the socket; after it, all bytes go through TLS.
+    func startTLS(context: TLSContext, referenceName: String, directTLS: Bool, deadline: ContinuousClock.Instant) throws(ConnectionError) {
+        let session = try TLSSession(context: context, referenceName: referenceName, directTLS: directTLS)
+        while true {
+            let done = try session.handshakeStep()
+            let out = session.takeCiphertext()
+            if !out.isEmpty { try socket.write(out, until: deadline) }
+            if done { break }
+            let cipher = try socket.read(until: deadline)
+            if cipher.isEmpty { throw .closedByPeer }
+            session.receiveCiphertext(cipher)
+        }
+        tls = session
+    }
+
+    /// Sends close_notify where possible and closes the socket.
+    func close() {
+        if let tls {
+            tls.shutdown()
+            let out = tls.takeCiphertext()
+            if !out.isEmpty { try? socket.write(out, until: .now + .milliseconds(200)) }
+        }
+        socket.close()
+    }
+}

@@ -1,0 +1,109 @@
+import XMLTree
+import XMPPConnection
+import XMPPStanzas
+
+/// Why a registration request could not be made or was not accepted (beyond connection errors).
+public enum RegistrationError: Error, Sendable, CustomStringConvertible {
+    /// The server does not offer in-band registration.
+    case notSupported(domain: String)
+    /// The server wants a CAPTCHA answered, which a script cannot do.
+    case captchaRequired(instructions: String?)
+    /// Registration happens on a web page instead.
+    case redirected(url: String)
+    /// A field the server requires has no value.
+    case missingField(String)
+    /// The server answered with something that is not a registration form.
+    case invalidForm(StanzaParseError)
+    /// The connection or the server refused.
+    case connection(ConnectionError)
+
+    public var description: String {
+        switch self {
+        case .notSupported(let d): return "\(d) does not offer in-band registration"
+        case .captchaRequired(let i): return "the server requires a CAPTCHA" + (i.map { ": \($0)" } ?? "")
+        case .redirected(let url): return "the server registers accounts on the web only: \(url)"
+        case .missingField(let f): return "the server requires the field '\(f)' (give it with --field \(f)=VALUE)"
+        case .invalidForm(let e): return "invalid registration form from the server: \(e)"
+        case .connection(let e): return e.description
+        }
+    }
+}
+
+/// In-band registration (XEP-0077): form, register, change password, cancel. Network only.
+public enum RegistrationService {
+    /// Asks the server what registration needs (on an unauthenticated stream, or for the
+    /// logged-in account on an authenticated one).
+    public static func form(on connection: Connection) throws(RegistrationError) -> RegistrationForm {
+        let reply: Iq
+        do {
+            reply = try connection.request(Iq(type: .get, id: connection.makeID(), payload: RegistrationRequest.formQuery))
+        } catch {
+            if case .stanzaError(let e) = error, e.condition == "service-unavailable" || e.condition == "feature-not-implemented" {
+                throw .notSupported(domain: connection.options.domain)
+            }
+            throw .connection(error)
+        }
+        guard let payload = reply.payload else { throw .invalidForm(.missingChild(element: "iq", child: "query")) }
+        do { return try RegistrationForm(element: payload) } catch { throw .invalidForm(error) }
+    }
+
+    /// Registers `username` with `password` (and any `extra` fields such as email) on an
+    /// unauthenticated stream. A `conflict` stanza error means the account exists.
+    public static func register(on connection: Connection, username: String, password: String,
+                                extra: [String: String] = [:], form known: RegistrationForm? = nil) throws(RegistrationError) {
+        let form = try known ?? self.form(on: connection)
+        if form.isCaptcha { throw .captchaRequired(instructions: form.instructions) }
+        if form.form == nil && form.fields.isEmpty, let url = form.redirectURL { throw .redirected(url: url) }
+        var values = extra
+        values["username"] = username
+        values["password"] = password
+        let payload: XMLElement
+        do {
+            payload = try RegistrationRequest.submission(answering: form, values: values)
+        } catch {
+            switch error { case .missingField(let f): throw .missingField(f) }
+        }
+        do {
+            try connection.request(Iq(type: .set, id: connection.makeID(), payload: payload))
+        } catch {
+            throw .connection(error)
+        }
+    }
+
+    /// The IQ that registers one account with a known form, for pipelined batch use.
+    public static func registrationIq(id: String, form: RegistrationForm, username: String, password: String,
+                                      extra: [String: String] = [:]) throws(RegistrationError) -> Iq {
+        var values = extra
+        values["username"] = username
+        values["password"] = password
+        do {
+            return Iq(type: .set, id: id, payload: try RegistrationRequest.submission(answering: form, values: values))
+        } catch {
+            switch error { case .missingField(let f): throw .missingField(f) }
+        }
+    }
+
+    /// Changes the password of the authenticated account (XEP-0077 §3.3).
+    public static func changePassword(on connection: Connection, username: String, newPassword: String) throws(RegistrationError) {
+        do {
+            try connection.request(Iq(type: .set, id: connection.makeID(),
+                                      payload: RegistrationRequest.changePassword(username: username, newPassword: newPassword)))
+        } catch {
+            throw .connection(error)
+        }
+    }
+
+    /// Deletes the authenticated account (XEP-0077 §3.2). The server may close the stream
+    /// right after answering, or even instead of answering; both count as success.
+    public static func cancel(on connection: Connection) throws(RegistrationError) {
+        do {
+            try connection.request(Iq(type: .set, id: connection.makeID(), payload: RegistrationRequest.remove))
+        } catch {
+            switch error {
+            case .streamClosed, .closedByPeer: return
+            case .stream(let e) where e.condition == "not-authorized" || e.condition == "conflict": return
+            default: throw .connection(error)
+            }
+        }
+    }
+}

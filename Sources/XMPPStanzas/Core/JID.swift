@@ -1,0 +1,83 @@
+/// An XMPP address (RFC 7622): `localpart@domainpart/resourcepart`.
+///
+/// Parsing is total: every failure is a `JIDError` naming what was wrong. The domain is
+/// case-folded and loses a trailing dot; the localpart is case-folded (the UsernameCaseMapped
+/// profile); the resource keeps its case. Full PRECIS width/normalisation mapping needs ICU,
+/// which this project does not load, so non-ASCII input is case-folded but not NFC-normalised.
+public struct JID: Sendable, Hashable, Codable, CustomStringConvertible, Comparable {
+    /// The part before `@`, if any.
+    public let local: String?
+    /// The server part; never empty.
+    public let domain: String
+    /// The part after `/`, if any.
+    public let resource: String?
+
+    /// Largest size of each part, in UTF-8 bytes (RFC 7622 §3.2–3.4).
+    public static let maxPartBytes = 1023
+
+    /// Builds a JID from parts, validating each.
+    public init(local: String?, domain: String, resource: String? = nil) throws(JIDError) {
+        self.local = try local.map { l throws(JIDError) in try JID.validLocal(l) }
+        self.domain = try JID.validDomain(domain)
+        self.resource = try resource.map { r throws(JIDError) in try JID.validResource(r) }
+    }
+
+    /// Parses `text` as a JID.
+    public init(_ text: String) throws(JIDError) {
+        var rest = Substring(text)
+        var resource: String?
+        // The resource starts at the first '/', and may itself contain '@' or '/'.
+        if let slash = rest.firstIndex(of: "/") {
+            resource = String(rest[rest.index(after: slash)...])
+            rest = rest[..<slash]
+        }
+        var local: String?
+        if let at = rest.firstIndex(of: "@") {
+            local = String(rest[..<at])
+            rest = rest[rest.index(after: at)...]
+        }
+        try self.init(local: local, domain: String(rest), resource: resource)
+    }
+
+    /// The JID without its resource.
+    public var bare: JID {
+        // Parts were validated already; rebuilding cannot fail, so copy them directly.
+        JID(unchecked: local, domain, nil)
+    }
+
+    /// True when there is no resource.
+    public var isBare: Bool { resource == nil }
+
+    /// This JID with another resource.
+    public func with(resource: String?) throws(JIDError) -> JID {
+        JID(unchecked: local, domain, try resource.map { r throws(JIDError) in try JID.validResource(r) })
+    }
+
+    /// The canonical text form.
+    public var description: String {
+        var s = ""
+        if let local { s += local + "@" }
+        s += domain
+        if let resource { s += "/" + resource }
+        return s
+    }
+
+    /// Orders by text form, so lists print stably.
+    public static func < (a: JID, b: JID) -> Bool { a.description < b.description }
+
+    private init(unchecked local: String?, _ domain: String, _ resource: String?) {
+        self.local = local
+        self.domain = domain
+        self.resource = resource
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        self = try JID(text)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}

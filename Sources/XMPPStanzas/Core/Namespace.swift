@@ -1,0 +1,55 @@
+/// Every XML namespace the project speaks, in one place (as xmpp-rs `ns.rs`, libstrophe `XMPP_NS_*`).
+public enum Namespace {
+    /// RFC 6120 client stream content.
+    public static let client = "jabber:client"
+    /// RFC 6120 stream wrapper.
+    public static let streams = "http://etherx.jabber.org/streams"
+    /// RFC 6120 stream errors.
+    public static let streamErrors = "urn:ietf:params:xml:ns:xmpp-streams"
+    /// RFC 6120 stanza errors.
+    public static let stanzaErrors = "urn:ietf:params:xml:ns:xmpp-stanzas"
+    /// RFC 6120 STARTTLS.
+    public static let tls = "urn:ietf:params:xml:ns:xmpp-tls"
+    /// RFC 6120 SASL.
+    public static let sasl = "urn:ietf:params:xml:ns:xmpp-sasl"
+    /// RFC 6120 resource binding.
+    public static let bind = "urn:ietf:params:xml:ns:xmpp-bind"
+    /// RFC 3921 session establishment (legacy, optional).
+    public static let session = "urn:ietf:params:xml:ns:xmpp-session"
+    /// RFC 6121 roster.
+    public static let roster = "jabber:iq:roster"
+    /// XEP-0237 roster versioning stream feature.
+    public static let rosterVersioning = "urn:xmpp:features:rosterver"
+    /// XEP-0077 in-band registration (IQ payload).
+    public static let register = "jabber:iq:register"
+    /// XEP-0077 in-band registration stream feature.
+    public static let registerFeature = "http://jabber.org/features/iq-register"
+    /// XEP-0004 data forms.
+    public static let dataForms = "jabber:x:data"
+    /// XEP-0066 out-of-band data (registration redirects).
+    public static let outOfBand = "jabber:x:oob"
+    /// XEP-0158 CAPTCHA forms.
+    public static let captcha = "urn:xmpp:captcha"
+    /// XEP-0231 bits of binary (CAPTCHA images).
+    public static let bitsOfBinary = "urn:xmpp:bob"
+    /// XEP-0054 vcard-temp.
+    public static let vcardTemp = "vcard-temp"
+    /// XEP-0153 vCard-based avatar update in presence.
+    public static let vcardUpdate = "vcard-temp:x:update"
+    /// XEP-0060 publish-subscribe.
+    public static let pubsub = "http://jabber.org/protocol/pubsub"
+    /// XEP-0060 publish-subscribe events.
+    public static let pubsubEvent = "http://jabber.org/protocol/pubsub#event"
+    /// XEP-0084 avatar data node.
+    public static let avatarData = "urn:xmpp:avatar:data"
+    /// XEP-0084 avatar metadata node.
+    public static let avatarMetadata = "urn:xmpp:avatar:metadata"
+    /// XEP-0199 ping.
+    public static let ping = "urn:xmpp:ping"
+    /// XEP-0030 service discovery, info.
+    public static let discoInfo = "http://jabber.org/protocol/disco#info"
+    /// XEP-0368 / XEP-0440 SASL channel-binding type capability.
+    public static let saslChannelBinding = "urn:xmpp:sasl-cb:0"
+    /// XEP-0198 stream management (recognised in features, not used).
+    public static let streamManagement = "urn:xmpp:sm:3"
+}

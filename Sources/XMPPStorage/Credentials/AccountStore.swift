@@ -1,0 +1,101 @@
+import FoundationEssentials
+import XMPPStanzas
+
+/// Per-account connection settings remembered by `xmpp-login`, so later commands need no flags.
+public struct AccountSettings: Sendable, Codable, Equatable {
+    /// `--server` host, if given.
+    public var server: String?
+    /// `--server` port, if given.
+    public var port: Int?
+    /// `--direct-tls`.
+    public var directTLS: Bool
+    /// `--ca-file`, stored as an absolute path.
+    public var caFile: String?
+    /// `--pin`.
+    public var pin: String?
+    /// `--insecure` was used at login (kept so the warning repeats on every use).
+    public var insecure: Bool
+    /// The account has authenticated with SCRAM: PLAIN is refused from then on (downgrade).
+    public var usedSCRAM: Bool
+
+    /// Builds settings.
+    public init(server: String? = nil, port: Int? = nil, directTLS: Bool = false, caFile: String? = nil,
+                pin: String? = nil, insecure: Bool = false, usedSCRAM: Bool = false) {
+        self.server = server
+        self.port = port
+        self.directTLS = directTLS
+        self.caFile = caFile
+        self.pin = pin
+        self.insecure = insecure
+        self.usedSCRAM = usedSCRAM
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case server, port, directTLS = "direct_tls", caFile = "ca_file", pin, insecure, usedSCRAM = "used_scram"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        server = try c.decodeIfPresent(String.self, forKey: .server)
+        port = try c.decodeIfPresent(Int.self, forKey: .port)
+        directTLS = try c.decodeIfPresent(Bool.self, forKey: .directTLS) ?? false
+        caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
+        pin = try c.decodeIfPresent(String.self, forKey: .pin)
+        insecure = try c.decodeIfPresent(Bool.self, forKey: .insecure) ?? false
+        usedSCRAM = try c.decodeIfPresent(Bool.self, forKey: .usedSCRAM) ?? false
+    }
+}
+
+/// The contents of `accounts.json`: the active account and each account's settings.
+public struct AccountsFile: Sendable, Codable, Equatable {
+    /// The account tools use when `--account` and `XMPP_ACCOUNT` are absent.
+    public var active: String?
+    /// Settings by bare JID.
+    public var accounts: [String: AccountSettings]
+
+    /// An empty file.
+    public init(active: String? = nil, accounts: [String: AccountSettings] = [:]) {
+        self.active = active
+        self.accounts = accounts
+    }
+}
+
+/// Loads and saves `accounts.json` atomically.
+public struct AccountStore: Sendable {
+    /// The directories in use.
+    public let paths: Paths
+
+    /// A store under `paths`.
+    public init(paths: Paths) { self.paths = paths }
+
+    /// The current file, or an empty one.
+    public func load() throws(StorageError) -> AccountsFile {
+        guard let bytes = try SecureFile.read(paths.accountsFile, maxBytes: 4 << 20) else { return AccountsFile() }
+        do {
+            return try JSONDecoder().decode(AccountsFile.self, from: Data(bytes))
+        } catch {
+            throw .corrupt(path: paths.accountsFile, reason: "not valid accounts JSON")
+        }
+    }
+
+    /// Writes `file` atomically (0600 in the 0700 config directory).
+    public func save(_ file: AccountsFile) throws(StorageError) {
+        try SecureFile.makeDirectory(paths.config)
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try SecureFile.write(Array(try encoder.encode(file)) + [0x0A], to: paths.accountsFile)
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw .io(path: paths.accountsFile, reason: "cannot encode accounts")
+        }
+    }
+
+    /// Loads, applies `change`, saves.
+    public func update(_ change: (inout AccountsFile) -> Void) throws(StorageError) {
+        var file = try load()
+        change(&file)
+        try save(file)
+    }
+}

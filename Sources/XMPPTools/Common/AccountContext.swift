@@ -1,0 +1,83 @@
+import XMPPConnection
+import XMPPStanzas
+import XMPPStorage
+
+/// Everything a command needs to reach the server as an account: which account, where its
+/// server is, how to trust it, and its cached session.
+public struct AccountContext {
+    /// The tool's environment.
+    public let environment: ToolEnvironment
+    /// The common options given on the command line.
+    public let common: CommonOptions
+
+    /// Builds a context.
+    public init(environment: ToolEnvironment, common: CommonOptions) {
+        self.environment = environment
+        self.common = common
+    }
+
+    /// The account in use: `--account`, then `XMPP_ACCOUNT` (both already folded into
+    /// `common.account`), then the active account of `accounts.json`.
+    public func accountJID() throws -> JID {
+        if let text = common.account { return try parseAccount(text) }
+        guard let active = try environment.accounts.load().active else {
+            throw ToolFailure(.auth, "no account: log in first with 'xmpp-login JID', or pass --account")
+        }
+        return try parseAccount(active)
+    }
+
+    private func parseAccount(_ text: String) throws -> JID {
+        let jid: JID
+        do { jid = try JID(text) } catch { throw ToolFailure(.badInput, "invalid account '\(text)': \(error)") }
+        guard jid.local != nil else { throw ToolFailure(.badInput, "invalid account '\(text)': it needs a user part (user@domain)") }
+        return jid.bare
+    }
+
+    /// Connection settings: the command line wins over what `xmpp-login` stored.
+    public func settings(for jid: JID, stored: AccountSettings?) throws(ToolFailure) -> AccountSettings {
+        var s = stored ?? AccountSettings()
+        if let host = common.serverHost { s.server = host; s.port = common.serverPort }
+        if common.directTLS { s.directTLS = true }
+        if let ca = common.caFile { s.caFile = absolutePath(ca) }
+        if let pin = common.pin { try CommonOptions.validatePin(pin); s.pin = pin }
+        if common.insecure { s.insecure = true }
+        return s
+    }
+
+    /// Opens a TLS-secured, unauthenticated connection to `domain`'s server.
+    public func open(domain: String, settings: AccountSettings) throws -> Connection {
+        if settings.insecure {
+            environment.warn("WARNING: --insecure: the server certificate is NOT verified; anyone on the path can read and change this session")
+        }
+        let tls = try environment.tlsContext(TLSSettings(caFile: settings.caFile, pin: settings.pin, insecure: settings.insecure))
+        let options = ConnectionOptions(domain: domain, serverHost: settings.server, serverPort: settings.port,
+                                        directTLS: settings.directTLS, timeout: .seconds(common.timeout))
+        return try Connection.open(options, tls: tls, trace: TraceOutput.sink(enabled: common.trace))
+    }
+
+    /// Connects as the account with its cached session (no password) and binds a resource.
+    public func connectWithSession() throws -> (Connection, JID) {
+        let jid = try accountJID()
+        guard let session = try environment.sessions.load(jid) else {
+            throw ToolFailure(.auth, "no session for \(jid): log in with 'xmpp-login \(jid)'")
+        }
+        let keys = try SessionKeys.keys(from: session)
+        let settings = try settings(for: jid, stored: try environment.accounts.load().accounts[jid.description])
+        let connection = try open(domain: jid.domain, settings: settings)
+        do {
+            _ = try connection.authenticate(username: jid.local ?? "", credential: .keys(keys), usedSCRAMBefore: true)
+            try connection.bind(resource: common.resource)
+        } catch let error as ConnectionError {
+            connection.close()
+            if SessionKeys.isRejection(error) {
+                throw ToolFailure(.auth, "the server rejected the cached session for \(jid) (password changed?): log in again with 'xmpp-login \(jid)'")
+            }
+            throw error
+        }
+        return (connection, jid)
+    }
+
+    private func absolutePath(_ path: String) -> String {
+        path.hasPrefix("/") ? path : environment.currentDirectory + "/" + path
+    }
+}

@@ -1,0 +1,74 @@
+import PNGImage
+import XMPPConnection
+import XMPPServices
+import XMPPStanzas
+import XMPPStorage
+
+/// Turns lower layers' typed errors into an exit status and one line for people.
+public enum ErrorMapping {
+    /// The failure for any error a command can meet.
+    public static func failure(for error: any Error) -> ToolFailure {
+        switch error {
+        case let f as ToolFailure: return f
+        case let e as ConnectionError: return failure(for: e)
+        case let e as RegistrationError: return failure(for: e)
+        case let e as StorageError:
+            if case .insecurePermissions = e { return ToolFailure(.auth, e.description) }
+            return ToolFailure(.failed, e.description)
+        case let e as JIDError: return ToolFailure(.badInput, "invalid JID: \(e)")
+        case let e as PNGImageError: return ToolFailure(.badInput, e.description)
+        default: return ToolFailure(.failed, "\(error)")
+        }
+    }
+
+    /// Connection errors by kind.
+    public static func failure(for error: ConnectionError) -> ToolFailure {
+        switch error {
+        case .dnsFailed, .connectFailed, .timedOut, .closedByPeer, .io, .streamClosed, .xml, .badStanza, .protocolViolation:
+            return ToolFailure(.network, error.description)
+        case .stream(let e):
+            if ["policy-violation", "resource-constraint", "not-authorized"].contains(e.condition) {
+                return ToolFailure(e.condition == "not-authorized" ? .auth : .refused, error.description)
+            }
+            if e.condition == "host-unknown" { return ToolFailure(.notFound, error.description) }
+            return ToolFailure(.network, error.description)
+        case .tls, .certificateRejected, .pinMismatch, .tlsUnavailable:
+            return ToolFailure(.tls, error.description)
+        case .sasl(let e):
+            if case .noAcceptableMechanism = e { return ToolFailure(.auth, error.description) }
+            return ToolFailure(.auth, error.description)
+        case .authenticationFailed:
+            return ToolFailure(.auth, error.description)
+        case .stanzaError(let e):
+            return ToolFailure(code(forCondition: e.condition), error.description)
+        }
+    }
+
+    /// Registration errors by kind.
+    public static func failure(for error: RegistrationError) -> ToolFailure {
+        switch error {
+        case .notSupported, .captchaRequired, .redirected: return ToolFailure(.refused, error.description)
+        case .missingField: return ToolFailure(.usage, error.description)
+        case .invalidForm: return ToolFailure(.network, error.description)
+        case .connection(let c):
+            if case .stanzaError(let e) = c, e.condition == "conflict" {
+                return ToolFailure(.conflict, "the account already exists" + (e.text.map { " (\($0))" } ?? ""))
+            }
+            return failure(for: c)
+        }
+    }
+
+    /// Exit status for a stanza error condition (RFC 6120 §8.3.3).
+    public static func code(forCondition condition: String) -> ExitCode {
+        switch condition {
+        case "conflict": return .conflict
+        case "item-not-found", "recipient-unavailable", "remote-server-not-found": return .notFound
+        case "not-allowed", "forbidden", "policy-violation", "resource-constraint", "registration-required",
+             "service-unavailable", "feature-not-implemented": return .refused
+        case "not-authorized": return .auth
+        case "bad-request", "not-acceptable", "jid-malformed": return .badInput
+        case "remote-server-timeout": return .network
+        default: return .failed
+        }
+    }
+}

@@ -1,0 +1,53 @@
+/// Exit statuses every tool uses (DESIGN.md §3; documented in xmpp-tools(7)).
+public enum ExitCode: Int32, Sendable, CaseIterable {
+    /// Success, including "no results".
+    case ok = 0
+    /// The operation failed, or a batch partly failed.
+    case failed = 1
+    /// The command line was wrong.
+    case usage = 2
+    /// Authentication failed, or no session is cached.
+    case auth = 3
+    /// The account, contact, vCard or avatar does not exist.
+    case notFound = 4
+    /// Conflict: the account already exists.
+    case conflict = 5
+    /// Network: DNS, refused, timeout, stream error.
+    case network = 6
+    /// TLS or certificate failure.
+    case tls = 7
+    /// Refused by server policy (not-allowed, forbidden, policy-violation, resource-constraint).
+    case refused = 8
+    /// Bad input: CSV, image, vCard, JID.
+    case badInput = 9
+
+    /// One line for the man page table.
+    public var meaning: String {
+        switch self {
+        case .ok: return "success (also when there are no results)"
+        case .failed: return "the operation failed, or some rows of a batch failed"
+        case .usage: return "usage error: unknown option, missing argument"
+        case .auth: return "authentication failed, or no cached session"
+        case .notFound: return "not found: account, contact, vCard or avatar"
+        case .conflict: return "conflict: the account already exists"
+        case .network: return "network: DNS, connection refused, timeout, stream error"
+        case .tls: return "TLS or certificate failure"
+        case .refused: return "refused by server policy (not-allowed, forbidden, policy-violation, resource-constraint)"
+        case .badInput: return "bad input: CSV, image, vCard or JID"
+        }
+    }
+}
+
+/// A failure a command reports: one line on stderr and an exit status.
+public struct ToolFailure: Error, Sendable {
+    /// The exit status.
+    public var code: ExitCode
+    /// The one-line message (without the program name).
+    public var message: String
+
+    /// Builds a failure.
+    public init(_ code: ExitCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}

@@ -1,0 +1,75 @@
+import XMPPConnection
+import XMPPStanzas
+import XMPPStorage
+
+/// `xmpp-login JID`: authenticate with the password once, keep SCRAM keys (never the password),
+/// remember the connection settings, and make the account active.
+struct LoginCommand {
+    let context: AccountContext
+    let password: PasswordSource
+
+    func run(jidText: String) throws {
+        let jid = try Self.accountJID(jidText)
+        let env = context.environment
+        let stored = try env.accounts.load().accounts[jid.description]
+        let settings = try context.settings(for: jid, stored: stored)
+        let secret = try password.read(prompt: "Password for \(jid): ")
+        let result = try Self.authenticate(context: context, jid: jid, settings: settings, password: secret)
+        try Self.saveSession(env: env, jid: jid, settings: settings, result: result, makeActive: true)
+        if context.common.json {
+            Output.line(JSONValue.object([
+                ("jid", .string(jid.description)),
+                ("bound_jid", .string(result.boundJID.description)),
+                ("mechanism", .string(result.mechanism)),
+                ("tls_version", .string(result.tlsVersion.rawValue)),
+                ("server", .string(result.endpoint.description)),
+                ("session_file", .string(env.paths.sessionFile(jid.description))),
+                ("active", .bool(true)),
+            ]).pretty)
+        } else if !context.common.quiet {
+            Output.line("Logged in as \(result.boundJID) (\(result.mechanism), \(result.tlsVersion.rawValue)); session saved, \(jid) is active.")
+        }
+    }
+
+    /// What a password login produced.
+    struct Result {
+        var boundJID: JID
+        var mechanism: String
+        var keys: SCRAMKeys
+        var tlsVersion: TLSVersion
+        var endpoint: Endpoint
+    }
+
+    /// Parses an account JID, which needs a user part.
+    static func accountJID(_ text: String) throws -> JID {
+        let jid: JID
+        do { jid = try JID(text) } catch { throw ToolFailure(.badInput, "invalid JID '\(text)': \(error)") }
+        guard jid.local != nil else { throw ToolFailure(.badInput, "invalid JID '\(text)': it needs a user part (user@domain)") }
+        return jid.bare
+    }
+
+    /// Connects, authenticates with the password, binds, and returns the keys to cache.
+    static func authenticate(context: AccountContext, jid: JID, settings: AccountSettings, password: String) throws -> Result {
+        let connection = try context.open(domain: jid.domain, settings: settings)
+        defer { connection.close() }
+        let outcome = try connection.authenticate(username: jid.local ?? "", credential: .password(password),
+                                                  usedSCRAMBefore: settings.usedSCRAM)
+        guard let keys = outcome.keys else {
+            throw ToolFailure(.auth, "\(jid.domain) offers no SCRAM mechanism; a session cannot be cached without storing the password, which this tool never does")
+        }
+        let bound = try connection.bind(resource: context.common.resource)
+        return Result(boundJID: bound, mechanism: outcome.mechanism, keys: keys,
+                      tlsVersion: connection.tlsVersion ?? .other, endpoint: connection.endpoint)
+    }
+
+    /// Writes the session file and the account's settings.
+    static func saveSession(env: ToolEnvironment, jid: JID, settings: AccountSettings, result: Result, makeActive: Bool) throws {
+        try env.sessions.save(SessionKeys.session(jid: jid, mechanism: result.mechanism, keys: result.keys, now: env.now))
+        var remembered = settings
+        remembered.usedSCRAM = true
+        try env.accounts.update { file in
+            file.accounts[jid.description] = remembered
+            if makeActive || file.active == nil { file.active = jid.description }
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// XMPPTools module.

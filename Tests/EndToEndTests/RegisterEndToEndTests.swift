@@ -1,0 +1,90 @@
+import Foundation
+import XCTest
+
+/// xmpp-register against the real server.
+final class RegisterEndToEndTests: XCTestCase {
+    func testCreateThenConflictExitsFive() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        let user = ToolRunner.username()
+        let created = try t.run("xmpp-register", [t.jid(user), "--json"] + t.serverArgs, password: "secret-1")
+        XCTAssertEqual(created.status, 0, created.stderr)
+        let doc = try XCTUnwrap(try ToolRunner.json(created) as? [String: Any])
+        XCTAssertEqual(doc["status"] as? String, "created")
+        XCTAssertEqual(doc["jid"] as? String, t.jid(user))
+
+        let again = try t.run("xmpp-register", [t.jid(user)] + t.serverArgs, password: "secret-2")
+        XCTAssertEqual(again.status, 5, again.stderr)
+        XCTAssertTrue(again.stderr.contains("already exists"), again.stderr)
+    }
+
+    func testFormShowsFieldsAsTextAndJSON() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        let text = try t.run("xmpp-register", ["form", t.server.domain] + t.serverArgs)
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.stdout.contains("username"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("password"), text.stdout)
+        let json = try t.run("xmpp-register", ["form", t.server.domain, "--json"] + t.serverArgs)
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let doc = try XCTUnwrap(try ToolRunner.json(json) as? [String: Any])
+        let fields = try XCTUnwrap(doc["fields"] as? [[String: Any]])
+        XCTAssertTrue(fields.contains { $0["name"] as? String == "username" })
+        XCTAssertEqual(doc["captcha"] as? Bool, false)
+    }
+
+    func testPasswdChangesPasswordAndRefreshesSession() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        let (jid, old) = try t.makeAccount("pw", login: true)
+        let before = try String(contentsOfFile: t.home + "/config/xmpp-tools/sessions/" + jid, encoding: .utf8)
+        let changed = try t.run("xmpp-register", ["passwd"], password: "new-secret")
+        XCTAssertEqual(changed.status, 0, changed.stderr)
+        let after = try String(contentsOfFile: t.home + "/config/xmpp-tools/sessions/" + jid, encoding: .utf8)
+        XCTAssertNotEqual(before, after, "session keys must be re-derived after a password change")
+        // The cached session still works, the old password does not, the new one does.
+        XCTAssertEqual(try t.run("xmpp-login", ["status"]).status, 0)
+        let other = try ToolRunner(server: t.server)
+        XCTAssertEqual(try other.run("xmpp-login", [jid] + t.serverArgs, password: old).status, 3)
+        XCTAssertEqual(try other.run("xmpp-login", [jid] + t.serverArgs, password: "new-secret").status, 0)
+    }
+
+    func testDeleteNeedsYesThenRemovesAccountAndSession() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        let (jid, password) = try t.makeAccount("del", login: true)
+        let refused = try t.run("xmpp-register", ["delete"])
+        XCTAssertEqual(refused.status, 2, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("--yes"), refused.stderr)
+        let deleted = try t.run("xmpp-register", ["delete", "--yes"])
+        XCTAssertEqual(deleted.status, 0, deleted.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: t.home + "/config/xmpp-tools/sessions/" + jid))
+        let login = try ToolRunner(server: t.server).run("xmpp-login", [jid] + t.serverArgs, password: password)
+        XCTAssertEqual(login.status, 3, "a deleted account must not log in: \(login.stderr)")
+    }
+
+    func testMalformedJIDIsBadInput() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        let r = try t.run("xmpp-register", ["bad user@\(t.server.domain)"] + t.serverArgs, password: "x")
+        XCTAssertEqual(r.status, 9, r.stderr)
+        XCTAssertTrue(r.stderr.contains("bad user@"), r.stderr)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "one line: \(r.stderr)")
+    }
+
+    func testPasswordNeverInTraceOrFiles() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        let user = ToolRunner.username("tr")
+        let secret = "Tr4ce-" + UUID().uuidString
+        let r = try t.run("xmpp-register", [t.jid(user), "--login", "--trace"] + t.serverArgs, password: secret)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("jabber:iq:register"), "trace shows the XML")
+        XCTAssertFalse(r.stderr.contains(secret))
+        XCTAssertFalse(r.stdout.contains(secret))
+        let status = try t.run("xmpp-login", ["status", "--trace"])
+        XCTAssertEqual(status.status, 0, status.stderr)
+        XCTAssertTrue(status.stderr.contains("[redacted]"), "SASL payloads are redacted")
+        let files = FileManager.default.enumerator(atPath: t.home)
+        while let f = files?.nextObject() as? String {
+            let path = t.home + "/" + f
+            if let data = FileManager.default.contents(atPath: path) {
+                XCTAssertFalse(String(decoding: data, as: UTF8.self).contains(secret), "password found in \(f)")
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import XCTest
+
+/// A private XMPP server for the end-to-end tests, started once per test process by the
+/// project's own `scripts/test-server` (or taken from XT_* variables when `.ci/run` started it).
+/// Under CI=true a server that cannot be started fails the tests; elsewhere they are skipped.
+final class TestServer: @unchecked Sendable {
+    let kind: String
+    let domain: String
+    let host: String
+    let port: Int
+    let tlsPort: Int
+    let caFile: String
+    let directory: String
+
+    private init(env: [String: String]) throws {
+        guard let port = env["XT_PORT"].flatMap(Int.init), let tlsPort = env["XT_TLS_PORT"].flatMap(Int.init),
+              let ca = env["XT_CA_FILE"], let dir = env["XT_DIR"] else {
+            throw TestServerError.unusable("incomplete XT_* settings: \(env)")
+        }
+        kind = env["XT_SERVER"] ?? "prosody"
+        domain = env["XT_DOMAIN"] ?? "localhost"
+        host = env["XT_HOST"] ?? "127.0.0.1"
+        self.port = port
+        self.tlsPort = tlsPort
+        caFile = ca
+        directory = dir
+    }
+
+    /// `--server` value for STARTTLS.
+    var server: String { "\(host):\(port)" }
+    /// `--server` value for direct TLS.
+    var directTLSServer: String { "\(host):\(tlsPort)" }
+
+    nonisolated(unsafe) private static var cached: Result<TestServer, Error>?
+    private static let lock = NSLock()
+
+    /// The shared server, starting it on first use.
+    static func shared() throws -> TestServer {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached { return try cached.get() }
+        let result = Result { try start() }
+        cached = result
+        return try result.get()
+    }
+
+    /// The server, or a skip (a failure under CI=true) when none can run here.
+    static func require() throws -> TestServer {
+        do {
+            return try shared()
+        } catch {
+            if ProcessInfo.processInfo.environment["CI"] == "true" {
+                XCTFail("CI=true and no test server: \(error)")
+                throw error
+            }
+            throw XCTSkip("no test server: \(error)")
+        }
+    }
+
+    private static func start() throws -> TestServer {
+        let env = ProcessInfo.processInfo.environment
+        if env["XT_PORT"] != nil { return try TestServer(env: env) }
+        let kind = env["XT_SERVER"] ?? "prosody"
+        let result = try Shell.run([Paths.root + "/scripts/test-server", "start", kind], timeout: 120)
+        guard result.status == 0 else {
+            throw TestServerError.unusable("scripts/test-server start \(kind) failed: \(result.stderr)")
+        }
+        var vars: [String: String] = [:]
+        for line in result.stdout.split(separator: "\n") {
+            guard let eq = line.firstIndex(of: "=") else { continue }
+            var value = String(line[line.index(after: eq)...])
+            if value.hasPrefix("'") && value.hasSuffix("'") && value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            vars[String(line[..<eq])] = value
+        }
+        let server = try TestServer(env: vars)
+        atexit {
+            if let dir = try? TestServer.cached?.get().directory {
+                _ = try? Shell.run([Paths.root + "/scripts/test-server", "stop", dir], timeout: 60)
+            }
+        }
+        return server
+    }
+
+    /// Restarts the server (same ports and data).
+    func restart() throws {
+        let r = try Shell.run([Paths.root + "/scripts/test-server", "restart", directory], timeout: 120)
+        guard r.status == 0 else { throw TestServerError.unusable("restart failed: \(r.stderr)") }
+    }
+
+    /// Stops the server (tests of "server down" restart it afterwards).
+    func stop() throws {
+        _ = try Shell.run([Paths.root + "/scripts/test-server", "stop", directory], timeout: 60)
+    }
+}
+
+enum TestServerError: Error, CustomStringConvertible {
+    case unusable(String)
+    var description: String {
+        switch self { case .unusable(let s): return s }
+    }
+}
