@@ -19,9 +19,9 @@ extension Connection {
         }
         var cachedHash: HashFunction?
         if case .keys(let k) = credential { cachedHash = k.hash }
-        let selected: SelectedMechanism
+        let choice: MechanismChoice
         do {
-            selected = try SASLSelection.choose(
+            choice = try SASLSelection.choice(
                 offered: features.mechanisms, tls: binding, cachedKeysHash: cachedHash,
                 usedSCRAMBefore: usedSCRAMBefore, allowPlain: stream.transport.isSecure,
                 serverCBTypes: features.channelBindingTypes?.compactMap(ChannelBindingType.init(rawValue:)))
@@ -29,23 +29,14 @@ extension Connection {
             throw .sasl(error)
         }
         let outcome: AuthenticationOutcome
-        switch selected {
+        switch choice.mechanism {
         case .plain:
             guard case .password(let password) = credential else { throw .sasl(.noAcceptableMechanism(offered: features.mechanisms)) }
             try runPlain(username: username, password: password)
             outcome = AuthenticationOutcome(mechanism: "PLAIN", keys: nil)
-        case .scram(let mechanism, let cbType):
-            let channelBinding: ChannelBinding
-            switch cbType {
-            case .tlsUnique?: channelBinding = .bound(.tlsUnique, tlsSession?.tlsUnique ?? [])
-            case .tlsExporter?: channelBinding = .bound(.tlsExporter, tlsSession?.tlsExporter ?? [])
-            case .tlsServerEndPoint?: throw .sasl(.channelBindingUnavailable)
-            case nil:
-                // RFC 5802 §6: "y" when we could bind but the server offers no -PLUS, "n" when it does.
-                let serverOffersPlus = features.mechanisms.contains { $0.hasSuffix("-PLUS") }
-                channelBinding = (binding != nil && !serverOffersPlus) ? .supportedButNotUsed : .unsupported
-            }
-            let keys = try runSCRAM(mechanism: mechanism, username: username, credential: credential, channelBinding: channelBinding)
+        case .scram(let mechanism, _):
+            let keys = try runSCRAM(mechanism: mechanism, username: username, credential: credential,
+                                    channelBinding: choice.channelBinding)
             outcome = AuthenticationOutcome(mechanism: mechanism.name, keys: keys)
         }
         mechanism = outcome.mechanism
