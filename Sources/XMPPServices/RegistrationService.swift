@@ -51,7 +51,8 @@ public enum RegistrationService {
     /// unauthenticated stream. A `conflict` stanza error means the account exists.
     public static func register(on connection: Connection, username: String, password: String,
                                 extra: [String: String] = [:], form known: RegistrationForm? = nil) throws(RegistrationError) {
-        let form = try known ?? self.form(on: connection)
+        let form: RegistrationForm
+        if let known { form = known } else { form = try self.form(on: connection) }
         if form.isCaptcha { throw .captchaRequired(instructions: form.instructions) }
         if form.form == nil && form.fields.isEmpty, let url = form.redirectURL { throw .redirected(url: url) }
         var values = extra

@@ -1,5 +1,5 @@
 /// How a connection decides whether to trust the server (DESIGN.md §3, §5).
-public struct TLSSettings: Sendable, Equatable, Codable {
+public struct TLSSettings: Sendable, Hashable, Codable {
     /// Extra trust anchors (PEM) instead of the system store.
     public var caFile: String?
     /// SPKI pin, `sha256/BASE64`: the server's public key must hash to this. Alone (no

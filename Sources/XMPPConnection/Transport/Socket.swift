@@ -29,7 +29,7 @@ final class Socket {
         var cursor: UnsafeMutablePointer<addrinfo>? = first
         while let ai = cursor {
             cursor = ai.pointee.ai_next
-            let fd = socket(ai.pointee.ai_family, ai.pointee.ai_socktype | Int32(SOCK_CLOEXEC), ai.pointee.ai_protocol)
+            let fd = socket(ai.pointee.ai_family, ai.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), ai.pointee.ai_protocol)
             guard fd >= 0 else { lastError = errnoText(); continue }
             let sock = Socket(fd: fd)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -37,11 +37,9 @@ final class Socket {
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             if Glibc.connect(fd, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0 { return sock }
             guard errno == EINPROGRESS else { lastError = errnoText(); continue }
-            do {
-                guard try sock.wait(for: Int16(POLLOUT), until: deadline) else {
-                    throw ConnectionError.timedOut("connecting to \(host) port \(port)")
-                }
-            } catch { throw error }
+            guard try sock.wait(for: Int16(POLLOUT), until: deadline) else {
+                throw .timedOut("connecting to \(host) port \(port)")
+            }
             var soError: Int32 = 0
             var len = socklen_t(MemoryLayout<Int32>.size)
             _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &len)

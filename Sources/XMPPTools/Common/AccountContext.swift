@@ -64,10 +64,7 @@ public struct AccountContext {
         let keys = try SessionKeys.keys(from: session)
         let settings = try settings(for: jid, stored: try environment.accounts.load().accounts[jid.description])
         let connection = try open(domain: jid.domain, settings: settings)
-        do {
-            _ = try connection.authenticate(username: jid.local ?? "", credential: .keys(keys), usedSCRAMBefore: true)
-            try connection.bind(resource: common.resource)
-        } catch let error as ConnectionError {
+        if let error = Self.resume(connection, jid: jid, keys: keys, resource: common.resource) {
             connection.close()
             if SessionKeys.isRejection(error) {
                 throw ToolFailure(.auth, "the server rejected the cached session for \(jid) (password changed?): log in again with 'xmpp-login \(jid)'")
@@ -75,6 +72,17 @@ public struct AccountContext {
             throw error
         }
         return (connection, jid)
+    }
+
+    /// Authenticates with cached keys and binds; the error, if any.
+    private static func resume(_ connection: Connection, jid: JID, keys: SCRAMKeys, resource: String?) -> ConnectionError? {
+        do {
+            _ = try connection.authenticate(username: jid.local ?? "", credential: .keys(keys), usedSCRAMBefore: true)
+            try connection.bind(resource: resource)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     private func absolutePath(_ path: String) -> String {

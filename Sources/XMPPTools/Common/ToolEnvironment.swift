@@ -68,4 +68,3 @@ public final class ToolEnvironment {
     }
 }
 
-extension TLSSettings: Hashable {}
