@@ -11,10 +11,11 @@ public typealias TraceSink = (TraceDirection, String) -> Void
 /// and password fields of data forms.
 public enum TraceRedaction {
     static let redacted = "[redacted]"
+    static let saslPayloads: Set<String> = ["auth", "challenge", "response", "success"]
 
     /// A copy of `element` that is safe to print.
     public static func redact(_ element: XMLElement) -> XMLElement {
-        if element.namespace == Namespace.sasl {
+        if element.namespace == Namespace.sasl && saslPayloads.contains(element.name) {
             return XMLElement(element.name, namespace: element.namespace, attributes: element.attributes,
                               children: element.children.map { node in
                                   if case .text(let t) = node, !t.isEmpty { return .text(redacted) }
