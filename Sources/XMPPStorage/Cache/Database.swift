@@ -1,0 +1,143 @@
+import CSQLite3
+
+/// A value bound to or read from SQLite.
+public enum SQLValue: Sendable, Equatable {
+    case null
+    case int(Int64)
+    case double(Double)
+    case text(String)
+    case blob([UInt8])
+
+    /// The text, if this is text.
+    public var text: String? { if case .text(let s) = self { return s } else { return nil } }
+    /// The integer, if this is one.
+    public var int: Int64? { if case .int(let i) = self { return i } else { return nil } }
+    /// The bytes, if this is a blob (or text, as UTF-8).
+    public var blob: [UInt8]? {
+        switch self {
+        case .blob(let b): return b
+        case .text(let s): return Array(s.utf8)
+        default: return nil
+        }
+    }
+}
+
+/// A small SQLite connection wrapper: WAL mode, a busy timeout so two tools at once wait for
+/// each other instead of failing, prepared statements, and transactions.
+public final class Database {
+    private let handle: OpaquePointer
+    /// The file it was opened from.
+    public let path: String
+
+    /// Opens (creating) the database at `path` with WAL and a busy timeout.
+    public init(path: String, busyTimeoutMilliseconds: Int32 = 10_000) throws(StorageError) {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            if let db { sqlite3_close(db) }
+            throw .sqlite("\(path): \(message)")
+        }
+        handle = db
+        self.path = path
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        sqlite3_extended_result_codes(db, 1)
+        // journal_mode returns a row; run it as a query.
+        _ = try query("PRAGMA journal_mode=WAL")
+        try execute("PRAGMA synchronous=NORMAL")
+        try execute("PRAGMA foreign_keys=ON")
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Runs statements with no results (several may be separated by semicolons).
+    public func execute(_ sql: String) throws(StorageError) {
+        var error: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &error)
+        if rc != SQLITE_OK {
+            let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(error)
+            throw .sqlite(message)
+        }
+    }
+
+    /// Runs one statement with bound parameters and returns every row.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [SQLValue] = []) throws(StorageError) -> [[SQLValue]] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw .sqlite(String(cString: sqlite3_errmsg(handle)))
+        }
+        defer { sqlite3_finalize(statement) }
+        for (i, value) in parameters.enumerated() {
+            let index = Int32(i + 1)
+            let rc: Int32
+            switch value {
+            case .null: rc = sqlite3_bind_null(statement, index)
+            case .int(let v): rc = sqlite3_bind_int64(statement, index, v)
+            case .double(let v): rc = sqlite3_bind_double(statement, index, v)
+            case .text(let v): rc = sqlite3_bind_text(statement, index, v, -1, xt_sqlite_transient())
+            case .blob(let v):
+                rc = v.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), xt_sqlite_transient()) }
+            }
+            guard rc == SQLITE_OK else { throw .sqlite(String(cString: sqlite3_errmsg(handle))) }
+        }
+        var rows: [[SQLValue]] = []
+        while true {
+            let rc = sqlite3_step(statement)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else { throw .sqlite(String(cString: sqlite3_errmsg(handle))) }
+            let count = sqlite3_column_count(statement)
+            var row: [SQLValue] = []
+            row.reserveCapacity(Int(count))
+            for column in 0..<count {
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: row.append(.int(sqlite3_column_int64(statement, column)))
+                case SQLITE_FLOAT: row.append(.double(sqlite3_column_double(statement, column)))
+                case SQLITE_TEXT:
+                    row.append(.text(sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""))
+                case SQLITE_BLOB:
+                    let n = Int(sqlite3_column_bytes(statement, column))
+                    if let p = sqlite3_column_blob(statement, column), n > 0 {
+                        row.append(.blob(Array(UnsafeRawBufferPointer(start: p, count: n))))
+                    } else {
+                        row.append(.blob([]))
+                    }
+                default: row.append(.null)
+                }
+            }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// Runs `body` in one IMMEDIATE transaction (taking the write lock up front, so two writers
+    /// queue on the busy timeout instead of deadlocking); rolls back if it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// `PRAGMA user_version`, used for schema versions.
+    public var userVersion: Int {
+        get { Int((try? query("PRAGMA user_version").first?.first?.int) ?? 0) }
+    }
+
+    /// Sets `PRAGMA user_version`.
+    public func setUserVersion(_ version: Int) throws(StorageError) {
+        try execute("PRAGMA user_version=\(version)")
+    }
+
+    /// True when SQLite's quick integrity check passes.
+    public func isHealthy() -> Bool {
+        (try? query("PRAGMA quick_check").first?.first?.text) == "ok"
+    }
+}
