@@ -129,8 +129,10 @@ final class LibXMLSession {
     }
 
     /// Marks the end of the stream header or of a depth-1 element at the parser's position.
-    func stanzaBoundary() {
-        let end = currentOffset()
+    /// Start-tag callbacks run before libxml2 consumes the tag's closing `>`, so `afterStartTag`
+    /// counts that too.
+    func stanzaBoundary(afterStartTag: Bool = false) {
+        let end = currentOffset() + (afterStartTag ? pendingTagCloseLength() : 0)
         if end - stanzaStart > limits.maxStanzaBytes {
             fail(.stanzaTooLarge(limit: limits.maxStanzaBytes))
         }
@@ -142,6 +144,14 @@ final class LibXMLSession {
         guard let context else { return bytesFed }
         let consumed = Int(xmlByteConsumed(context))
         return consumed >= 0 && consumed <= bytesFed ? consumed : bytesFed
+    }
+
+    /// Length of the `>` or `/>` at libxml2's cursor, or 0.
+    private func pendingTagCloseLength() -> Int {
+        guard let input = context?.pointee.input, let cur = input.pointee.cur, let end = input.pointee.end else { return 0 }
+        if cur < end && cur[0] == UInt8(ascii: ">") { return 1 }
+        if end - cur >= 2 && cur[0] == UInt8(ascii: "/") && cur[1] == UInt8(ascii: ">") { return 2 }
+        return 0
     }
 
     /// "line L, column C: message" on one line.

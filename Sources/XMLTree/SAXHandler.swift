@@ -96,7 +96,7 @@ extension LibXMLSession {
                 XMLStreamHeader(
                     name: name, prefix: prefix.map { String(cString: $0) }, namespace: namespace,
                     attributes: converted, defaultNamespace: defaultNamespace))
-            stanzaBoundary()
+            stanzaBoundary(afterStartTag: true)
         } else if let error = builder.open(XMLElement(name, namespace: namespace, attributes: converted)) {
             fail(error)
         }
