@@ -4,11 +4,13 @@ import XMLTree
 /// Events must not depend on how the bytes were split into reads.
 final class ChunkingTests: XCTestCase {
     /// A stream with multi-byte UTF-8 in names, attributes and text, CDATA, references,
-    /// a text run longer than libxml2's 300-byte lookahead, and a close.
+    /// `>`, `/>` and `?>` inside quoted values, a text run longer than libxml2's 300-byte
+    /// lookahead, and a close.
     static let stream: String = {
         let long = String(repeating: "äöü€𝄞 ", count: 80)
         return Fixture.header
-            + "<message to='jürgen@exämple.org' id='ü1'><body>Grüße 😀 &amp; 日本語<![CDATA[ <ü> ]]></body>"
+            + "<message to='jürgen@exämple.org' id='ü1'><body>Grüße 😀 &amp; 日本語<![CDATA[ <ü> ]]><![CDATA[]]]></body>"
+            + "<x a='>' b=\"/>'?>\"/>"
             + "<thread>\(long)</thread></message>\r\n"
             + "<iq type='result' id='r'><query xmlns='jabber:iq:roster' ver='7'><item jid='a@b' name='Ärger'>"
             + "<group>Fründe</group></item></query></iq>"
@@ -20,7 +22,8 @@ final class ChunkingTests: XCTestCase {
         XCTAssertEqual(events.count, 4)
         guard case .element(let message) = events[1] else { return XCTFail("no message") }
         XCTAssertEqual(message[attribute: "to"], "jürgen@exämple.org")
-        XCTAssertEqual(message.child("body")?.text, "Grüße 😀 & 日本語 <ü> ")
+        XCTAssertEqual(message.child("body")?.text, "Grüße 😀 & 日本語 <ü> ]")
+        XCTAssertEqual(message.child("x")?.attributes, [XMLAttribute(name: "a", value: ">"), XMLAttribute(name: "b", value: "/>'?>")])
         XCTAssertEqual(message.child("thread")?.text, String(repeating: "äöü€𝄞 ", count: 80))
         XCTAssertEqual(events.last, .streamClosed)
     }
