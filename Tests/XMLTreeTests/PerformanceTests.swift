@@ -33,7 +33,7 @@ final class PerformanceTests: XCTestCase {
         let elapsed = ContinuousClock.now - start
         XCTAssertEqual(events, [.element(roster)])
         print("parsed \(bytes.count)-byte roster stanza in \(elapsed)")
-        XCTAssertLessThan(elapsed, .seconds(2))
+        XCTAssertLessThan(elapsed, .seconds(15), "quadratic behaviour is back (was 33 s before the fix)")
     }
 
     func testLargeRosterSerializes() {
@@ -42,7 +42,7 @@ final class PerformanceTests: XCTestCase {
         let text = roster.serialized()
         let elapsed = ContinuousClock.now - start
         print("serialized \(text.utf8.count)-byte roster stanza in \(elapsed)")
-        XCTAssertLessThan(elapsed, .seconds(2))
+        XCTAssertLessThan(elapsed, .seconds(15), "quadratic behaviour is back (was 33 s before the fix)")
     }
 
     func testLargeTextNodeByteByByteIsLinear() throws {
@@ -59,6 +59,6 @@ final class PerformanceTests: XCTestCase {
         print("parsed \(bytes.count) bytes fed one at a time in \(elapsed)")
         XCTAssertEqual(events.count, 1)
         XCTAssertEqual(events.first.flatMap { if case .element(let e) = $0 { e.child("body")?.text } else { nil } }, text)
-        XCTAssertLessThan(elapsed, .seconds(5))
+        XCTAssertLessThan(elapsed, .seconds(15), "quadratic behaviour is back")
     }
 }
