@@ -48,6 +48,7 @@ let package = Package(
         .testTarget(name: "XMPPStorageTests", dependencies: ["XMPPStorage", "XMPPStanzas"]),
         .testTarget(name: "PNGImageTests", dependencies: ["PNGImage"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
+        .testTarget(name: "XMPPToolsTests", dependencies: ["XMPPTools", "XMPPConnection", "XMPPStanzas", "XMPPServices"]),
         .testTarget(name: "EndToEndTests", dependencies: ["XMPPStanzas"]),
     ],
     swiftLanguageModes: [.v6]
