@@ -99,6 +99,12 @@ static int open_png(cps_source *s, cps_error *error) {
     // rest, so text or ICC chunks cannot make us allocate.
     png_set_keep_unknown_chunks(s->png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
     png_set_chunk_malloc_max(s->png, 1u << 20);
+#ifdef PNG_IGNORE_ADLER32
+    // Every chunk's CRC-32 still guards the compressed bytes; zlib's Adler-32
+    // would only be compared at the stream's end, which a crop may never read,
+    // yet costs ~4% of the decode.
+    png_set_option(s->png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+#endif
     png_read_info(s->png, s->png_info);
 
     png_uint_32 w = 0, h = 0;
