@@ -234,3 +234,29 @@ void cps_filter_finish(const cps_filter *f, const cps_geometry *g, uint8_t *out_
         }
     }
 }
+
+int cps_is_identity(const cps_geometry *g, uint32_t width, uint32_t height) {
+    return g->src_x == 0 && g->src_y == 0 && g->src_w == (double)width && g->src_h == (double)height &&
+           g->dst_w == (int)width && g->dst_h == (int)height;
+}
+
+void cps_direct_row(const cps_geometry *g, uint8_t *out_rgba, const uint8_t *row, int channels, uint32_t y,
+                    uint32_t x_start, uint32_t x_step, uint32_t count) {
+    uint8_t *line = out_rgba + ((size_t)(g->dst_y + (int)y) * (size_t)g->out_width + (size_t)g->dst_x) * 4;
+    for (uint32_t j = 0; j < count; j++) {
+        const uint8_t *p = row + (size_t)j * (size_t)channels;
+        uint8_t *o = line + (size_t)(x_start + j * x_step) * 4;
+        uint8_t r, gr, b, a;
+        switch (channels) {
+        case 1: r = gr = b = p[0]; a = 255; break;
+        case 2: r = gr = b = p[0]; a = p[1]; break;
+        case 3: r = p[0]; gr = p[1]; b = p[2]; a = 255; break;
+        default: r = p[0]; gr = p[1]; b = p[2]; a = p[3]; break;
+        }
+        if (a == 0) r = gr = b = 0;  // as the filter does: no colour under alpha 0
+        o[0] = r;
+        o[1] = gr;
+        o[2] = b;
+        o[3] = a;
+    }
+}

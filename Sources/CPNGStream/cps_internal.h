@@ -29,6 +29,7 @@ struct cps_source {
     char message[160];     // last libpng error
     cps_info info;
     int used;              // cps_resample already ran
+    int direct;            // 1:1 geometry, no filter
     png_structp png;
     png_infop png_info;
     uint8_t *row;          // one decoded row
@@ -62,6 +63,11 @@ static inline double cps_ceil(double v) {
 }
 static inline double cps_min(double a, double b) { return a < b ? a : b; }
 static inline double cps_max(double a, double b) { return a > b ? a : b; }
+
+/// 1:1 geometry: pixels are copied (expanded to RGBA) with no accumulator.
+int cps_is_identity(const cps_geometry *g, uint32_t width, uint32_t height);
+void cps_direct_row(const cps_geometry *g, uint8_t *out_rgba, const uint8_t *row, int channels, uint32_t y,
+                    uint32_t x_start, uint32_t x_step, uint32_t count);
 
 /// Last source row (exclusive) the geometry needs.
 uint32_t cps_rows_needed(const cps_geometry *g, uint32_t height);

@@ -44,7 +44,7 @@ static int check_geometry(const cps_geometry *g) {
 }
 
 /// Everything after setjmp: the caller reports errors from the jump.
-static int resample_png(cps_source *s, const cps_geometry *g, cps_error *error) {
+static int resample_png(cps_source *s, const cps_geometry *g, uint8_t *out_rgba, cps_error *error) {
     png_structp png = s->png;
     png_infop info = s->png_info;
     int color = s->info.color_type;
@@ -61,7 +61,8 @@ static int resample_png(cps_source *s, const cps_geometry *g, cps_error *error) 
         cps_set_error(error, CPS_UNSUPPORTED, "unexpected pixel layout after transforms", NULL);
         return CPS_UNSUPPORTED;
     }
-    int status = cps_filter_init(&s->filter, g, w, h, channels);
+    s->direct = cps_is_identity(g, w, h);
+    int status = s->direct ? CPS_OK : cps_filter_init(&s->filter, g, w, h, channels);
     if (status != CPS_OK) {
         cps_set_error(error, status, status == CPS_NO_MEMORY ? "out of memory" : "invalid geometry", NULL);
         return status;
@@ -71,11 +72,13 @@ static int resample_png(cps_source *s, const cps_geometry *g, cps_error *error) 
         cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
         return CPS_NO_MEMORY;
     }
+    if (s->direct) memset(out_rgba, 0, (size_t)g->out_width * (size_t)g->out_height * 4);
     if (!s->info.interlaced) {
         uint32_t rows = cps_rows_needed(g, h);
         for (uint32_t y = 0; y < rows; y++) {
             png_read_row(png, s->row, NULL);
-            cps_filter_row(&s->filter, s->row, y, 0, 1, w);
+            if (s->direct) cps_direct_row(g, out_rgba, s->row, channels, y, 0, 1, w);
+            else cps_filter_row(&s->filter, s->row, y, 0, 1, w);
         }
         return CPS_OK;
     }
@@ -87,8 +90,10 @@ static int resample_png(cps_source *s, const cps_geometry *g, cps_error *error) 
         if (cols == 0 || rows == 0) continue;
         for (uint32_t r = 0; r < rows; r++) {
             png_read_row(png, s->row, NULL);
-            cps_filter_row(&s->filter, s->row, PNG_ROW_FROM_PASS_ROW(r, pass), PNG_PASS_START_COL(pass),
-                           1u << PNG_PASS_COL_SHIFT(pass), cols);
+            uint32_t y = PNG_ROW_FROM_PASS_ROW(r, pass), x0 = PNG_PASS_START_COL(pass);
+            uint32_t step = 1u << PNG_PASS_COL_SHIFT(pass);
+            if (s->direct) cps_direct_row(g, out_rgba, s->row, channels, y, x0, step, cols);
+            else cps_filter_row(&s->filter, s->row, y, x0, step, cols);
         }
     }
     return CPS_OK;
@@ -113,10 +118,10 @@ int cps_resample(cps_source *s, const cps_geometry *g, uint8_t *out_rgba, cps_er
             cps_set_error(error, failed, NULL, failed == CPS_IO ? strerror(s->io_errno) : s->message);
             return failed;
         }
-        status = resample_png(s, g, error);
+        status = resample_png(s, g, out_rgba, error);
     }
     if (status != CPS_OK) return status;
-    cps_filter_finish(&s->filter, g, out_rgba);
+    if (!s->direct) cps_filter_finish(&s->filter, g, out_rgba);
     if (error != NULL) {
         error->status = CPS_OK;
         error->message[0] = '\0';
