@@ -4,6 +4,7 @@
 
 #include "CPNGStream.h"
 #include <png.h>
+#include <errno.h>
 #include <stdio.h>
 
 /// The box filter: spans per output column/row and the accumulator.
@@ -35,6 +36,8 @@ struct cps_source {
     uint8_t *row;          // one decoded row
     cps_filter filter;
     void *jpeg;            // libjpeg state when format is JPEG
+    uint8_t sniff[8];      // signature bytes already read, replayed to libjpeg
+    size_t sniff_length;
 };
 
 /// Reads exactly n bytes or flags eof / io error; returns bytes read.

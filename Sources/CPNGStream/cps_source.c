@@ -117,6 +117,7 @@ static int open_png(cps_source *s, cps_error *error) {
     s->info.color_type = color;
     s->info.interlaced = interlace == PNG_INTERLACE_ADAM7;
     s->info.has_alpha = (color & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(s->png, s->png_info, PNG_INFO_tRNS) != 0;
+    s->info.orientation = 1;
     return CPS_OK;
 }
 
@@ -131,9 +132,14 @@ static cps_source *open_source(cps_source *s, cps_info *info, cps_error *error) 
     } else if (got == 0) {
         cps_set_error(error, CPS_NOT_IMAGE, "empty input", NULL);
         status = CPS_NOT_IMAGE;
-    } else if (got >= 3 && sig[0] == 0xFF && sig[1] == 0xD8 && sig[2] == 0xFF) {
+    } else if (got >= 2 && sig[0] == 0xFF && sig[1] == 0xD8 && (got == 2 || sig[2] == 0xFF)) {
         s->eof = 0;
+        memcpy(s->sniff, sig, got);
+        s->sniff_length = got;
         status = cps_jpeg_open(s, error);
+    } else if (got == 1 && sig[0] == 0xFF) {
+        cps_set_error(error, CPS_TRUNCATED, "unexpected end of data in the JPEG signature", NULL);
+        status = CPS_TRUNCATED;
     } else if (memcmp(sig, png_signature, got) != 0) {
         cps_set_error(error, CPS_NOT_IMAGE, "no PNG or JPEG signature", NULL);
         status = CPS_NOT_IMAGE;

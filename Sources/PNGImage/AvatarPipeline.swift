@@ -1,7 +1,9 @@
 import CPNGStream
 
 /// Avatar images: header inspection, streaming decode + area-average resize to a
-/// square, and compact PNG output. Memory stays near output size whatever the input.
+/// square, and compact PNG output. PNG of every kind and JPEG (libjpeg-turbo,
+/// EXIF orientation honoured) are read. Memory stays near output size whatever
+/// the input, except progressive JPEGs, whose coefficients libjpeg must buffer.
 public enum AvatarPipeline {
     /// Reads an image file (PNG, JPEG if supported) and returns a size×size PNG.
     /// The file is streamed, never loaded whole.
@@ -20,15 +22,18 @@ public enum AvatarPipeline {
     }
 
     /// Reads the header only (no pixel data is decoded) and reports size and format.
+    /// Width and height are as displayed: swapped when EXIF orientation turns the image.
     public static func info(data: [UInt8]) throws(PNGImageError) -> ImageInfo {
         try withPinned(data) { bytes throws(PNGImageError) in
             let source = try ImageSource.open(bytes: bytes)
-            return ImageInfo(width: source.width, height: source.height, format: source.format)
+            let swap = Orientation.swapsAxes(source.orientation)
+            return ImageInfo(width: swap ? source.height : source.width, height: swap ? source.width : source.height,
+                             format: source.format)
         }
     }
 
     /// Decodes a whole image at its own size to 8-bit RGBA (16-bit samples are
-    /// scaled), refusing inputs beyond the limits in `options`.
+    /// scaled, EXIF orientation applied), refusing inputs beyond the limits in `options`.
     public static func decode(data: [UInt8], options: ResizeOptions = ResizeOptions()) throws(PNGImageError) -> RGBAImage {
         try withPinned(data) { bytes throws(PNGImageError) in
             let source = try ImageSource.open(bytes: bytes)
@@ -41,7 +46,8 @@ public enum AvatarPipeline {
             geometry.out_width = Int32(source.width)
             geometry.out_height = Int32(source.height)
             let pixels = try source.resample(geometry)
-            return RGBAImage(width: source.width, height: source.height, pixels: pixels)
+            return Orientation.apply(source.orientation,
+                                     to: RGBAImage(width: source.width, height: source.height, pixels: pixels))
         }
     }
 
@@ -52,8 +58,11 @@ public enum AvatarPipeline {
         guard cps_plan_geometry(source.info.width, source.info.height, Int32(options.size), fit, &geometry) == 0 else {
             throw .corrupt("image has no pixels")
         }
+        // Crop and pad are symmetric, so the geometry is planned on the stored
+        // pixels and the small square is turned for display afterwards.
         let pixels = try source.resample(geometry)
-        return try PNGEncoder.encode(RGBAImage(width: options.size, height: options.size, pixels: pixels))
+        let square = RGBAImage(width: options.size, height: options.size, pixels: pixels)
+        return try PNGEncoder.encode(Orientation.apply(source.orientation, to: square))
     }
 
     /// Runs body with the array's storage pinned, preserving the typed error.

@@ -40,6 +40,8 @@ final class ImageSource {
     var width: Int { Int(info.width) }
     var height: Int { Int(info.height) }
     var format: String { info.format == Int32(CPS_FORMAT_JPEG) ? "jpeg" : "png" }
+    /// EXIF orientation, 1 when none.
+    var orientation: Int { Int(info.orientation) }
 
     /// Decodes through the box filter into a fresh out_width × out_height RGBA canvas.
     func resample(_ geometry: cps_geometry) throws(PNGImageError) -> [UInt8] {

@@ -46,6 +46,7 @@ typedef struct {
     int color_type;   ///< PNG colour type; for JPEG the component count
     int interlaced;   ///< 1 if Adam7 (or progressive JPEG)
     int has_alpha;    ///< alpha channel or tRNS present
+    int orientation;  ///< EXIF orientation 1...8 (JPEG); 1 = as stored
 } cps_info;
 
 /// Where the output pixels come from and go to.
@@ -115,7 +116,21 @@ typedef struct {
 /// Encodes one PNG with no ancillary chunks except PLTE/tRNS, adaptive filters.
 int cps_write_png(const cps_write_params *params, cps_buffer *out, cps_error *error);
 
-/// Releases a buffer filled by cps_write_png.
+/// Parameters of cps_write_jpeg (tests make JPEG inputs with it).
+typedef struct {
+    uint32_t width, height;
+    int components;   ///< 1 grey, 3 RGB, 4 CMYK (Adobe: stored inverted)
+    int quality;      ///< 1...100
+    int progressive;
+    const uint8_t *pixels;  ///< width * height * components bytes
+    const uint8_t *exif;    ///< optional APP1 payload starting "Exif\0\0"
+    size_t exif_length;
+} cps_jpeg_write_params;
+
+/// Encodes one JPEG with libjpeg-turbo.
+int cps_write_jpeg(const cps_jpeg_write_params *params, cps_buffer *out, cps_error *error);
+
+/// Releases a buffer filled by cps_write_png or cps_write_jpeg.
 void cps_buffer_free(cps_buffer *buffer);
 
 #ifdef __cplusplus
