@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CResolv"),
 
@@ -27,7 +28,7 @@ let package = Package(
         .target(name: "XMPPConnection", dependencies: ["XMPPStanzas", "XMLTree", "COpenSSL", "CResolv"]),
         .target(name: "XMPPServices", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree"]),
         .target(name: "XMPPStorage", dependencies: ["XMPPStanzas", "CSQLite3"]),
-        .target(name: "CPNGStream", dependencies: ["CLibPNG"]),
+        .target(name: "CPNGStream", dependencies: ["CLibPNG", "CLibJPEG"]),
         .target(name: "PNGImage", dependencies: ["CPNGStream", "CLibPNG"]),
         .target(name: "Arguments"),
         .target(name: "XMPPTools", dependencies: [
