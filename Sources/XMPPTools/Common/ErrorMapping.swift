@@ -16,7 +16,7 @@ public enum ErrorMapping {
             if case .insecurePermissions = e { return ToolFailure(.auth, e.description) }
             return ToolFailure(.failed, e.description)
         case let e as JIDError: return ToolFailure(.badInput, "invalid JID: \(e)")
-        // PNGImageError joins here when the avatar pipeline lands.
+        case let e as PNGImageError: return ToolFailure(.badInput, e.description)
         default: return ToolFailure(.failed, "\(error)")
         }
     }
