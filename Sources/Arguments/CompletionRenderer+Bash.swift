@@ -119,7 +119,7 @@ extension CompletionRenderer {
         for command in completedCommands(spec) {
             let cases = bashOptionCases(command.visibleOptions, id, indent: "                ")
             if !cases.isEmpty {
-                perCommand += ["            \(command.name))", "                case \"$pending\" in"]
+                perCommand += ["            \(bashPattern(command, spec)))", "                case \"$pending\" in"]
                 perCommand += cases + ["                esac ;;"]
             }
         }
@@ -149,7 +149,7 @@ extension CompletionRenderer {
             lines.append("        case \"$cmd\" in")
             for command in perCommand {
                 let words = command.visibleOptions.flatMap(spellings).joined(separator: " ")
-                lines.append("            \(command.name)) \(id)__words \"\(words)\" ;;")
+                lines.append("            \(bashPattern(command, spec))) \(id)__words \"\(words)\" ;;")
             }
             lines.append("        esac")
         }
@@ -176,6 +176,11 @@ extension CompletionRenderer {
             lines += ["            esac ;;"]
         }
         return lines + ["    esac"]
+    }
+
+    /// The `case "$cmd"` pattern of `command`; the default subcommand also applies before any word.
+    private static func bashPattern(_ command: CommandSpec, _ spec: ToolSpec) -> String {
+        command.name == spec.defaultSubcommand ? command.name + "|\"\"" : command.name
     }
 
     /// The helper call completing `kind`; nil for `.none`.

@@ -12,8 +12,8 @@ extension CompletionRenderer {
         lines += ["", "\(id)() {", "  local curcontext=$curcontext state state_descr line ret=1", "  local -A opt_args"]
         lines.append("  local -a common")
         lines += ["  common=("] + spec.globalOptions.filter { !$0.hidden }.map { "    " + zshOption($0, id) } + ["  )"]
-        lines += [
-            "  _arguments -C -s -S -A '-*' : $common \\",
+        let mainOptions = spec.defaultCommand?.visibleOptions.map { "    " + zshOption($0, id) + " \\" } ?? []
+        lines += ["  _arguments -C -s -S -A '-*' : $common \\"] + mainOptions + [
             "    '1: :\(id)__commands' \\",
             "    '*:: :->argument' && ret=0",
             "  if [[ $state == argument ]]; then",
