@@ -73,7 +73,9 @@ extension CompletionRenderer {
             "            [[ $word == \"=\" ]] && continue",
         ]
         if let account = spec.accountOption {
-            lines.append("            case \"$pending\" in \(spellings(account).joined(separator: "|"))) account=\"$word\" ;; esac")
+            lines.append(
+                "            case \"$pending\" in \(spellings(account).joined(separator: "|"))) account=\"$word\" ;; esac"
+            )
         }
         lines += [
             "            pending=\"\"",

@@ -26,7 +26,8 @@ extension CompletionRenderer {
         }
         for command in spec.visibleSubcommands where command.name != spec.defaultSubcommand {
             let summary = fishQuoted(oneLine(command.summary))
-            lines.append("complete -c \(spec.name) -n \(fishQuoted("\(id)_at \"\" 0")) -a \(command.name) -d \(summary)")
+            lines.append(
+                "complete -c \(spec.name) -n \(fishQuoted("\(id)_at \"\" 0")) -a \(command.name) -d \(summary)")
         }
         return (lines + [""]).joined(separator: "\n")
     }
@@ -134,7 +135,8 @@ extension CompletionRenderer {
             return "-x -a " + fishQuoted("(\(id)_files " + extensionVariants(extensions).joined(separator: " ") + ")")
         case .directory: return "-x -a '(__fish_complete_directories)'"
         case .values(let words): return "-x -a " + fishQuoted(words.joined(separator: " "))
-        case .accounts, .contacts, .custom: return "-x -a " + fishQuoted("(\(id)_dynamic " + (kind.dynamicKind ?? "") + ")")
+        case .accounts, .contacts, .custom:
+            return "-x -a " + fishQuoted("(\(id)_dynamic " + (kind.dynamicKind ?? "") + ")")
         }
     }
 

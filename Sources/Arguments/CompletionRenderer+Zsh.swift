@@ -9,20 +9,24 @@ extension CompletionRenderer {
             "",
         ]
         lines += zshDynamic(spec, id)
-        lines += ["", "\(id)() {", "  local curcontext=$curcontext state state_descr line ret=1", "  local -A opt_args"]
+        lines += [
+            "", "\(id)() {", "  local curcontext=$curcontext state state_descr line ret=1", "  local -A opt_args",
+        ]
         lines.append("  local -a common")
         lines += ["  common=("] + spec.globalOptions.filter { !$0.hidden }.map { "    " + zshOption($0, id) } + ["  )"]
         let mainOptions = spec.defaultCommand?.visibleOptions.map { "    " + zshOption($0, id) + " \\" } ?? []
-        lines += ["  _arguments -C -s -S -A '-*' : $common \\"] + mainOptions + [
-            "    '1: :\(id)__commands' \\",
-            "    '*:: :->argument' && ret=0",
-            "  if [[ $state == argument ]]; then",
-            "    local \(id)_account=\(zshAccount(spec))",
-            "    curcontext=${curcontext%:*:*}:\(spec.name)-$words[1]:",
-            "    case $words[1] in",
-        ]
+        lines +=
+            ["  _arguments -C -s -S -A '-*' : $common \\"] + mainOptions + [
+                "    '1: :\(id)__commands' \\",
+                "    '*:: :->argument' && ret=0",
+                "  if [[ $state == argument ]]; then",
+                "    local \(id)_account=\(zshAccount(spec))",
+                "    curcontext=${curcontext%:*:*}:\(spec.name)-$words[1]:",
+                "    case $words[1] in",
+            ]
         for command in spec.visibleSubcommands where command.name != spec.defaultSubcommand {
-            lines += ["      (\(command.name))"] + zshArguments(command.visibleOptions, command.positionals, id) + ["        ;;"]
+            let arguments = zshArguments(command.visibleOptions, command.positionals, id)
+            lines += ["      (\(command.name))"] + arguments + ["        ;;"]
         }
         if let main = spec.defaultCommand {
             let rest = Array(main.positionals.dropFirst())
@@ -80,11 +84,14 @@ extension CompletionRenderer {
         return keys.joined(separator: ":-") + String(repeating: "}", count: keys.count)
     }
 
-    private static func zshArguments(_ options: [OptionSpec], _ positionals: [PositionalSpec], _ id: String) -> [String] {
+    private static func zshArguments(
+        _ options: [OptionSpec], _ positionals: [PositionalSpec], _ id: String
+    ) -> [String] {
         var specs = options.map { zshOption($0, id) }
         for positional in positionals {
             let colons = positional.variadic ? "*:" : positional.optional ? "::" : ":"
-            specs.append(singleQuoted(colons + zshMessage(positional.name) + ":" + zshAction(positional.completion, id)))
+            specs.append(
+                singleQuoted(colons + zshMessage(positional.name) + ":" + zshAction(positional.completion, id)))
         }
         let tail = specs.map { " \\\n          " + $0 }.joined()
         return ["        _arguments -s -S : $common" + tail + " && ret=0"]
@@ -96,7 +103,10 @@ extension CompletionRenderer {
         let value = option.valueName.map { ":" + zshMessage($0) + ":" + zshAction(option.completion, id) } ?? ""
         let isBuiltin = option == .help || option == .version
         let names = spellings(option).map { option.takesValue ? $0 + ($0.hasPrefix("--") ? "=" : "+") : $0 }
-        let exclusion = isBuiltin ? "(- *)" : option.repeatable ? "*" : names.count > 1 ? "(" + spellings(option).joined(separator: " ") + ")" : ""
+        let exclusion =
+            isBuiltin
+            ? "(- *)"
+            : option.repeatable ? "*" : names.count > 1 ? "(" + spellings(option).joined(separator: " ") + ")" : ""
         let quotedExclusion = exclusion.isEmpty ? "" : singleQuoted(exclusion)
         if names.count == 1 { return quotedExclusion + singleQuoted(names[0] + help + value) }
         return quotedExclusion + "{" + names.joined(separator: ",") + "}" + singleQuoted(help + value)
@@ -121,7 +131,9 @@ extension CompletionRenderer {
     }
 
     private static func zshCommands(_ spec: ToolSpec, _ id: String) -> [String] {
-        var lines = ["(( $+functions[\(id)__commands] )) ||", "\(id)__commands() {", "  local ret=1", "  local -a commands"]
+        var lines = [
+            "(( $+functions[\(id)__commands] )) ||", "\(id)__commands() {", "  local ret=1", "  local -a commands",
+        ]
         let visible = spec.visibleSubcommands.filter { $0.name != spec.defaultSubcommand }
         lines += ["  commands=("] + visible.map { "    " + singleQuoted($0.name + ":" + oneLine($0.summary)) } + ["  )"]
         lines.append("  _describe -t commands '\(spec.name) command' commands && ret=0")

@@ -14,17 +14,23 @@ public enum ManPageRenderer {
         for example in spec.examples + spec.visibleSubcommands.flatMap(\.examples) {
             examples += [.paragraph(example.explanation), .literal(["$ " + example.command])]
         }
-        return ManualPage(name: spec.name, section: "1", summary: spec.summary, sections: [
-            .init("SYNOPSIS", [.markup(synopsis(spec))]),
-            .init("DESCRIPTION", spec.description.map { .paragraph($0) }),
-            .init("COMMANDS", commands(spec)),
-            .init("OPTIONS", spec.globalOptions.contains { !$0.hidden } ? [.markup(optionList(spec.globalOptions))] : []),
-            .init("ENVIRONMENT", spec.environmentEntries.isEmpty ? [] : [.definitions(spec.environmentEntries, style: .environment)]),
-            .init("FILES", spec.files.isEmpty ? [] : [.definitions(spec.files, style: .path)]),
-            .init("EXIT STATUS", exits.isEmpty ? [] : [.definitions(exits, style: .plain)]),
-            .init("EXAMPLES", examples),
-            .init("SEE ALSO", spec.seeAlso.isEmpty ? [] : [.references(spec.seeAlso)]),
-        ])
+        return ManualPage(
+            name: spec.name, section: "1", summary: spec.summary,
+            sections: [
+                .init("SYNOPSIS", [.markup(synopsis(spec))]),
+                .init("DESCRIPTION", spec.description.map { .paragraph($0) }),
+                .init("COMMANDS", commands(spec)),
+                .init(
+                    "OPTIONS",
+                    spec.globalOptions.contains { !$0.hidden } ? [.markup(optionList(spec.globalOptions))] : []),
+                .init(
+                    "ENVIRONMENT",
+                    spec.environmentEntries.isEmpty ? [] : [.definitions(spec.environmentEntries, style: .environment)]),
+                .init("FILES", spec.files.isEmpty ? [] : [.definitions(spec.files, style: .path)]),
+                .init("EXIT STATUS", exits.isEmpty ? [] : [.definitions(exits, style: .plain)]),
+                .init("EXAMPLES", examples),
+                .init("SEE ALSO", spec.seeAlso.isEmpty ? [] : [.references(spec.seeAlso)]),
+            ])
     }
 
     /// One `.Nm` line per form: the default subcommand, the generic form with the common
@@ -65,7 +71,9 @@ public enum ManPageRenderer {
             let arguments = entry.command.positionals.filter { !$0.help.isEmpty }
             if !arguments.isEmpty {
                 lines.append(".Bl -tag -width Ds")
-                for argument in arguments { lines += [".It Ar " + Roff.argument(argument.name), Roff.text(argument.help)] }
+                for argument in arguments {
+                    lines += [".It Ar " + Roff.argument(argument.name), Roff.text(argument.help)]
+                }
                 lines.append(".El")
             }
             if entry.command.options.contains(where: { !$0.hidden }) { lines += optionList(entry.command.options) }
@@ -85,7 +93,9 @@ public enum ManPageRenderer {
             if let allowed = option.completion.allowedValues {
                 lines.append(Roff.text("One of: " + allowed.joined(separator: ", ") + "."))
             }
-            if let value = option.defaultValue, option.takesValue { lines.append(Roff.text("The default is " + value + ".")) }
+            if let value = option.defaultValue, option.takesValue {
+                lines.append(Roff.text("The default is " + value + "."))
+            }
             if option.repeatable { lines.append("May be given more than once.") }
             if let variable = option.env {
                 lines += ["When absent, the value of", ".Ev " + Roff.argument(variable), "is used."]

@@ -79,10 +79,12 @@ public struct ManualPage: Sendable, Equatable {
     /// `2024-05-01` as `May 1, 2024`, the form both mandoc and groff read; other text as is.
     static func mdocDate(_ date: String) -> String {
         let parts = date.split(separator: "-")
-        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-                      "October", "November", "December"]
+        let months = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September",
+            "October", "November", "December",
+        ]
         guard parts.count == 3, parts[0].count == 4, let year = Int(parts[0]), let month = Int(parts[1]),
-              let day = Int(parts[2]), (1...12).contains(month), (1...31).contains(day)
+            let day = Int(parts[2]), (1...12).contains(month), (1...31).contains(day)
         else { return date }
         return months[month - 1] + " " + String(day) + ", " + String(year)
     }
@@ -147,7 +149,8 @@ public struct ManualPage: Sendable, Equatable {
             return (String(name), section.isEmpty ? "1" : String(section))
         }.sorted { ($0.section, $0.name) < ($1.section, $1.name) }
         return parsed.enumerated().map { index, page in
-            ".Xr " + Roff.argument(page.name) + " " + Roff.argument(page.section) + (index < parsed.count - 1 ? " ," : "")
+            ".Xr " + Roff.argument(page.name) + " " + Roff.argument(page.section)
+                + (index < parsed.count - 1 ? " ," : "")
         }
     }
 }

@@ -18,7 +18,9 @@ enum Roff {
     static func argument(_ word: String) -> String {
         if word.isEmpty { return "\"\"" }
         if word.contains(where: { $0 == " " || $0 == "\t" }) {
-            let words = word.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { escapeWord(String($0), onMacroLine: true) }
+            let words = word.split(whereSeparator: { $0 == " " || $0 == "\t" }).map {
+                escapeWord(String($0), onMacroLine: true)
+            }
             return "\"" + words.joined(separator: " ").replacing("\"", with: "\\(dq") + "\""
         }
         return escapeWord(word, onMacroLine: true).replacing("\"", with: "\\(dq")
@@ -37,7 +39,8 @@ enum Roff {
 
     private static func escapeWord(_ word: String, onMacroLine: Bool) -> String {
         let hyphens = word.prefix { $0 == "-" }.count
-        var escaped = String(repeating: "\\-", count: hyphens) + escapeCharacters(String(word.dropFirst(hyphens)), hyphens: false)
+        var escaped =
+            String(repeating: "\\-", count: hyphens) + escapeCharacters(String(word.dropFirst(hyphens)), hyphens: false)
         if onMacroLine && looksLikeMacro(word) { escaped = "\\&" + escaped }
         return escaped
     }

@@ -25,14 +25,16 @@ extension ToolSpec {
         var shorts: Set<Character> = []
         for option in options {
             if !Self.isName(option.long) { found.append("\(scope): option name '\(option.long)' is not safe") }
-            if !longs.insert(option.long).inserted { found.append("\(scope): option --\(option.long) is declared twice") }
+            if !longs.insert(option.long).inserted {
+                found.append("\(scope): option --\(option.long) is declared twice")
+            }
             if let short = option.short {
                 if !(short.isASCII && (short.isLetter || short.isNumber)) {
                     found.append("\(scope): short option '\(short)' is not a letter or digit")
                 }
                 if !shorts.insert(short).inserted { found.append("\(scope): short option -\(short) is declared twice") }
             }
-            if let variable = option.env, !variable.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber || $0 == "_") }) {
+            if let variable = option.env, !Self.isVariable(variable) {
                 found.append("\(scope): environment variable '\(variable)' is not A-Z, 0-9 and '_'")
             }
             if !option.takesValue && (option.completion != .none || option.defaultValue != nil || option.repeatable) {
@@ -41,7 +43,7 @@ extension ToolSpec {
             if let value = option.valueName, value.isEmpty || value.contains(" ") {
                 found.append("\(scope): option --\(option.long) has an empty or spaced value name")
             }
-            if let allowed = option.completion.allowedValues, let value = option.defaultValue, !allowed.contains(value) {
+            if let value = option.defaultValue, option.completion.allowedValues?.contains(value) == false {
                 found.append("\(scope): default '\(value)' of --\(option.long) is not one of its values")
             }
             found += completionProblems(option.completion, "\(scope): --\(option.long)")
@@ -59,7 +61,9 @@ extension ToolSpec {
             }
             if sawOptional && !positional.optional { found.append("\(scope) is required after an optional argument") }
             sawOptional = sawOptional || positional.optional
-            if positional.name.isEmpty || positional.name.contains(" ") { found.append("\(scope) has an empty or spaced name") }
+            if positional.name.isEmpty || positional.name.contains(" ") {
+                found.append("\(scope) has an empty or spaced name")
+            }
             found += completionProblems(positional.completion, scope)
         }
         return found
@@ -80,6 +84,11 @@ extension ToolSpec {
         default:
             return []
         }
+    }
+
+    /// Upper-case ASCII letters, digits and `_`.
+    static func isVariable(_ text: String) -> Bool {
+        !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber || $0 == "_") }
     }
 
     /// Lower-case ASCII letters, digits and inner `-`: safe unquoted in every shell.

@@ -19,42 +19,53 @@ final class CompletionBehaviourTests: XCTestCase {
 
     func testBashPassesTheAccountOnTheLineToTheTool() throws {
         let shell = try CompletionHarness()
-        XCTAssertEqual(try shell.bash(Samples.roster, ["xmpp-roster", "-a", "me@work.example", "remove", ""]),
-                       ["carol@work.example"])
-        XCTAssertEqual(try shell.bash(Samples.roster, ["xmpp-roster", "remove", "--account", "=", "x@y.example", ""]),
-                       ["carol@y.example"])
-        XCTAssertEqual(try shell.bash(Samples.roster, ["xmpp-roster", "--account=me@z.example", "approve", ""]),
-                       ["carol@z.example"])
+        XCTAssertEqual(
+            try shell.bash(Samples.roster, ["xmpp-roster", "-a", "me@work.example", "remove", ""]),
+            ["carol@work.example"])
+        XCTAssertEqual(
+            try shell.bash(Samples.roster, ["xmpp-roster", "remove", "--account", "=", "x@y.example", ""]),
+            ["carol@y.example"])
+        XCTAssertEqual(
+            try shell.bash(Samples.roster, ["xmpp-roster", "--account=me@z.example", "approve", ""]),
+            ["carol@z.example"])
     }
 
     func testBashCompletesOptionsAndTheirValues() throws {
         let shell = try CompletionHarness()
         XCTAssertEqual(try shell.bash(Samples.roster, ["xmpp-roster", "list", "--so"]), ["--sort"])
-        XCTAssertEqual(try shell.bash(Samples.roster, ["xmpp-roster", "list", "--sort", ""]), ["jid", "name", "group"])
+        XCTAssertEqual(
+            try shell.bash(Samples.roster, ["xmpp-roster", "list", "--sort", ""]), ["jid", "name", "group"])
         XCTAssertEqual(try shell.bash(Samples.roster, ["xmpp-roster", "list", "--sort", "=", "n"]), ["name"])
         XCTAssertEqual(try shell.bash(Samples.roster, ["xmpp-roster", "list", "-g", ""]), ["Friends", "Work"])
-        XCTAssertEqual(try shell.bash(Samples.roster, ["xmpp-roster", "--account", ""]), ["me@example.org", "work@example.com"])
+        XCTAssertEqual(
+            try shell.bash(Samples.roster, ["xmpp-roster", "--account", ""]), ["me@example.org", "work@example.com"])
         XCTAssertEqual(try shell.bash(Samples.roster, ["xmpp-roster", "--timeout", ""]), [])
         XCTAssertEqual(try shell.bash(Samples.avatar, ["xmpp-avatar", "set", "--fit", ""]), ["crop", "pad"])
-        XCTAssertEqual(Set(try shell.bash(Samples.roster, ["xmpp-roster", "remove", "--"])),
-                       Set(Samples.roster.globalOptions.filter { !$0.hidden }.map(\.longName)))
+        XCTAssertEqual(
+            Set(try shell.bash(Samples.roster, ["xmpp-roster", "remove", "--"])),
+            Set(Samples.roster.globalOptions.filter { !$0.hidden }.map(\.longName)))
     }
 
     func testBashCompletesFilesByExtensionAndDirectories() throws {
         let shell = try CompletionHarness()
         XCTAssertEqual(Set(try shell.bash(Samples.avatar, ["xmpp-avatar", "set", ""])), ["photos", "me.png"])
-        XCTAssertEqual(Set(try shell.bash(Samples.roster, ["xmpp-roster", "import", ""])), ["photos", "notes.txt", "list.json"])
-        XCTAssertEqual(Set(try shell.bash(Samples.roster, ["xmpp-roster", "--ca-file", ""])),
-                       ["photos", "notes.txt", "list.json", "me.png"])
+        XCTAssertEqual(
+            Set(try shell.bash(Samples.roster, ["xmpp-roster", "import", ""])), ["photos", "notes.txt", "list.json"])
+        XCTAssertEqual(
+            Set(try shell.bash(Samples.roster, ["xmpp-roster", "--ca-file", ""])),
+            ["photos", "notes.txt", "list.json", "me.png"])
         XCTAssertEqual(try shell.bash(Samples.avatar, ["xmpp-avatar", "get", "--out-dir", ""]), ["photos"])
     }
 
     func testBashHandlesTheDefaultSubcommand() throws {
         let shell = try CompletionHarness()
-        XCTAssertEqual(try shell.bash(Samples.login, ["xmpp-login", ""]),
-                       ["status", "list", "switch", "me@example.org", "work@example.com"])
-        XCTAssertEqual(try shell.bash(Samples.login, ["xmpp-login", "--pass"]), ["--password-file", "--password-stdin"])
-        XCTAssertEqual(try shell.bash(Samples.login, ["xmpp-login", "me@example.org", "--password-s"]), ["--password-stdin"])
+        XCTAssertEqual(
+            try shell.bash(Samples.login, ["xmpp-login", ""]),
+            ["status", "list", "switch", "me@example.org", "work@example.com"])
+        XCTAssertEqual(
+            try shell.bash(Samples.login, ["xmpp-login", "--pass"]), ["--password-file", "--password-stdin"])
+        XCTAssertEqual(
+            try shell.bash(Samples.login, ["xmpp-login", "me@example.org", "--password-s"]), ["--password-stdin"])
         XCTAssertEqual(try shell.bash(Samples.login, ["xmpp-login", "switch", "w"]), ["work@example.com"])
     }
 
@@ -72,14 +83,17 @@ final class CompletionBehaviourTests: XCTestCase {
         XCTAssertEqual(Set(try shell.fish(Samples.roster, "xmpp-roster ")), Set(Self.subcommands))
         XCTAssertEqual(try shell.fish(Samples.roster, "xmpp-roster remove "), Self.contacts)
         XCTAssertEqual(try shell.fish(Samples.roster, "xmpp-roster -a me@work.example remove "), ["carol@work.example"])
-        XCTAssertEqual(try shell.fish(Samples.roster, "xmpp-roster --account=me@z.example remove "), ["carol@z.example"])
+        XCTAssertEqual(
+            try shell.fish(Samples.roster, "xmpp-roster --account=me@z.example remove "), ["carol@z.example"])
         XCTAssertEqual(Set(try shell.fish(Samples.roster, "xmpp-roster list --sort ")), ["jid", "name", "group"])
         XCTAssertEqual(try shell.fish(Samples.roster, "xmpp-roster rename bob "), [])
         XCTAssertEqual(Set(try shell.fish(Samples.avatar, "xmpp-avatar set ")), ["photos/", "me.png"])
-        XCTAssertEqual(Set(try shell.fish(Samples.login, "xmpp-login ")),
-                       ["status", "list", "switch", "me@example.org", "work@example.com"])
-        XCTAssertEqual(Set(try shell.fish(Samples.roster, "xmpp-roster remove --")),
-                       Set(Samples.roster.globalOptions.filter { !$0.hidden }.map(\.longName)))
+        XCTAssertEqual(
+            Set(try shell.fish(Samples.login, "xmpp-login ")),
+            ["status", "list", "switch", "me@example.org", "work@example.com"])
+        XCTAssertEqual(
+            Set(try shell.fish(Samples.roster, "xmpp-roster remove --")),
+            Set(Samples.roster.globalOptions.filter { !$0.hidden }.map(\.longName)))
     }
 
     // MARK: zsh
@@ -88,9 +102,11 @@ final class CompletionBehaviourTests: XCTestCase {
         let shell = try CompletionHarness()
         XCTAssertEqual(try shell.zsh(Samples.roster, "xmpp-roster "), Self.subcommands)
         XCTAssertEqual(try shell.zsh(Samples.roster, "xmpp-roster remove "), Self.contacts)
-        XCTAssertEqual(try shell.zsh(Samples.roster, "xmpp-roster remove --json -a me@work.example "), ["carol@work.example"])
+        XCTAssertEqual(
+            try shell.zsh(Samples.roster, "xmpp-roster remove --json -a me@work.example "), ["carol@work.example"])
         XCTAssertEqual(try shell.zsh(Samples.avatar, "xmpp-avatar set --fit "), ["crop", "pad"])
-        XCTAssertEqual(Set(try shell.zsh(Samples.login, "xmpp-login ")),
-                       ["status", "list", "switch", "me@example.org", "work@example.com"])
+        XCTAssertEqual(
+            Set(try shell.zsh(Samples.login, "xmpp-login ")),
+            ["status", "list", "switch", "me@example.org", "work@example.com"])
     }
 }

@@ -20,8 +20,10 @@ final class CompletionScriptTests: XCTestCase {
 
     func testScriptsNameEverySubcommandAndLongOption() {
         for spec in specs {
-            for (shell, script) in [("bash", CompletionRenderer.bash(spec)), ("zsh", CompletionRenderer.zsh(spec)),
-                                    ("fish", CompletionRenderer.fish(spec))] {
+            for (shell, script) in [
+                ("bash", CompletionRenderer.bash(spec)), ("zsh", CompletionRenderer.zsh(spec)),
+                ("fish", CompletionRenderer.fish(spec)),
+            ] {
                 for command in spec.visibleSubcommands {
                     XCTAssertTrue(script.contains(command.name), "\(shell) \(spec.name): \(command.name)")
                 }

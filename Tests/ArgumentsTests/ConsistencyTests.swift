@@ -11,7 +11,8 @@ final class ConsistencyTests: XCTestCase {
         for spec in specs {
             let expected = Listing(spec)
             XCTAssertEqual(Listing(help: spec), expected, "help of \(spec.name)")
-            XCTAssertEqual(Listing(man: ManPageRenderer.render(spec, date: "2024-05-01")), expected, "man page of \(spec.name)")
+            XCTAssertEqual(
+                Listing(man: ManPageRenderer.render(spec, date: "2024-05-01")), expected, "man page of \(spec.name)")
             XCTAssertEqual(Listing(zsh: CompletionRenderer.zsh(spec)), expected, "zsh script of \(spec.name)")
             XCTAssertEqual(Listing(fish: CompletionRenderer.fish(spec)), expected, "fish script of \(spec.name)")
             XCTAssertEqual(try Listing(bash: spec, shell), expected, "bash completion of \(spec.name)")
@@ -39,13 +40,19 @@ private struct Listing: Equatable, CustomStringConvertible {
         let pages = [tool] + spec.subcommands.map { HelpRenderer.command($0, in: spec) }
         var inCommands = false
         for line in tool.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "Commands:" { inCommands = true } else if line.isEmpty { inCommands = false } else if inCommands {
+            if line == "Commands:" {
+                inCommands = true
+            } else if line.isEmpty {
+                inCommands = false
+            } else if inCommands {
                 subcommands.insert(String(line.split(separator: " ")[0]))
             }
         }
         for page in pages {
             for line in page.split(separator: "\n") where line.hasPrefix("  -") || line.hasPrefix("      --") {
-                if let long = line.split(separator: " ").first(where: { $0.hasPrefix("--") }) { options.insert(String(long)) }
+                if let long = line.split(separator: " ").first(where: { $0.hasPrefix("--") }) {
+                    options.insert(String(long))
+                }
             }
         }
     }
@@ -67,7 +74,11 @@ private struct Listing: Equatable, CustomStringConvertible {
         var inMenu = false
         for line in script.split(separator: "\n") {
             let trimmed = line.drop { $0 == " " }
-            if trimmed == "commands=(" { inMenu = true } else if trimmed == ")" { inMenu = false } else if inMenu {
+            if trimmed == "commands=(" {
+                inMenu = true
+            } else if trimmed == ")" {
+                inMenu = false
+            } else if inMenu {
                 subcommands.insert(String(trimmed.dropFirst().prefix { $0 != ":" }))
             }
             if trimmed.hasPrefix("'") || trimmed.hasPrefix("_arguments") {

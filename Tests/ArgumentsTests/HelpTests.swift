@@ -44,7 +44,8 @@ final class HelpTests: XCTestCase {
                     XCTAssertTrue(help.contains(option.longName), "\(spec.name) \(command.name): \(option.longName)")
                 }
                 for positional in command.positionals {
-                    XCTAssertTrue(help.contains("\n  \(positional.name) "), "\(spec.name) \(command.name): \(positional.name)")
+                    XCTAssertTrue(
+                        help.contains("\n  \(positional.name) "), "\(spec.name) \(command.name): \(positional.name)")
                 }
             }
         }
@@ -52,11 +53,13 @@ final class HelpTests: XCTestCase {
 
     func testDefaultSubcommandShapesTheToolUsage() {
         let help = HelpRenderer.tool(Samples.login)
-        XCTAssertTrue(help.hasPrefix("""
-            Usage: xmpp-login [OPTIONS] JID
-                   xmpp-login [OPTIONS] COMMAND [ARGS...]
+        XCTAssertTrue(
+            help.hasPrefix(
+                """
+                Usage: xmpp-login [OPTIONS] JID
+                       xmpp-login [OPTIONS] COMMAND [ARGS...]
 
-            """))
+                """))
         XCTAssertTrue(help.contains("--password-file FILE"))
         XCTAssertTrue(help.contains("Common options:"))
         XCTAssertFalse(help.contains("\n  login "))
@@ -107,15 +110,21 @@ final class HelpTests: XCTestCase {
     }
 
     func testLongLabelsPutTheirTextOnTheNextLine() {
-        let spec = ToolSpec(name: "t", summary: "s", version: "1", subcommands: [
-            CommandSpec("run", summary: "r", options: [
-                OptionSpec("a-very-long-option-name", value: "SOME-VALUE", help: "Explained below the label."),
-            ]),
-        ])
+        let spec = ToolSpec(
+            name: "t", summary: "s", version: "1",
+            subcommands: [
+                CommandSpec(
+                    "run", summary: "r",
+                    options: [
+                        OptionSpec("a-very-long-option-name", value: "SOME-VALUE", help: "Explained below the label.")
+                    ])
+            ])
         let help = HelpRenderer.command(spec.subcommands[0], in: spec)
-        XCTAssertTrue(help.contains("""
-                  --a-very-long-option-name SOME-VALUE
-                                            Explained below the label.
-            """), help)
+        XCTAssertTrue(
+            help.contains(
+                """
+                      --a-very-long-option-name SOME-VALUE
+                                                Explained below the label.
+                """), help)
     }
 }

@@ -21,33 +21,40 @@ final class ParserErrorTests: XCTestCase {
     }
 
     func testUnknownLongOptionSuggestsTheClosest() {
-        assertError("list --onlin", .unknownOption("--onlin", suggestion: "--online"),
-                    "xmpp-roster: unknown option '--onlin' (did you mean '--online'?)",
-                    hint: "Try 'xmpp-roster list --help'.")
-        assertError("list --jsno", .unknownOption("--jsno", suggestion: "--json"),
-                    "xmpp-roster: unknown option '--jsno' (did you mean '--json'?)")
-        assertError("list --onl", .unknownOption("--onl", suggestion: "--online"),
-                    "xmpp-roster: unknown option '--onl' (did you mean '--online'?)")
+        assertError(
+            "list --onlin", .unknownOption("--onlin", suggestion: "--online"),
+            "xmpp-roster: unknown option '--onlin' (did you mean '--online'?)",
+            hint: "Try 'xmpp-roster list --help'.")
+        assertError(
+            "list --jsno", .unknownOption("--jsno", suggestion: "--json"),
+            "xmpp-roster: unknown option '--jsno' (did you mean '--json'?)")
+        assertError(
+            "list --onl", .unknownOption("--onl", suggestion: "--online"),
+            "xmpp-roster: unknown option '--onl' (did you mean '--online'?)")
     }
 
     func testUnknownOptionNamesTheInputWithoutItsValue() {
-        assertError("list --onlin=yes", .unknownOption("--onlin", suggestion: "--online"),
-                    "xmpp-roster: unknown option '--onlin' (did you mean '--online'?)")
+        assertError(
+            "list --onlin=yes", .unknownOption("--onlin", suggestion: "--online"),
+            "xmpp-roster: unknown option '--onlin' (did you mean '--online'?)")
     }
 
     func testUnknownOptionFarFromAnyHasNoSuggestion() {
-        assertError("list --zzzzzz", .unknownOption("--zzzzzz", suggestion: nil),
-                    "xmpp-roster: unknown option '--zzzzzz'")
+        assertError(
+            "list --zzzzzz", .unknownOption("--zzzzzz", suggestion: nil),
+            "xmpp-roster: unknown option '--zzzzzz'")
     }
 
     func testHiddenOptionsAreNeverSuggested() {
-        assertError("list --debug-dum", .unknownOption("--debug-dum", suggestion: nil),
-                    "xmpp-roster: unknown option '--debug-dum'")
+        assertError(
+            "list --debug-dum", .unknownOption("--debug-dum", suggestion: nil),
+            "xmpp-roster: unknown option '--debug-dum'")
     }
 
     func testOptionOfAnotherSubcommandIsUnknownHere() {
-        assertError("remove bob --online", .unknownOption("--online", suggestion: nil),
-                    "xmpp-roster: unknown option '--online'", hint: "Try 'xmpp-roster remove --help'.")
+        assertError(
+            "remove bob --online", .unknownOption("--online", suggestion: nil),
+            "xmpp-roster: unknown option '--online'", hint: "Try 'xmpp-roster remove --help'.")
     }
 
     func testUnknownShortOption() {
@@ -56,29 +63,38 @@ final class ParserErrorTests: XCTestCase {
     }
 
     func testLongOptionWrittenWithOneDash() {
-        assertError("list -online", .unknownOption("-online", suggestion: "--online"),
-                    "xmpp-roster: unknown option '-online' (did you mean '--online'?)")
+        assertError(
+            "list -online", .unknownOption("-online", suggestion: "--online"),
+            "xmpp-roster: unknown option '-online' (did you mean '--online'?)")
     }
 
     func testUnknownSubcommandSuggestsTheClosest() {
-        assertError("lsit", .unknownSubcommand("lsit", suggestion: "list"),
-                    "xmpp-roster: unknown subcommand 'lsit' (did you mean 'list'?)",
-                    hint: "Try 'xmpp-roster --help'.")
-        assertError("frobnicate", .unknownSubcommand("frobnicate", suggestion: nil),
-                    "xmpp-roster: unknown subcommand 'frobnicate'")
-        assertError("lsit --help", .unknownSubcommand("lsit", suggestion: "list"),
-                    "xmpp-roster: unknown subcommand 'lsit' (did you mean 'list'?)")
+        assertError(
+            "lsit", .unknownSubcommand("lsit", suggestion: "list"),
+            "xmpp-roster: unknown subcommand 'lsit' (did you mean 'list'?)",
+            hint: "Try 'xmpp-roster --help'.")
+        assertError(
+            "frobnicate", .unknownSubcommand("frobnicate", suggestion: nil),
+            "xmpp-roster: unknown subcommand 'frobnicate'")
+        assertError(
+            "lsit --help", .unknownSubcommand("lsit", suggestion: "list"),
+            "xmpp-roster: unknown subcommand 'lsit' (did you mean 'list'?)")
     }
 
     func testNearMissOfASubcommandIsNotTakenForTheDefaultSubcommandsArgument() {
-        assertError("statsu", Samples.login, .unknownSubcommand("statsu", suggestion: "status"),
-                    "xmpp-login: unknown subcommand 'statsu' (did you mean 'status'?)")
+        assertError(
+            "statsu", Samples.login, .unknownSubcommand("statsu", suggestion: "status"),
+            "xmpp-login: unknown subcommand 'statsu' (did you mean 'status'?)")
     }
 
     func testMissingSubcommandListsTheVisibleOnes() {
-        assertError("--json", .missingSubcommand(available: ["list", "add", "remove", "pending", "approve", "rename",
-                                                             "group", "import"]),
-                    "xmpp-roster: missing subcommand (one of: list, add, remove, pending, approve, rename, group, import)")
+        assertError(
+            "--json",
+            .missingSubcommand(available: [
+                "list", "add", "remove", "pending", "approve", "rename",
+                "group", "import",
+            ]),
+            "xmpp-roster: missing subcommand (one of: list, add, remove, pending, approve, rename, group, import)")
     }
 
     func testMissingValue() {
@@ -87,33 +103,40 @@ final class ParserErrorTests: XCTestCase {
     }
 
     func testFlagGivenAValue() {
-        assertError("list --json=yes", .unexpectedValue(option: "--json", value: "yes"),
-                    "xmpp-roster: option '--json' takes no value (got 'yes')")
+        assertError(
+            "list --json=yes", .unexpectedValue(option: "--json", value: "yes"),
+            "xmpp-roster: option '--json' takes no value (got 'yes')")
     }
 
     func testMissingAndExtraPositionals() {
-        assertError("remove", .missingPositional("JID"), "xmpp-roster: missing argument JID",
-                    hint: "Try 'xmpp-roster remove --help'.")
+        assertError(
+            "remove", .missingPositional("JID"), "xmpp-roster: missing argument JID",
+            hint: "Try 'xmpp-roster remove --help'.")
         assertError("rename bob", .missingPositional("NAME"), "xmpp-roster: missing argument NAME")
         assertError("remove bob carol", .tooManyPositionals("carol"), "xmpp-roster: unexpected argument 'carol'")
         assertError("list extra", .tooManyPositionals("extra"), "xmpp-roster: unexpected argument 'extra'")
-        assertError("", Samples.login, .missingPositional("JID"), "xmpp-login: missing argument JID",
-                    hint: "Try 'xmpp-login --help'.")
+        assertError(
+            "", Samples.login, .missingPositional("JID"), "xmpp-login: missing argument JID",
+            hint: "Try 'xmpp-login --help'.")
     }
 
     func testValueOutsideTheAllowedSetListsThem() {
-        assertError("list --sort size", .invalidValue(option: "--sort", value: "size", expected: "one of jid, name, group"),
-                    "xmpp-roster: invalid value 'size' for --sort (expected one of jid, name, group)")
-        assertError("set --fit fill me.png", Samples.avatar,
-                    .invalidValue(option: "--fit", value: "fill", expected: "crop or pad"),
-                    "xmpp-avatar: invalid value 'fill' for --fit (expected crop or pad)")
+        assertError(
+            "list --sort size", .invalidValue(option: "--sort", value: "size", expected: "one of jid, name, group"),
+            "xmpp-roster: invalid value 'size' for --sort (expected one of jid, name, group)")
+        assertError(
+            "set --fit fill me.png", Samples.avatar,
+            .invalidValue(option: "--fit", value: "fill", expected: "crop or pad"),
+            "xmpp-avatar: invalid value 'fill' for --fit (expected crop or pad)")
     }
 
     func testRepeatedOptionThatIsNotRepeatable() {
-        assertError("list --sort jid --sort=name", .notRepeatable("--sort"),
-                    "xmpp-roster: option '--sort' given more than once")
-        assertError("-a a@example.org list -a b@example.org", .notRepeatable("--account"),
-                    "xmpp-roster: option '--account' given more than once")
+        assertError(
+            "list --sort jid --sort=name", .notRepeatable("--sort"),
+            "xmpp-roster: option '--sort' given more than once")
+        assertError(
+            "-a a@example.org list -a b@example.org", .notRepeatable("--account"),
+            "xmpp-roster: option '--account' given more than once")
     }
 
     func testIntegerAndNumberHelpers() throws {
@@ -124,7 +147,8 @@ final class ParserErrorTests: XCTestCase {
         }
         XCTAssertEqual(try Parse.run("list --timeout 30").int("timeout", in: 1...60), 30)
         XCTAssertThrowsError(try Parse.run("list --timeout 0").int("timeout", in: 1...60)) { error in
-            XCTAssertEqual("\(error)", "xmpp-roster: invalid value '0' for --timeout (expected an integer from 1 to 60)")
+            XCTAssertEqual(
+                "\(error)", "xmpp-roster: invalid value '0' for --timeout (expected an integer from 1 to 60)")
         }
         XCTAssertThrowsError(try Parse.run("list --timeout inf").double("timeout")) { error in
             XCTAssertEqual((error as? ArgumentError)?.hint, "Try 'xmpp-roster list --help'.")

@@ -88,9 +88,10 @@ final class ParserTests: XCTestCase {
     }
 
     func testEnvironmentFallbackForFlags() throws {
-        let spec = ToolSpec(name: "t", summary: "s", version: "1",
-                            commonOptions: [.flag("color", help: "h", env: "T_COLOR")],
-                            subcommands: [CommandSpec("run", summary: "r")])
+        let spec = ToolSpec(
+            name: "t", summary: "s", version: "1",
+            commonOptions: [.flag("color", help: "h", env: "T_COLOR")],
+            subcommands: [CommandSpec("run", summary: "r")])
         XCTAssertTrue(try Parse.run("run", spec, environment: ["T_COLOR": "1"]).flag("color"))
         XCTAssertTrue(try Parse.run("run", spec, environment: ["T_COLOR": "yes"]).flag("color"))
         XCTAssertFalse(try Parse.run("run", spec, environment: ["T_COLOR": "0"]).flag("color"))
@@ -116,7 +117,9 @@ final class ParserTests: XCTestCase {
         XCTAssertEqual(try parse("-h list"), .help(HelpRenderer.command(list, in: roster)))
         XCTAssertEqual(try parse("list -qh"), .help(HelpRenderer.command(list, in: roster)))
         XCTAssertEqual(try parse("list --bogus --help"), .help(HelpRenderer.command(list, in: roster)))
-        XCTAssertEqual(try parse("remove --help"), .help(HelpRenderer.command(try XCTUnwrap(roster.command(named: "remove")), in: roster)))
+        XCTAssertEqual(
+            try parse("remove --help"),
+            .help(HelpRenderer.command(try XCTUnwrap(roster.command(named: "remove")), in: roster)))
         XCTAssertEqual(try parse("alice@example.org --help", Samples.login), .help(HelpRenderer.tool(Samples.login)))
     }
 
@@ -132,10 +135,12 @@ final class ParserTests: XCTestCase {
 
     func testCompletionRequest() throws {
         XCTAssertEqual(try parse("__complete contacts"), .complete(CompletionRequest(kind: "contacts")))
-        XCTAssertEqual(try parse("__complete contacts --account me@example.org"),
-                       .complete(CompletionRequest(kind: "contacts", account: "me@example.org")))
-        XCTAssertEqual(try parse("__complete --account=me@example.org groups"),
-                       .complete(CompletionRequest(kind: "groups", account: "me@example.org")))
+        XCTAssertEqual(
+            try parse("__complete contacts --account me@example.org"),
+            .complete(CompletionRequest(kind: "contacts", account: "me@example.org")))
+        XCTAssertEqual(
+            try parse("__complete --account=me@example.org groups"),
+            .complete(CompletionRequest(kind: "groups", account: "me@example.org")))
         XCTAssertEqual(try parse("__complete accounts", Samples.login), .complete(CompletionRequest(kind: "accounts")))
         XCTAssertEqual(CompletionRequest.subcommand, "__complete")
     }

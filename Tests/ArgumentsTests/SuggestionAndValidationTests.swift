@@ -1,5 +1,6 @@
-@testable import Arguments
 import XCTest
+
+@testable import Arguments
 
 /// "Did you mean" distances, and the spec checks of `ToolSpec.problems()`.
 final class SuggestionAndValidationTests: XCTestCase {
@@ -36,12 +37,18 @@ final class SuggestionAndValidationTests: XCTestCase {
             name: "Bad Tool", summary: "s", version: "1",
             commonOptions: [.flag("help", help: "mine"), OptionSpec("x", short: "x", value: "A B", help: "h")],
             subcommands: [
-                CommandSpec("run", summary: "r",
-                            options: [OptionSpec("y", short: "x", value: "V", help: "h", default: "c",
-                                                 env: "lower", completion: .values(["a", "b c"]))],
-                            positionals: [PositionalSpec("A", help: "a", variadic: true),
-                                          PositionalSpec("B", help: "b", optional: true, completion: .custom("Bad kind")),
-                                          PositionalSpec("C", help: "c")]),
+                CommandSpec(
+                    "run", summary: "r",
+                    options: [
+                        OptionSpec(
+                            "y", short: "x", value: "V", help: "h", default: "c",
+                            env: "lower", completion: .values(["a", "b c"]))
+                    ],
+                    positionals: [
+                        PositionalSpec("A", help: "a", variadic: true),
+                        PositionalSpec("B", help: "b", optional: true, completion: .custom("Bad kind")),
+                        PositionalSpec("C", help: "c"),
+                    ]),
                 CommandSpec("run", summary: "again"),
             ],
             defaultSubcommand: "missing")

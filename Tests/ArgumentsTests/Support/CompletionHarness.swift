@@ -34,8 +34,11 @@ final class CompletionHarness {
 
     private var environment: [String: String] {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return ["PATH": directory.path + "/bin:" + path, "HOME": directory.path, "XDG_CONFIG_HOME": directory.path + "/config",
-                "XDG_DATA_HOME": directory.path + "/data", "XDG_CACHE_HOME": directory.path + "/cache"]
+        return [
+            "PATH": directory.path + "/bin:" + path, "HOME": directory.path,
+            "XDG_CONFIG_HOME": directory.path + "/config",
+            "XDG_DATA_HOME": directory.path + "/data", "XDG_CACHE_HOME": directory.path + "/cache",
+        ]
     }
 
     /// What bash offers for `words`, the last being the word under the cursor: the function
@@ -55,8 +58,9 @@ final class CompletionHarness {
             "$function" "$1" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
             printf '%s\\n' "${COMPREPLY[@]}"
             """
-        let output = try Shell.run("bash", ["--norc", "--noprofile", "-c", driver, "bash", directory.path, script] + words,
-                                   environment: environment)
+        let output = try Shell.run(
+            "bash", ["--norc", "--noprofile", "-c", driver, "bash", directory.path, script] + words,
+            environment: environment)
         XCTAssertEqual(output.stderr, "", "bash: \(words)")
         return output.stdout.split(separator: "\n").map(String.init)
     }
@@ -64,8 +68,12 @@ final class CompletionHarness {
     /// What fish offers for `line` (`complete -C`), without descriptions.
     func fish(_ spec: ToolSpec, _ line: String) throws -> [String] {
         let script = try Shell.write(CompletionRenderer.fish(spec), to: spec.name + ".fish", in: directory)
-        let output = try Shell.run("fish", ["--no-config", "-c", "cd $argv[1]/work; and source $argv[2]; and complete -C $argv[3]",
-                                            directory.path, script, line], environment: environment)
+        let output = try Shell.run(
+            "fish",
+            [
+                "--no-config", "-c", "cd $argv[1]/work; and source $argv[2]; and complete -C $argv[3]",
+                directory.path, script, line,
+            ], environment: environment)
         XCTAssertEqual(output.stderr, "", "fish: \(line)")
         return output.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
     }
@@ -91,12 +99,15 @@ final class CompletionHarness {
             zpty -d z
             print -r -- ${(M)${(f)out}:#*<<*}
             """
-        let output = try Shell.run("zsh", ["-f", "-c", driver, "zsh", directory.path, script, line], environment: environment)
+        let output = try Shell.run(
+            "zsh", ["-f", "-c", driver, "zsh", directory.path, script, line], environment: environment)
         var matches: [String] = []
         for group in output.stdout.split(separator: "<<").dropFirst() {
             let body = group.prefix { $0 != ">" }
             if body.contains("$") { continue }  // the echo of the compadd definition itself
-            for match in body.split(separator: "|") where !matches.contains(String(match)) { matches.append(String(match)) }
+            for match in body.split(separator: "|") where !matches.contains(String(match)) {
+                matches.append(String(match))
+            }
         }
         return matches
     }
