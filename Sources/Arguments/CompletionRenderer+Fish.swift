@@ -18,7 +18,7 @@ extension CompletionRenderer {
             for (index, positional) in command.positionals.enumerated() {
                 guard let values = fishValues(positional.completion, id) else { continue }
                 var positions = [command.name + " " + (positional.variadic ? "+" : "") + String(index)]
-                if isMain && index == 0 { positions = ["\"\" 0"] + (positional.variadic ? [command.name + " +1"] : []) }
+                if isMain && index == 0 { positions.insert("\"\" 0", at: 0) }
                 for position in positions {
                     lines.append("complete -c \(spec.name) -n \(fishQuoted("\(id)_at " + position)) " + values)
                 }
