@@ -26,7 +26,9 @@ enum TextLayout {
 
     /// Rows of `label  text`, labels padded to `labelWidth` after `indent` spaces and texts
     /// wrapped at `width`; a label wider than `labelWidth` puts its text on the next line.
-    static func table(_ rows: [(label: String, text: String)], labelWidth: Int, indent: Int = 2, width: Int) -> [String] {
+    static func table(
+        _ rows: [(label: String, text: String)], labelWidth: Int, indent: Int = 2, width: Int
+    ) -> [String] {
         let column = indent + labelWidth + 2
         let margin = String(repeating: " ", count: indent)
         var lines: [String] = []
