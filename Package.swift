@@ -42,6 +42,9 @@ let package = Package(
         .executableTarget(name: "xmpp-vcard", dependencies: ["XMPPTools"]),
         .executableTarget(name: "xmpp-avatar", dependencies: ["XMPPTools"]),
 
+        // Writes man/ and completions/ from the specs (`make docs`); a development tool, not a product.
+        .executableTarget(name: "xmpp-tools-docgen", dependencies: ["XMPPTools"]),
+
         // Tests mirror Sources.
         .testTarget(name: "XMLTreeTests", dependencies: ["XMLTree"]),
         .testTarget(name: "XMPPStanzasTests", dependencies: ["XMPPStanzas", "XMLTree"]),

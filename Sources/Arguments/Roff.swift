@@ -1,10 +1,38 @@
 /// Escaping of text for mdoc(7) source, so that `mandoc -T lint` finds nothing to warn about.
 enum Roff {
-    /// A text line: whitespace collapsed, backslashes as `\e`, leading hyphens of words as `\-`,
-    /// non-ASCII characters as `\[uXXXX]`, and `\&` before a leading `.` or `'`.
+    /// Text lines: whitespace collapsed, backslashes as `\e`, leading hyphens of words as `\-`,
+    /// non-ASCII characters as `\[uXXXX]`, and `\&` before a leading `.` or `'`. Each sentence
+    /// starts a new line, as mdoc(7) asks; an abbreviation such as `e.g.` gets `\&` so that it
+    /// is not read as a sentence end.
     static func text(_ text: String) -> String {
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
-        return guardLine(words.map { escapeWord(String($0), onMacroLine: false) }.joined(separator: " "))
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).map(String.init)
+        var lines: [String] = []
+        var line: [String] = []
+        for (index, word) in words.enumerated() {
+            let escaped = escapeWord(word, onMacroLine: false)
+            guard index < words.count - 1, endsSentence(word) else {
+                line.append(escaped)
+                continue
+            }
+            if abbreviations.contains(String(word.drop { "([\"'".contains($0) }).lowercased()) {
+                line.append(escaped + "\\&")
+            } else {
+                lines.append((line + [escaped]).joined(separator: " "))
+                line = []
+            }
+        }
+        if !line.isEmpty { lines.append(line.joined(separator: " ")) }
+        return lines.map(guardLine).joined(separator: "\n")
+    }
+
+    /// Words ending in a full stop that do not end a sentence.
+    private static let abbreviations: Set<String> = ["e.g.", "i.e.", "etc.", "vs.", "cf.", "approx."]
+
+    /// Whether `word` ends in `.`, `!` or `?`, possibly followed by closing `)`, `]`, `"` or `'`.
+    private static func endsSentence(_ word: String) -> Bool {
+        let body = word.reversed().drop { ")]\"'".contains($0) }
+        guard let last = body.first, ".!?".contains(last) else { return false }
+        return body.count > 1
     }
 
     /// A line of a literal display: spacing kept, every hyphen as `\-` so that it stays a
