@@ -2,6 +2,7 @@
 #
 #   make                                   release build, Swift standard library linked statically
 #   make install PREFIX=/usr/local         programs, man pages and shell completions (DESTDIR honoured)
+#   make install-strip                     the same with the programs stripped (25 MB -> 15 MB each)
 #   make uninstall PREFIX=/usr/local       removes exactly what install put there
 #   make docs                              rewrites man/ and completions/ from the command specs
 #   make check-docs                        fails when man/ or completions/ differ from the specs
@@ -23,6 +24,8 @@ SWIFT      ?= swift
 SWIFTFLAGS ?=
 RELEASE    := -c release --static-swift-stdlib
 INSTALL    ?= install
+INSTALL_PROGRAM ?= $(INSTALL) -m 755
+INSTALL_DATA    ?= $(INSTALL) -m 644
 BUILDDIR   ?=
 
 # The programs: one per generated section 1 page, that is one per spec in AllSpecs
@@ -33,7 +36,7 @@ PAGES7 := $(wildcard man/*.7)
 # Where the release programs are: BUILDDIR, or what swift reports (asked only when installing).
 BIN = $(or $(BUILDDIR),$(shell $(SWIFT) build $(SWIFTFLAGS) $(RELEASE) --show-bin-path))
 
-.PHONY: all build install uninstall docs check-docs
+.PHONY: all build install install-strip uninstall docs check-docs
 
 all: build
 
@@ -43,14 +46,17 @@ build:
 install: $(if $(BUILDDIR),,build)
 	@test -n "$(TOOLS)" || { echo "no man/*.1 pages: run 'make docs' first" >&2; exit 1; }
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)'
-	$(INSTALL) -m 755 $(TOOLS:%='$(BIN)/%') '$(DESTDIR)$(BINDIR)/'
+	$(INSTALL_PROGRAM) $(TOOLS:%='$(BIN)/%') '$(DESTDIR)$(BINDIR)/'
 	$(INSTALL) -d '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man7'
-	$(INSTALL) -m 644 $(TOOLS:%=man/%.1) '$(DESTDIR)$(MANDIR)/man1/'
-	$(INSTALL) -m 644 $(PAGES7) '$(DESTDIR)$(MANDIR)/man7/'
+	$(INSTALL_DATA) $(TOOLS:%=man/%.1) '$(DESTDIR)$(MANDIR)/man1/'
+	$(INSTALL_DATA) $(PAGES7) '$(DESTDIR)$(MANDIR)/man7/'
 	$(INSTALL) -d '$(DESTDIR)$(BASHCOMPDIR)' '$(DESTDIR)$(ZSHCOMPDIR)' '$(DESTDIR)$(FISHCOMPDIR)'
-	$(INSTALL) -m 644 $(TOOLS:%=completions/bash/%) '$(DESTDIR)$(BASHCOMPDIR)/'
-	$(INSTALL) -m 644 $(TOOLS:%=completions/zsh/_%) '$(DESTDIR)$(ZSHCOMPDIR)/'
-	$(INSTALL) -m 644 $(TOOLS:%=completions/fish/%.fish) '$(DESTDIR)$(FISHCOMPDIR)/'
+	$(INSTALL_DATA) $(TOOLS:%=completions/bash/%) '$(DESTDIR)$(BASHCOMPDIR)/'
+	$(INSTALL_DATA) $(TOOLS:%=completions/zsh/_%) '$(DESTDIR)$(ZSHCOMPDIR)/'
+	$(INSTALL_DATA) $(TOOLS:%=completions/fish/%.fish) '$(DESTDIR)$(FISHCOMPDIR)/'
+
+install-strip:
+	$(MAKE) INSTALL_PROGRAM='$(INSTALL_PROGRAM) -s' install
 
 uninstall:
 	rm -f $(TOOLS:%='$(DESTDIR)$(BINDIR)/%')

@@ -80,6 +80,30 @@ final class ManualPageTests: XCTestCase {
         }
     }
 
+    /// mdoc(7) wants each sentence on its own line (mandoc warns "new sentence, new line");
+    /// an abbreviation is not a sentence end.
+    func testEverySentenceStartsALine() throws {
+        let page = ManualPage(
+            name: "t", section: "7", summary: "sentences",
+            sections: [
+                .init("DESCRIPTION", [
+                    .paragraph("One sentence. Two (with e.g. an example). Three?  Four! .dot \"Five.\" Six"),
+                    .definitions([Definition("x", "First. Second, i.e. the last.")], style: .plain),
+                ])
+            ])
+        let source = page.render(date: "2024-05-01")
+        XCTAssertTrue(
+            source.contains(
+                "\n.Sh DESCRIPTION\nOne sentence.\nTwo (with e.g.\\& an example).\nThree?\nFour!\n\\&.dot \"Five.\"\nSix\n"),
+            source)
+        XCTAssertTrue(source.contains("\n.It x\nFirst.\nSecond, i.e.\\& the last.\n"), source)
+        let directory = try Shell.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try Shell.write(source, to: "t.7", in: directory)
+        let lint = try Shell.run("mandoc", ["-T", "lint", "-W", "warning", path])
+        XCTAssertEqual(lint.stdout + lint.stderr, "")
+    }
+
     func testDatesOtherThanISOAreKept() {
         XCTAssertTrue(Self.overview.render(date: "$Mdocdate$").contains(".Dd $Mdocdate$\n"))
     }
