@@ -35,6 +35,7 @@ if check {
     print("\(wanted.count) generated files are up to date")
 } else {
     DocFiles.apply(report, root: root)
-    for line in report.lines { print(line) }
+    for file in report.write { print((report.missing.contains(file.path) ? "created: " : "updated: ") + file.path) }
+    for path in report.stale { print("removed: " + path) }
     print("\(wanted.count) files generated, \(report.changedCount) changed")
 }
