@@ -138,6 +138,15 @@ final class AvatarEndToEndTests: XCTestCase {
         let hash = try XCTUnwrap(closed["hash"] as? String)
         let stranger = try avatar(["get", alice, "--source", "pep"], as: bob)
         XCTAssertEqual(stranger.status, 4, stranger.stderr)
+        // PEP refuses the stranger; the fallback asks the vCard. Prosody derives the vCard PHOTO from
+        // PEP with the same access check, ejabberd keeps the vCard apart and public.
+        let fallback = try avatar(["info", alice, "--json"], as: bob)
+        if t.server.kind == "prosody" {
+            XCTAssertEqual(fallback.status, 4, fallback.stderr)
+        } else {
+            XCTAssertEqual(try json(fallback)["source"] as? String, "vcard")
+            XCTAssertEqual(try json(fallback)["hash"] as? String, hash)
+        }
         let own = try avatar(["info", "--json"], as: alice)
         XCTAssertEqual(try json(own)["hash"] as? String, hash)
 
@@ -148,6 +157,33 @@ final class AvatarEndToEndTests: XCTestCase {
         XCTAssertEqual(reopened.stderr, "")
         let fetched = try json(try avatar(["get", alice, "--source", "pep", "-o", file("open.png"), "--json"], as: bob))
         XCTAssertEqual(fetched["hash"] as? String, hash)
+    }
+
+    func testAvatarOfALegacyVCardOnlyClientIsFound() throws {
+        let png = TestPNG.rgb(width: 120, height: 80, seed: 9)
+        let photo = "<PHOTO><TYPE>image/png</TYPE><BINVAL>\(png.base64EncodedString(options: .lineLength76Characters))</BINVAL></PHOTO>"
+        _ = try RawXMPP.iqs(t.server, jid: alice, password: alicePassword,
+                            ["<iq type='set' id='raw0'><vCard xmlns='vcard-temp'><FN>Old Client</FN>\(photo)</vCard></iq>"])
+        let hash = try sha1Hex(png)
+        // Both test servers mirror a vCard PHOTO into PEP (Prosody vcard_legacy, ejabberd mod_avatar).
+        let own = try json(try avatar(["info", "--json"], as: alice))
+        XCTAssertEqual(own["source"] as? String, "pep")
+        XCTAssertEqual(own["hash"] as? String, hash)
+        XCTAssertEqual(own["width"] as? Int, 120, "from the image when the metadata has no dimensions")
+        XCTAssertEqual(own["height"] as? Int, 80)
+        // Prosody creates the mirrored nodes open; ejabberd with its default (presence), so a
+        // stranger falls back to the public vCard there.
+        let stranger = try json(try avatar(["info", alice, "--json"], as: bob))
+        XCTAssertEqual(stranger["source"] as? String, t.server.kind == "prosody" ? "pep" : "vcard")
+        XCTAssertEqual(stranger["hash"] as? String, hash)
+        XCTAssertEqual(stranger["width"] as? Int, 120)
+        let vcard = try json(try avatar(["get", alice, "--source", "vcard", "-o", file("legacy.png"), "--json"], as: bob))
+        XCTAssertEqual(vcard["hash"] as? String, hash)
+        XCTAssertEqual(try read(file("legacy.png")), png, "line-wrapped Base64 decodes to the same bytes")
+        let removed = try json(try avatar(["remove", "--json"], as: alice))
+        XCTAssertEqual(removed["previous_hash"] as? String, hash)
+        XCTAssertEqual(try avatar(["get", alice, "-o", file("gone.png")], as: bob).status, 4)
+        XCTAssertEqual(try RawXMPP.vCard(t.server, jid: alice, password: alicePassword).child("FN")?.text, "Old Client")
     }
 
     func testNoAvatarExitsFour() throws {
