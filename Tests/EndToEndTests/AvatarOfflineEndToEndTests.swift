@@ -106,5 +106,10 @@ final class AvatarOfflineEndToEndTests: XCTestCase {
             XCTAssertTrue(r.stdout.contains("-o FILE"), r.stdout)
             XCTAssertFalse(r.stdout.contains("PNG"), "no image bytes reached the terminal")
         }
+        // Nor is an image read from a terminal (it would wait for typing).
+        let command = "'\(Paths.binaries)/xmpp-avatar' resize - -o '\(home)/tty.png'"
+        let r = try Shell.run(["/usr/bin/script", "-qefc", command, "/dev/null"], environment: ["HOME": home, "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(r.status, 2, r.stdout)
+        XCTAssertTrue(r.stdout.contains("standard input is a terminal"), r.stdout)
     }
 }

@@ -12,6 +12,9 @@ enum ImageFiles {
     /// Resizes the image at `path` (`-`: standard input) with `options`.
     static func resize(_ path: String, options: ResizeOptions) throws -> [UInt8] {
         guard path == "-" else { return try AvatarPipeline.resize(file: path, options: options) }
+        guard isatty(0) != 1 else {
+            throw ToolFailure(.usage, "IMAGE is - but standard input is a terminal: pipe an image in, or name a file")
+        }
         let bytes = readAll(fd: 0, limit: maxStdinBytes + 1)
         guard bytes.count <= maxStdinBytes else {
             throw ToolFailure(.badInput, "standard input holds more than \(maxStdinBytes >> 20) MB; give the image as a file")
