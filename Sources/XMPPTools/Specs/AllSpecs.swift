@@ -18,7 +18,7 @@ public enum AllSpecs {
         // RosterSpec.spec,
         // xmpp-vcard (add when the vCard branch is merged)
         // VCardSpec.spec,
-        // xmpp-avatar (add when the avatar branch is merged)
-        // AvatarSpec.spec,
+        // xmpp-avatar
+        AvatarSpec.spec,
     ]
 }
