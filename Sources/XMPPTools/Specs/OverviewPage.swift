@@ -196,7 +196,7 @@ public enum OverviewPage {
                 Definition(
                     "--insecure",
                     "Verify nothing. Anyone on the network path can read and change the session, the password "
-                        + "included. Every use prints a warning, unless -q is given, and so does every later use of the "
+                        + "included. Every use prints a warning, even with -q, and so does every later use of the "
                         + "account, which remembers the option."),
             ], style: .command),
         .paragraph(
