@@ -4,23 +4,24 @@ import Glibc
 
 /// Private, atomic file I/O: directories 0700, files 0600, writes by temp file + fsync + rename.
 public enum SecureFile {
-    /// Creates `path` and missing parents with mode 0700 (existing ones keep their mode,
-    /// except that the last component is tightened to 0700).
-    public static func makeDirectory(_ path: String) throws(StorageError) {
-        var current = ""
+    /// Creates `path` and missing parents with mode 0700. Existing directories keep their
+    /// mode, except that with `tighten` the last component is set to 0700: pass it only for
+    /// the tools' own directories, never for a directory a user named.
+    public static func makeDirectory(_ path: String, tighten: Bool = true) throws(StorageError) {
+        var current = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
             current += "/" + part
             if mkdir(current, 0o700) != 0 && errno != EEXIST {
                 throw .io(path: current, reason: errnoText())
             }
         }
-        _ = chmod(path, 0o700)
+        if tighten { _ = chmod(path, 0o700) }
     }
 
     /// Writes `bytes` to `path` atomically with mode 0600: nothing half-written survives a crash.
     public static func write(_ bytes: [UInt8], to path: String) throws(StorageError) {
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        if !directory.isEmpty { try makeDirectory(directory) }
+        if !directory.isEmpty { try makeDirectory(directory, tighten: false) }
         var template = Array((path + ".tmp.XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .io(path: path, reason: errnoText()) }
