@@ -33,6 +33,9 @@ final class VCardListCacheEndToEndTests: XCTestCase {
         let text = try reader.run("xmpp-vcard", ["get", jids[0], jids[1], "--field", "nickname"])
         XCTAssertEqual(text.status, 0, text.stderr)
         XCTAssertEqual(text.stdout, "\(jids[0])\tnick 0\n\(jids[1])\tnick 1\n")
+        // The fetched cards are cached: shells complete their JIDs offline.
+        let completion = try reader.run("xmpp-vcard", ["__complete", "vcards"])
+        XCTAssertEqual(completion.stdout, jids.sorted().map { $0 + "\n" }.joined())
     }
 
     func testCacheAnswersOfflineAndTheDefaultFallsBackWhenTheServerIsDown() throws {

@@ -37,6 +37,8 @@ final class VCardCacheTests: XCTestCase {
         XCTAssertNil(try cache.load(account: carol, jid: bob))
         XCTAssertNil(try cache.load(account: alice, jid: carol))
         XCTAssertEqual(try cache.count(account: alice), 1)
+        XCTAssertEqual(try cache.jids(account: alice), [bob])
+        XCTAssertEqual(try cache.jids(account: carol), [])
     }
 
     func testReplacesAndRemoves() throws {

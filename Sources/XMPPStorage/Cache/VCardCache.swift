@@ -69,6 +69,12 @@ public struct VCardCache {
                            [.text(account.bare.description), .text(jid.bare.description)])
     }
 
+    /// Whose cards `account` has cached, sorted.
+    public func jids(account: JID) throws(StorageError) -> [JID] {
+        try database.query("SELECT jid FROM vcard_cache_v1 WHERE account = ? ORDER BY jid", [.text(account.bare.description)])
+            .compactMap { $0.first?.text.flatMap { try? JID($0) } }
+    }
+
     /// How many cards `account` has cached.
     public func count(account: JID) throws(StorageError) -> Int {
         Int(try database.query("SELECT count(*) FROM vcard_cache_v1 WHERE account = ?",

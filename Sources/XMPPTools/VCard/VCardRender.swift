@@ -54,8 +54,9 @@ enum VCardRender {
         return names
     }
 
-    /// (field, value) pairs in display order; entries in `set` syntax with their types.
-    static func pairs(_ c: VCard) -> [(VCardFieldLabel, String)] {
+    /// (field, value) pairs in display order; entries in `set` syntax with their types, or for
+    /// people (`human`) as `value (type, type)` with addresses comma-separated.
+    static func pairs(_ c: VCard, human: Bool = false) -> [(VCardFieldLabel, String)] {
         var out: [(VCardFieldLabel, String)] = []
         func add(_ f: VCardFieldLabel, _ v: String?) { if let v { out.append((f, v)) } }
         add(.fullname, c.fullName); add(.given, c.name.given); add(.family, c.name.family); add(.middle, c.name.middle)
@@ -63,9 +64,12 @@ enum VCardRender {
         add(.org, c.organization.name)
         c.organization.units.forEach { add(.orgUnit, $0) }
         add(.title, c.title); add(.role, c.role)
-        c.emails.forEach { add(.email, VCardSyntax.format($0, types: true)) }
-        c.phones.forEach { add(.phone, VCardSyntax.format($0, types: true)) }
-        c.addresses.forEach { add(.address, VCardSyntax.format($0, types: true)) }
+        func typed(_ value: String, _ types: [String]) -> String {
+            types.isEmpty ? value : value + " (" + types.joined(separator: ", ") + ")"
+        }
+        c.emails.forEach { add(.email, human ? typed($0.address, $0.types) : VCardSyntax.format($0, types: true)) }
+        c.phones.forEach { add(.phone, human ? typed($0.number, $0.types) : VCardSyntax.format($0, types: true)) }
+        c.addresses.forEach { add(.address, human ? typed($0.summary, $0.types) : VCardSyntax.format($0, types: true)) }
         add(.url, c.url); add(.note, c.note); add(.jabberID, c.jabberID)
         if let p = c.photo {
             let info = VCardPhoto.info(p)
@@ -77,7 +81,7 @@ enum VCardRender {
 
     /// Text for people: aligned labels, continuation lines indented; entries show their types.
     static func text(_ r: VCardResult) -> [String] {
-        let rows = [(VCardFieldLabel.card, r.jid.description)] + pairs(r.card).map { ($0.0, humanValue($0.0, $0.1, r.card)) }
+        let rows = [(VCardFieldLabel.card, r.jid.description)] + pairs(r.card, human: true).map { ($0.0, $0.0 == .photoSize ? $0.1 + " bytes" : $0.1) }
         let width = rows.map(\.0.label.count).max() ?? 0
         var lines: [String] = []
         for (field, value) in rows {
@@ -88,12 +92,6 @@ enum VCardRender {
         }
         if r.card.isEmpty { lines.append("(empty vCard)") }
         return lines
-    }
-
-    /// Entries read better as `value (types)` for people.
-    private static func humanValue(_ f: VCardFieldLabel, _ v: String, _ c: VCard) -> String {
-        if f == .photoSize { return v + " bytes" }
-        return v
     }
 
     /// FIELD<TAB>VALUE lines for scripts; newlines, tabs and backslashes escaped.
