@@ -4,5 +4,6 @@
 enum CacheSchema {
     static let statements: [String] =
         AvatarCacheSchema.statements +
+        VCardCacheSchema.statements +
         []
 }

@@ -12,6 +12,7 @@ public enum ErrorMapping {
         case let f as ToolFailure: return f
         case let e as ConnectionError: return failure(for: e)
         case let e as RegistrationError: return failure(for: e)
+        case let e as VCardServiceError: return failure(for: e)
         case let e as StorageError:
             if case .insecurePermissions = e { return ToolFailure(.auth, e.description) }
             return ToolFailure(.failed, e.description)

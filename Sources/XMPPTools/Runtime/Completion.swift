@@ -10,6 +10,7 @@ enum Completion {
             let file = try? AccountStore(paths: paths).load()
             let names = Set(file?.accounts.keys.map { $0 } ?? []).union(SecureFile.list(paths.sessionsDirectory))
             for name in names.sorted() { Output.line(name) }
+        case "vcards": VCardCompletion.answer(request, paths: paths, variables: variables)
         default:
             return
         }

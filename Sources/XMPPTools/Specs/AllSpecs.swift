@@ -17,7 +17,7 @@ public enum AllSpecs {
         // xmpp-roster (add when the roster branch is merged)
         // RosterSpec.spec,
         // xmpp-vcard (add when the vCard branch is merged)
-        // VCardSpec.spec,
+        VCardSpec.spec,
         // xmpp-avatar
         AvatarSpec.spec,
     ]

@@ -1,0 +1,136 @@
+import XMLTree
+import XMPPConnection
+import XMPPStanzas
+
+/// Why a vCard could not be fetched or published (beyond what the connection reports).
+public enum VCardServiceError: Error, Sendable, CustomStringConvertible {
+    /// The JID has no vCard: the server said item-not-found or service-unavailable (no such
+    /// account), or answered an empty vCard, which XEP-0054 §3.2 makes the same.
+    case notFound(JID)
+    /// The server answered with something that is not a vCard.
+    case invalidCard(StanzaParseError)
+    /// The connection or the server refused.
+    case connection(ConnectionError)
+
+    public var description: String {
+        switch self {
+        case .notFound(let jid): return "\(jid) has no vCard (or there is no such account)"
+        case .invalidCard(let e): return "invalid vCard from the server: \(e)"
+        case .connection(let e): return e.description
+        }
+    }
+}
+
+/// vcard-temp (XEP-0054): fetch one's own or others' cards, publish one's own. Network only.
+public enum VCardService {
+    /// The `get` request for `jid`'s card; nil asks for one's own.
+    public static func request(for jid: JID?, id: String) -> Iq {
+        Iq(type: .get, id: id, to: jid?.bare, payload: XMLElement("vCard", namespace: Namespace.vcardTemp))
+    }
+
+    /// Fetches `jid`'s card (nil: one's own). One's own missing card is an empty card; another's
+    /// is `.notFound`.
+    public static func fetch(on connection: Connection, jid: JID?) throws(VCardServiceError) -> VCard {
+        let id = connection.makeID()
+        do { try connection.send(request(for: jid, id: id).element) } catch { throw .connection(error) }
+        return try reply(on: connection, id: id, jid: jid)
+    }
+
+    /// Waits for the reply to a request sent with `id` and reads it as `jid`'s card.
+    static func reply(on connection: Connection, id: String, jid: JID?) throws(VCardServiceError) -> VCard {
+        let iq: Iq
+        do {
+            iq = try connection.awaitReply(id: id)
+        } catch {
+            if case .stanzaError(let e) = error, ["item-not-found", "service-unavailable"].contains(e.condition) {
+                guard let jid else { return VCard() }
+                throw .notFound(jid)
+            }
+            throw .connection(error)
+        }
+        let card = try iq.payload.map { p throws(VCardServiceError) in try readCard(p) } ?? VCard()
+        if let jid, card.isEmpty { throw .notFound(jid) }
+        return card
+    }
+
+    private static func readCard(_ payload: XMLElement) throws(VCardServiceError) -> VCard {
+        do { return try VCard(element: payload) } catch { throw .invalidCard(error) }
+    }
+
+    /// Publishes `card` as one's own (it replaces the whole card on the server).
+    public static func publish(_ card: VCard, on connection: Connection) throws(VCardServiceError) {
+        do {
+            try connection.request(Iq(type: .set, id: connection.makeID(), payload: card.element))
+        } catch {
+            throw .connection(error)
+        }
+    }
+}
+
+/// Fetches many vCards over one connection, keeping up to `window` requests in flight: sends a
+/// window of IQs in one write, then hands out replies in request order while refilling it.
+/// After a connection failure every remaining JID fails with that error, without sending more.
+public struct VCardFetchPipeline {
+    private let connection: Connection
+    private var pending: [JID]
+    private var nextIndex = 0
+    private var inFlight: [(jid: JID, id: String)] = []
+    private var inFlightStart = 0
+    private let window: Int
+    private var broken: ConnectionError?
+
+    /// Prepares to fetch `jids` (bare JIDs of others; order is kept).
+    public init(connection: Connection, jids: [JID], window: Int = 64) {
+        self.connection = connection
+        pending = jids
+        self.window = max(1, window)
+    }
+
+    /// The next JID and its card or error, in the order given; nil when all are answered.
+    public mutating func next() -> (jid: JID, result: Result<VCard, VCardServiceError>)? {
+        if broken == nil { fill() }
+        if let broken {
+            if inFlightStart < inFlight.count {
+                let jid = inFlight[inFlightStart].jid
+                inFlightStart += 1
+                return (jid, .failure(.connection(broken)))
+            }
+            guard nextIndex < pending.count else { return nil }
+            nextIndex += 1
+            return (pending[nextIndex - 1], .failure(.connection(broken)))
+        }
+        guard inFlightStart < inFlight.count else { return nil }
+        let (jid, id) = inFlight[inFlightStart]
+        inFlightStart += 1
+        do {
+            return (jid, .success(try VCardService.reply(on: connection, id: id, jid: jid)))
+        } catch {
+            if case .connection(let e) = error, !Self.isStanzaLevel(e) { broken = e }
+            return (jid, .failure(error))
+        }
+    }
+
+    /// Sends requests until `window` are in flight, in one write.
+    private mutating func fill() {
+        var batch: [XMLElement] = []
+        while inFlight.count - inFlightStart < window, nextIndex < pending.count {
+            let jid = pending[nextIndex]
+            nextIndex += 1
+            let id = connection.makeID()
+            inFlight.append((jid, id))
+            batch.append(VCardService.request(for: jid, id: id).element)
+        }
+        if inFlightStart > 1024 {
+            inFlight.removeFirst(inFlightStart)
+            inFlightStart = 0
+        }
+        guard !batch.isEmpty else { return }
+        do { try connection.send(batch) } catch { broken = error }
+    }
+
+    /// A stanza error concerns one request; anything else ends the stream.
+    private static func isStanzaLevel(_ e: ConnectionError) -> Bool {
+        if case .stanzaError = e { return true }
+        return false
+    }
+}

@@ -1,0 +1,206 @@
+import XMLTree
+
+/// Reads .vcf files, vCard 3.0 (RFC 2426) and 4.0 (RFC 6350), into `VCard` values. Total:
+/// every problem is a `VCFError` naming its line. Properties without a vcard-temp field become
+/// simple elements in `extras` (`TZ:+01:00` → `<TZ>+01:00</TZ>`), so they survive an import.
+public enum VCFReader {
+    /// The largest input accepted.
+    public static let maxBytes = 8 << 20
+
+    /// One card and the line its BEGIN:VCARD is on.
+    public struct Entry: Sendable, Equatable {
+        /// The card.
+        public var card: VCard
+        /// The line of its BEGIN:VCARD.
+        public var line: Int
+    }
+
+    /// Every card in `bytes`, in order; at least one, or it throws.
+    public static func read(_ bytes: [UInt8]) throws(VCFError) -> [Entry] {
+        guard bytes.count <= maxBytes else { throw .tooLarge(limit: maxBytes) }
+        var entries: [Entry] = []
+        var current: (card: VCard, line: Int)?
+        for line in try VCFContentLine.lines(in: bytes) {
+            let isBegin = line.name == "BEGIN" && line.value.uppercased() == "VCARD"
+            let isEnd = line.name == "END" && line.value.uppercased() == "VCARD"
+            guard var open = current else {
+                guard isBegin else {
+                    throw .malformed(line: line.line, reason: "expected BEGIN:VCARD, found \(line.name)")
+                }
+                current = (VCard(), line.line)
+                continue
+            }
+            if isBegin { throw .malformed(line: line.line, reason: "BEGIN:VCARD inside the vCard begun on line \(open.line)") }
+            if isEnd {
+                entries.append(Entry(card: open.card, line: open.line))
+                current = nil
+                continue
+            }
+            try apply(line, to: &open.card)
+            current = open
+        }
+        if let open = current {
+            throw .malformed(line: open.line, reason: "the vCard begun here has no END:VCARD")
+        }
+        guard !entries.isEmpty else { throw .noCard }
+        return entries
+    }
+
+    /// Every card in `text`.
+    public static func read(_ text: String) throws(VCFError) -> [Entry] { try read(Array(text.utf8)) }
+
+    /// Puts one property into `card`.
+    static func apply(_ line: VCFContentLine, to card: inout VCard) throws(VCFError) {
+        if line.values(of: "ENCODING").contains(where: { $0.uppercased() == "QUOTED-PRINTABLE" }) {
+            throw .malformed(line: line.line, reason: "quoted-printable is vCard 2.1, which is not supported (use 3.0 or 4.0)")
+        }
+        let text = VCFText.unescape(line.value)
+        let nonEmpty: String? = text.isEmpty ? nil : text
+        switch line.name {
+        case "VERSION":
+            let version = line.value.trimmingWhitespace()
+            guard version == "3.0" || version == "4.0" else {
+                throw .malformed(line: line.line, reason: "unsupported vCard version '\(VCFContentLine.excerpt(version))' (3.0 and 4.0 are read)")
+            }
+        case "PRODID", "REV": break  // the writer's own bookkeeping, regenerated on export
+        case "FN": card.fullName = nonEmpty
+        case "N":
+            let c = VCFText.components(line.value, count: 5)
+            card.name.family = c[0]; card.name.given = c[1]; card.name.middle = c[2]
+            card.name.prefix = c[3]; card.name.suffix = c[4]
+        case "NICKNAME": card.nickname = nonEmpty
+        case "BDAY": card.birthday = nonEmpty.map(normalizedDate)
+        case "TITLE": card.title = nonEmpty
+        case "ROLE": card.role = nonEmpty
+        case "NOTE": card.note = nonEmpty
+        case "URL": card.url = uriValue(line.value)
+        case "ORG":
+            let c = VCFText.components(line.value)
+            card.organization.name = c.first ?? nil
+            card.organization.units = c.dropFirst().compactMap { $0 }
+        case "EMAIL":
+            if let address = nonEmpty { card.emails.append(VCard.Email(address: address, types: types(line))) }
+        case "TEL":
+            var number = text
+            if number.lowercased().hasPrefix("tel:") { number = String(number.dropFirst(4)) }
+            if !number.isEmpty { card.phones.append(VCard.Phone(number: number, types: types(line))) }
+        case "ADR":
+            let c = VCFText.components(line.value, count: 7)
+            card.addresses.append(VCard.Address(poBox: c[0], extended: c[1], street: c[2], locality: c[3], region: c[4],
+                                                code: c[5], country: c[6], types: types(line)))
+        case "IMPP", "X-JABBER", "JABBERID":
+            var uri = line.name == "IMPP" ? uriValue(line.value) ?? "" : text
+            if uri.lowercased().hasPrefix("xmpp:") { uri = String(uri.dropFirst(5)) } else if line.name == "IMPP" {
+                card.extras.append(simple(line.name, text))
+                return
+            }
+            if card.jabberID == nil { card.jabberID = uri.isEmpty ? nil : uri } else { card.extras.append(simple("JABBERID", uri)) }
+        case "PHOTO": card.photo = try photo(line)
+        case "CATEGORIES":
+            var e = XMLElement("CATEGORIES", namespace: Namespace.vcardTemp)
+            for keyword in VCFText.split(line.value, on: ",") { e.appendLeaf("KEYWORD", VCFText.unescape(keyword)) }
+            card.extras.append(e)
+        default:
+            guard let first = line.name.unicodeScalars.first, first.properties.isAlphabetic else { return }
+            card.extras.append(simple(line.name, text))
+        }
+    }
+
+    private static func simple(_ name: String, _ text: String) -> XMLElement {
+        XMLElement(name, namespace: Namespace.vcardTemp, children: text.isEmpty ? [] : [.text(text)])
+    }
+
+    /// TYPE values (comma lists split, lowercased) plus `pref` for a 4.0 PREF parameter;
+    /// words that cannot be XML names are left out.
+    static func types(_ line: VCFContentLine) -> [String] {
+        var result: [String] = []
+        for value in line.values(of: "TYPE") {
+            for word in value.split(separator: ",") {
+                let t = String(word).trimmingWhitespace().lowercased()
+                if VCFContentLine.isName(t), t.unicodeScalars.first?.properties.isAlphabetic == true, !result.contains(t) {
+                    result.append(t)
+                }
+            }
+        }
+        if !line.values(of: "PREF").isEmpty, !result.contains("pref") { result.append("pref") }
+        return result
+    }
+
+    /// `PHOTO`: 3.0 `ENCODING=b;TYPE=PNG:…`, 4.0 `data:image/png;base64,…`, or a URI.
+    static func photo(_ line: VCFContentLine) throws(VCFError) -> VCard.Photo? {
+        let value = line.value.trimmingWhitespace()
+        guard !value.isEmpty else { return nil }
+        let encoding = line.values(of: "ENCODING").map { $0.lowercased() }
+        if encoding.contains("b") || encoding.contains("base64") {
+            guard isBase64(value) else { throw .malformed(line: line.line, reason: "PHOTO data is not valid Base64") }
+            let declared = (line.values(of: "TYPE") + line.values(of: "MEDIATYPE")).first
+            return VCard.Photo(type: declared.map(mediaType), base64: compact(value))
+        }
+        if value.lowercased().hasPrefix("data:") {
+            guard let comma = value.firstIndex(of: ",") else {
+                throw .malformed(line: line.line, reason: "PHOTO data: URI without a comma")
+            }
+            let header = value[value.index(value.startIndex, offsetBy: 5)..<comma]
+            let data = String(value[value.index(after: comma)...])
+            let parts = header.split(separator: ";")
+            guard parts.contains(where: { $0.lowercased() == "base64" }), isBase64(data) else {
+                throw .malformed(line: line.line, reason: "PHOTO data: URI is not Base64")
+            }
+            let type = parts.first.flatMap { $0.contains("/") ? String($0) : nil }
+            return VCard.Photo(type: type, base64: compact(data))
+        }
+        return VCard.Photo(type: line.values(of: "MEDIATYPE").first, externalURL: uriValue(value))
+    }
+
+    /// A URI value: not escaped by the RFCs, but some writers escape ':' ',' ';' anyway, and
+    /// only those escapes are undone (a JID may hold a literal backslash, XEP-0106).
+    static func uriValue(_ raw: String) -> String? {
+        var out = String.UnicodeScalarView()
+        var pendingBackslash = false
+        for s in raw.unicodeScalars {
+            if pendingBackslash {
+                pendingBackslash = false
+                if s != ":" && s != "," && s != ";" { out.append("\\") }
+                out.append(s)
+            } else if s == "\\" {
+                pendingBackslash = true
+            } else {
+                out.append(s)
+            }
+        }
+        if pendingBackslash { out.append("\\") }
+        let result = String(out).trimmingWhitespace()
+        return result.isEmpty ? nil : result
+    }
+
+    /// `JPEG` → `image/jpeg`; a full media type stays as it is.
+    static func mediaType(_ t: String) -> String {
+        t.contains("/") ? t.lowercased() : "image/" + t.lowercased()
+    }
+
+    static func compact(_ s: String) -> String {
+        String(s.unicodeScalars.filter { !VCard.isXMLSpace($0) })
+    }
+
+    /// Base64 alphabet, whitespace ignored, padding only at the end, length a multiple of 4.
+    static func isBase64(_ s: String) -> Bool {
+        let c = compact(s).unicodeScalars
+        guard !c.isEmpty, c.count % 4 == 0 else { return false }
+        var padding = 0
+        for ch in c {
+            if ch == "=" { padding += 1; continue }
+            guard padding == 0, ch.isASCII, ch.properties.isAlphabetic || ("0"..."9").contains(ch) || ch == "+" || ch == "/" else {
+                return false
+            }
+        }
+        return padding <= 2
+    }
+
+    /// `19960415` → `1996-04-15`; anything else is kept as written.
+    static func normalizedDate(_ s: String) -> String {
+        let u = Array(s.utf8)
+        guard u.count == 8, u.allSatisfy({ (0x30...0x39).contains($0) }) else { return s }
+        return String(decoding: u[0..<4], as: UTF8.self) + "-" + String(decoding: u[4..<6], as: UTF8.self) + "-"
+            + String(decoding: u[6..<8], as: UTF8.self)
+    }
+}

@@ -1,0 +1,87 @@
+/// vCard text values: escaping (RFC 2426 §4, RFC 6350 §3.4), structured values and line folding
+/// (RFC 2425 §5.8.1: at most 75 octets a line, never inside a UTF-8 sequence).
+enum VCFText {
+    /// Escapes a text value: backslash, comma, semicolon and line breaks.
+    static func escape(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        var previousCR = false
+        for s in text.unicodeScalars {
+            defer { previousCR = s == "\r" }
+            switch s {
+            case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
+            case ",": out.append(contentsOf: "\\,".unicodeScalars)
+            case ";": out.append(contentsOf: "\\;".unicodeScalars)
+            case "\r": out.append(contentsOf: "\\n".unicodeScalars)
+            case "\n": if !previousCR { out.append(contentsOf: "\\n".unicodeScalars) }
+            default: out.append(s)
+            }
+        }
+        return String(out)
+    }
+
+    /// Undoes `escape`: `\n`/`\N` newline, `\\`, `\,`, `\;`, `\:`; an unknown escape keeps its character.
+    static func unescape<S: StringProtocol>(_ text: S) -> String {
+        var out = String.UnicodeScalarView()
+        var escaped = false
+        for s in text.unicodeScalars {
+            if escaped {
+                out.append(s == "n" || s == "N" ? "\n" : s)
+                escaped = false
+            } else if s == "\\" {
+                escaped = true
+            } else {
+                out.append(s)
+            }
+        }
+        if escaped { out.append("\\") }
+        return String(out)
+    }
+
+    /// Splits a structured value on unescaped `separator`, leaving each part escaped.
+    static func split(_ text: String, on separator: Unicode.Scalar) -> [Substring] {
+        var parts: [Substring] = []
+        var start = text.startIndex
+        var escaped = false
+        var i = text.unicodeScalars.startIndex
+        while i < text.unicodeScalars.endIndex {
+            let s = text.unicodeScalars[i]
+            if escaped {
+                escaped = false
+            } else if s == "\\" {
+                escaped = true
+            } else if s == separator {
+                parts.append(text[start..<i])
+                start = text.unicodeScalars.index(after: i)
+            }
+            i = text.unicodeScalars.index(after: i)
+        }
+        parts.append(text[start...])
+        return parts
+    }
+
+    /// The unescaped parts of a structured value (N, ADR, ORG); empty parts become nil.
+    static func components(_ text: String, count: Int? = nil) -> [String?] {
+        var parts = split(text, on: ";").map { part -> String? in
+            let value = unescape(part)
+            return value.isEmpty ? nil : value
+        }
+        if let count, parts.count < count { parts += Array(repeating: nil, count: count - parts.count) }
+        return parts
+    }
+
+    /// Folds one content line into physical lines of at most 75 octets, each ending in CRLF;
+    /// continuation lines start with one space.
+    static func fold(_ line: String, into out: inout String) {
+        var width = 0
+        for s in line.unicodeScalars {
+            let size = UTF8.width(s)
+            if width + size > 75 {
+                out += "\r\n "
+                width = 1
+            }
+            out.unicodeScalars.append(s)
+            width += size
+        }
+        out += "\r\n"
+    }
+}

@@ -1,0 +1,66 @@
+import XMPPConnection
+import XMPPServices
+import XMPPStanzas
+import XMPPStorage
+
+/// The commands' view of the vCard cache: opened on first use; write failures only warn
+/// (the cache is disposable), read failures for `--cached` are errors.
+final class VCardCacheAccess {
+    private let env: ToolEnvironment
+    private var opened: VCardCache?
+
+    init(env: ToolEnvironment) { self.env = env }
+
+    /// The cache, opening (and if need be rebuilding) it.
+    func cache() throws -> VCardCache {
+        if let opened { return opened }
+        let cache = VCardCache(cache: try Cache(paths: env.paths, onRebuild: { [env] in env.warn($0) }))
+        opened = cache
+        return cache
+    }
+
+    /// `jid`'s card as `account` cached it.
+    func load(account: JID, jid: JID) throws -> VCardCache.Entry? {
+        try cache().load(account: account, jid: jid)
+    }
+
+    /// Stores freshly fetched cards and forgets those the server says are gone; warns on failure.
+    func record(account: JID, cards: [(JID, VCard)], gone: [JID]) {
+        guard !cards.isEmpty || !gone.isEmpty else { return }
+        do {
+            let cache = try cache()
+            let now = env.now
+            try cache.store(cards.map { VCardCache.Entry(jid: $0.0, card: $0.1, photoHash: VCardPhotoFile.hash($0.1), fetchedAt: now) },
+                            account: account)
+            for jid in gone { try cache.remove(account: account, jid: jid) }
+        } catch {
+            env.warn("could not update the vCard cache: \(ErrorMapping.failure(for: error).message)")
+        }
+    }
+}
+
+extension ErrorMapping {
+    /// vCard service errors by kind.
+    static func failure(for error: VCardServiceError) -> ToolFailure {
+        switch error {
+        case .notFound: return ToolFailure(.notFound, error.description)
+        case .invalidCard: return ToolFailure(.failed, error.description)
+        case .connection(let e): return failure(for: e)
+        }
+    }
+
+    /// True for connection failures that mean "the server cannot be reached", after which a
+    /// cached answer is better than none.
+    static func isUnreachable(_ error: any Error) -> Bool {
+        let connection: ConnectionError?
+        if let e = error as? ConnectionError { connection = e } else if case .connection(let e)? = error as? VCardServiceError {
+            connection = e
+        } else {
+            connection = nil
+        }
+        switch connection {
+        case .dnsFailed?, .connectFailed?, .timedOut?, .closedByPeer?, .io?, .streamClosed?: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import XMPPStanzas
+
+/// Prints `get` results as they arrive: one card alone, or a list (JSON Lines, tab-separated
+/// lines prefixed with the JID, text blocks, or concatenated vCards).
+struct VCardPrinter {
+    /// text, json or vcf.
+    enum Format: String { case text, json, vcf }
+
+    let format: Format
+    /// `--field`, if given.
+    let field: String?
+    /// More than one JID, or '-': every result is printed and failures are reported in line.
+    let list: Bool
+    /// Standard output is a terminal (text output is labelled, not tab-separated).
+    let tty: Bool
+    let env: ToolEnvironment
+    private var printedBlocks = 0
+    /// Exit statuses of the failures so far.
+    private(set) var failureCodes: [ExitCode] = []
+
+    init(format: Format, field: String?, list: Bool, tty: Bool, env: ToolEnvironment) {
+        self.format = format
+        self.field = field
+        self.list = list
+        self.tty = tty
+        self.env = env
+    }
+
+    /// Prints one result; with a single JID a failure is thrown, in a list it is reported.
+    mutating func emit(label: String, _ result: Result<VCardResult, ToolFailure>) throws {
+        switch result {
+        case .success(let r): print(r)
+        case .failure(let f):
+            guard list else { throw f }
+            failureCodes.append(f.code)
+            if format == .json {
+                Output.line(JSONValue.object([("jid", .string(label)), ("error", .string(f.message)),
+                                              ("exit_code", .int(Int(f.code.rawValue)))]).compact)
+            } else {
+                Output.err("\(env.program): \(f.message)")
+            }
+        }
+    }
+
+    /// The status of a whole list: 0 when all succeeded, the failures' status when they agree, 1 otherwise.
+    var listStatus: ExitCode {
+        guard let first = failureCodes.first else { return .ok }
+        return failureCodes.allSatisfy { $0 == first } ? first : .failed
+    }
+
+    private mutating func print(_ r: VCardResult) {
+        if let field {
+            let values = VCardRender.field(field, of: r.card)
+            if format == .json {
+                let isList = VCardField(rawValue: field)?.isRepeatable ?? false
+                let value: JSONValue = isList ? .array(values.map(JSONValue.string)) : .optional(values.first)
+                Output.line(list ? JSONValue.object([("jid", .string(r.jid.description)), (field, value)]).compact : value.pretty)
+            } else if list {
+                for v in values { Output.line(r.jid.description + "\t" + VCardRender.escapeTSV(v)) }
+            } else {
+                for v in values { Output.line(v) }
+            }
+            return
+        }
+        switch format {
+        case .json:
+            let doc = VCardRender.json(r)
+            Output.line(list ? doc.compact : doc.pretty)
+        case .vcf:
+            Output.out(VCFWriter.write(r.card))
+        case .text:
+            if tty {
+                if printedBlocks > 0 { Output.line("") }
+                VCardRender.text(r).forEach(Output.line)
+            } else {
+                VCardRender.tsv(r, prefix: list ? r.jid.description + "\t" : "").forEach(Output.line)
+            }
+        }
+        printedBlocks += 1
+    }
+}

@@ -1,0 +1,122 @@
+import XMPPConnection
+import XMPPServices
+import XMPPStanzas
+
+/// Publishing one's own card and checking what the server kept (`set` and `import`).
+struct VCardPublisher {
+    let inv: Invocation
+    var env: ToolEnvironment { inv.environment }
+
+    /// What publishing did.
+    struct Outcome {
+        /// updated, unchanged or imported.
+        var status: String
+        /// Fields whose value changed.
+        var changed: [String]
+        /// Values the server did not keep.
+        var losses: [VCardLoss]
+    }
+
+    /// Fetches the account's card, lets `change` turn it into the card to publish, publishes it
+    /// (unless nothing changed and `force` is false), reads it back, caches and reports.
+    func run(status: String, force: Bool, change: (VCard) throws -> VCard) throws {
+        let (connection, account) = try inv.context.connectWithSession()
+        defer { connection.close() }
+        let current = try VCardService.fetch(on: connection, jid: nil)
+        let card = try change(current)
+        let changed = VCardRender.changedFields(from: current, to: card)
+        let cache = VCardCacheAccess(env: env)
+        guard force || card != current else {
+            cache.record(account: account, cards: [(account, current)], gone: [])
+            report(account, Outcome(status: "unchanged", changed: [], losses: []))
+            return
+        }
+        try VCardService.publish(card, on: connection)
+        let kept = try VCardService.fetch(on: connection, jid: nil)
+        cache.record(account: account, cards: [(account, kept)], gone: [])
+        report(account, Outcome(status: status, changed: changed, losses: card.losses(comparedTo: kept)))
+    }
+
+    /// Warns about every field the server dropped (one line per field) and prints the result.
+    func report(_ account: JID, _ outcome: Outcome) {
+        let fields = Self.fieldNames(outcome.losses)
+        for field in fields {
+            let values = outcome.losses.filter { $0.field == field }.map { Self.short($0.value) }
+            env.warn("warning: the server did not keep \(field) (\(values.joined(separator: "; ")))")
+        }
+        if inv.common.json {
+            Output.line(JSONValue.object([
+                ("jid", .string(account.description)), ("status", .string(outcome.status)),
+                ("changed_fields", .array(outcome.changed.map(JSONValue.string))),
+                ("dropped_fields", .array(fields.map(JSONValue.string))),
+                ("dropped", .array(outcome.losses.map { .object([("field", .string($0.field)), ("value", .string($0.value))]) })),
+            ]).pretty)
+        } else if !inv.common.quiet {
+            switch outcome.status {
+            case "unchanged": Output.line("The vCard of \(account) already has these values; nothing was sent.")
+            case "imported": Output.line("Imported the vCard of \(account).")
+            default: Output.line("Updated the vCard of \(account): \(outcome.changed.joined(separator: ", ")).")
+            }
+        }
+    }
+
+    /// Distinct field names in order.
+    static func fieldNames(_ losses: [VCardLoss]) -> [String] {
+        var names: [String] = []
+        for l in losses where !names.contains(l.field) { names.append(l.field) }
+        return names
+    }
+
+    /// One line, at most 60 characters.
+    static func short(_ s: String) -> String {
+        let flat = s.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n")
+        return flat.count > 60 ? String(flat.prefix(60)) + "…" : flat
+    }
+}
+
+/// `xmpp-vcard set`: merges the options into the current card.
+struct VCardSetCommand {
+    let inv: Invocation
+
+    func run() throws {
+        let edits = try VCardEdits.parse(inv.command, loadPhoto: VCardPhotoFile.load)
+        guard !edits.isEmpty else {
+            throw ToolFailure(.usage, "nothing to change: give a field option such as --nickname, or --clear FIELD")
+        }
+        try VCardPublisher(inv: inv).run(status: "updated", force: false) { current in
+            var card = current
+            edits.apply(to: &card)
+            return card
+        }
+    }
+}
+
+/// `xmpp-vcard import FILE.vcf|-`: replaces the card with a file's (keeping the photo when the file has none).
+struct VCardImportCommand {
+    let inv: Invocation
+
+    func run() throws {
+        let path = inv.command.argument("FILE") ?? "-"
+        let name = path == "-" ? "standard input" : path
+        let bytes = try VCardFiles.read(path, limit: VCFReader.maxBytes, what: "the vCard file is")
+        let entries: [VCFReader.Entry]
+        switch Self.read(bytes) {
+        case .success(let e): entries = e
+        case .failure(let error): throw ToolFailure(.badInput, "\(name): \(error)")
+        }
+        guard entries.count == 1 else {
+            throw ToolFailure(.badInput, "\(name) holds \(entries.count) vCards (lines \(entries.map { String($0.line) }.joined(separator: ", "))); "
+                + "import takes one")
+        }
+        let imported = entries[0].card
+        try VCardPublisher(inv: inv).run(status: "imported", force: true) { current in
+            var card = imported
+            if card.photo == nil { card.photo = current.photo }
+            return card
+        }
+    }
+
+    private static func read(_ bytes: [UInt8]) -> Result<[VCFReader.Entry], VCFError> {
+        do { return .success(try VCFReader.read(bytes)) } catch { return .failure(error) }
+    }
+}

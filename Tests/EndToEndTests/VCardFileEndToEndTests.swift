@@ -1,0 +1,91 @@
+import Foundation
+import XCTest
+
+/// xmpp-vcard export (`get --format vcf`) and `import` against the real Prosody.
+final class VCardFileEndToEndTests: XCTestCase {
+    func testExportThenImportRoundTripsEveryKeptField() throws {
+        let (alice, _) = try VCardEndToEndTests.account("fa")
+        let (bob, bobJID) = try VCardEndToEndTests.account("fb")
+        XCTAssertEqual(try alice.run("xmpp-vcard", try VCardEndToEndTests.keptFields(alice, photo: true)).status, 0)
+        let export = try alice.run("xmpp-vcard", ["get", "--format", "vcf"])
+        XCTAssertEqual(export.status, 0, export.stderr)
+        XCTAssertTrue(export.stdout.hasPrefix("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Zoë Ångström\r\n"), export.stdout)
+        XCTAssertTrue(export.stdout.contains("\r\nORG:Wonderland\\, Inc.\r\n"), "commas are escaped: \(export.stdout)")
+        XCTAssertTrue(export.stdout.contains("\r\nTITLE:Queen\\; of Hearts\r\n"), export.stdout)
+        XCTAssertTrue(export.stdout.contains("\r\nNOTE:line one\\nline two — ünïcødé 😀\r\n"), export.stdout)
+        for line in export.stdout.components(separatedBy: "\r\n") { XCTAssertLessThanOrEqual(line.utf8.count, 75, line) }
+
+        let file = bob.home + "/alice.vcf"
+        try Data(export.stdout.utf8).write(to: URL(fileURLWithPath: file))
+        let imported = try bob.run("xmpp-vcard", ["import", file, "--json"])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertEqual(imported.stderr, "")
+        let report = try VCardEndToEndTests.object(imported)
+        XCTAssertEqual(report["status"] as? String, "imported")
+        XCTAssertEqual(report["dropped_fields"] as? [String], [])
+
+        let a = try VCardEndToEndTests.object(try alice.run("xmpp-vcard", ["get", "--json"]))
+        var b = try VCardEndToEndTests.object(try bob.run("xmpp-vcard", ["get", "--json"]))
+        XCTAssertEqual(b["jid"] as? String, bobJID)
+        b["jid"] = a["jid"]
+        XCTAssertEqual(NSDictionary(dictionary: b), NSDictionary(dictionary: a))
+        // And again through a pipe: the export of the import is the same file.
+        let again = try bob.run("xmpp-vcard", ["get", "--format", "vcf"])
+        XCTAssertEqual(again.stdout, export.stdout)
+        XCTAssertEqual(try bob.run("xmpp-vcard", ["import", "-"], stdin: again.stdout).status, 0)
+    }
+
+    func testImportReadsVCard4AndReportsWhatTheServerDropped() throws {
+        let (t, _) = try VCardEndToEndTests.account("f4")
+        let v4 = """
+            BEGIN:VCARD
+            VERSION:4.0
+            FN:Simon Perreault
+            N:Perreault;Simon;;;ing. jr
+            BDAY:19650203
+            ORG:Viagenie;Research
+            EMAIL;TYPE=work:simon.perreault@viagenie.ca
+            TEL;VALUE=uri;TYPE="work,voice":tel:+1-418-656-9254
+            TZ:-0500
+            END:VCARD
+
+            """
+        let r = try t.run("xmpp-vcard", ["import", "-", "--json"], stdin: v4)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try VCardEndToEndTests.object(r)["dropped_fields"] as? [String], ["org_unit", "phone.type", "TZ"])
+        XCTAssertTrue(r.stderr.contains("did not keep TZ (-0500)"), r.stderr)
+        let doc = try VCardEndToEndTests.object(try t.run("xmpp-vcard", ["get", "--json"]))
+        XCTAssertEqual(doc["fullname"] as? String, "Simon Perreault")
+        XCTAssertEqual(doc["suffix"] as? String, "ing. jr")
+        XCTAssertEqual(doc["birthday"] as? String, "1965-02-03")
+        XCTAssertEqual(doc["org"] as? String, "Viagenie")
+        XCTAssertEqual((doc["phones"] as? [[String: Any]])?.first?["number"] as? String, "+1-418-656-9254")
+    }
+
+    func testImportKeepsThePhotoWhenTheFileHasNone() throws {
+        let (t, _) = try VCardEndToEndTests.account("fp")
+        XCTAssertEqual(try t.run("xmpp-vcard", try VCardEndToEndTests.keptFields(t, photo: true)).status, 0)
+        let r = try t.run("xmpp-vcard", ["import", "-"], stdin: "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Only\r\nEND:VCARD\r\n")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let doc = try VCardEndToEndTests.object(try t.run("xmpp-vcard", ["get", "--json"]))
+        XCTAssertEqual(doc["fullname"] as? String, "Only")
+        XCTAssertTrue(doc["nickname"] is NSNull, "import replaces the other fields")
+        XCTAssertEqual((doc["photo"] as? [String: Any])?["sha1"] as? String, "99e5942ebf706b64ccdfd7314254ae06528819d9")
+    }
+
+    func testMalformedFileIsExitNineNamingTheLine() throws {
+        let (t, _) = try VCardEndToEndTests.account("fm")
+        let path = t.home + "/bad.vcf"
+        try Data("BEGIN:VCARD\nVERSION:3.0\nFN:Broken\nthis line has no colon\nEND:VCARD\n".utf8).write(to: URL(fileURLWithPath: path))
+        let r = try t.run("xmpp-vcard", ["import", path])
+        XCTAssertEqual(r.status, 9, r.stderr)
+        XCTAssertEqual(r.stderr, "xmpp-vcard: \(path): line 4: expected NAME:VALUE, found 'this line has no colon'\n")
+        let two = try t.run("xmpp-vcard", ["import", "-"], stdin: "BEGIN:VCARD\nFN:a\nEND:VCARD\nBEGIN:VCARD\nFN:b\nEND:VCARD\n")
+        XCTAssertEqual(two.status, 9, two.stderr)
+        XCTAssertTrue(two.stderr.contains("holds 2 vCards (lines 1, 4)"), two.stderr)
+        let open = try t.run("xmpp-vcard", ["import", "-"], stdin: "\nBEGIN:VCARD\nFN:never closed\n")
+        XCTAssertEqual(open.status, 9, open.stderr)
+        XCTAssertTrue(open.stderr.contains("standard input: line 2: the vCard begun here has no END:VCARD"), open.stderr)
+        XCTAssertEqual(try t.run("xmpp-vcard", ["import", t.home + "/missing.vcf"]).status, 9)
+    }
+}

@@ -1,0 +1,169 @@
+import XCTest
+import XMLTree
+@testable import XMPPStanzas
+
+/// .vcf reading (vCard 3.0 and 4.0) and writing (3.0: escaping, folding).
+final class VCardVCFTests: XCTestCase {
+    /// RFC 2426 §7's example, with folded lines and a bare type parameter.
+    static let rfc2426 = """
+        BEGIN:vCard\r
+        VERSION:3.0\r
+        FN:Frank Dawson\r
+        ORG:Lotus Development Corporation\r
+        ADR;TYPE=WORK,POSTAL,PARCEL:;;6544 Battleford Drive\r
+         ;Raleigh;NC;27613-3502;U.S.A.\r
+        TEL;TYPE=VOICE,MSG,WORK:+1-919-676-9515\r
+        TEL;TYPE=FAX,WORK:+1-919-676-9564\r
+        EMAIL;TYPE=INTERNET,PREF:Frank_Dawson@Lotus.com\r
+        EMAIL;TYPE=INTERNET:fdawson@earthlink.net\r
+        URL:http://home.earthlink.net/~fdawson\r
+        END:vCard\r
+
+        """
+
+    /// RFC 6350 §8's example (vCard 4.0), abridged.
+    static let rfc6350 = """
+        BEGIN:VCARD
+        VERSION:4.0
+        FN:Simon Perreault
+        N:Perreault;Simon;;;ing. jr,M.Sc.
+        BDAY:--0203
+        ANNIVERSARY:20090808T1430-0500
+        GENDER:M
+        LANG;PREF=1:fr
+        ORG;TYPE=work:Viagenie
+        ADR;TYPE=work:;Suite D2-630;2875 Laurier;
+         Quebec;QC;G1V 2M2;Canada
+        TEL;VALUE=uri;TYPE="work,voice";PREF=1:tel:+1-418-656-9254;ext=102
+        TEL;VALUE=uri;TYPE="work,cell,voice,video,text":tel:+1-418-262-6501
+        EMAIL;TYPE=work:simon.perreault@viagenie.ca
+        IMPP:xmpp:simon@viagenie.ca
+        TZ:-0500
+        URL;TYPE=home:http://nomis80.org
+        END:VCARD
+        """
+
+    func testReadsRFC2426Example() throws {
+        let entries = try VCFReader.read(Self.rfc2426)
+        XCTAssertEqual(entries.count, 1)
+        let c = entries[0].card
+        XCTAssertEqual(c.fullName, "Frank Dawson")
+        XCTAssertEqual(c.organization.name, "Lotus Development Corporation")
+        XCTAssertEqual(c.addresses, [VCard.Address(street: "6544 Battleford Drive", locality: "Raleigh", region: "NC",
+                                                   code: "27613-3502", country: "U.S.A.", types: ["work", "postal", "parcel"])])
+        XCTAssertEqual(c.phones, [VCard.Phone(number: "+1-919-676-9515", types: ["voice", "msg", "work"]),
+                                  VCard.Phone(number: "+1-919-676-9564", types: ["fax", "work"])])
+        XCTAssertEqual(c.emails, [VCard.Email(address: "Frank_Dawson@Lotus.com", types: ["internet", "pref"]),
+                                  VCard.Email(address: "fdawson@earthlink.net", types: ["internet"])])
+        XCTAssertEqual(c.url, "http://home.earthlink.net/~fdawson")
+    }
+
+    func testReadsRFC6350Example() throws {
+        let c = try XCTUnwrap(try VCFReader.read(Self.rfc6350).first).card
+        XCTAssertEqual(c.name, VCard.Name(family: "Perreault", given: "Simon", suffix: "ing. jr,M.Sc."))
+        XCTAssertEqual(c.birthday, "--0203")
+        XCTAssertEqual(c.organization.name, "Viagenie")
+        XCTAssertEqual(c.addresses.first?.extended, "Suite D2-630")
+        XCTAssertEqual(c.addresses.first?.street, "2875 Laurier")
+        XCTAssertEqual(c.addresses.first?.country, "Canada")
+        XCTAssertEqual(c.phones, [VCard.Phone(number: "+1-418-656-9254;ext=102", types: ["work", "voice", "pref"]),
+                                  VCard.Phone(number: "+1-418-262-6501", types: ["work", "cell", "voice", "video", "text"])])
+        XCTAssertEqual(c.emails, [VCard.Email(address: "simon.perreault@viagenie.ca", types: ["work"])])
+        XCTAssertEqual(c.jabberID, "simon@viagenie.ca")
+        XCTAssertEqual(c.url, "http://nomis80.org")
+        XCTAssertEqual(c.extras.map(\.name), ["ANNIVERSARY", "GENDER", "LANG", "TZ"])
+        XCTAssertEqual(c.extras.last?.text, "-0500")
+    }
+
+    func testReads40DataURIPhotoAnd30BinaryPhoto() throws {
+        let v4 = "BEGIN:VCARD\nVERSION:4.0\nPHOTO:data:image/png;base64,iVBORw0K\n GgoAAAA=\nEND:VCARD\n"
+        XCTAssertEqual(try VCFReader.read(v4)[0].card.photo, VCard.Photo(type: "image/png", base64: "iVBORw0KGgoAAAA="))
+        let v3 = "BEGIN:VCARD\nVERSION:3.0\nPHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQ\nEND:VCARD\n"
+        XCTAssertEqual(try VCFReader.read(v3)[0].card.photo, VCard.Photo(type: "image/jpeg", base64: "/9j/4AAQ"))
+        let uri = "BEGIN:VCARD\nVERSION:3.0\nPHOTO;VALUE=uri:http\\://example.org/me.png\nEND:VCARD\n"
+        XCTAssertEqual(try VCFReader.read(uri)[0].card.photo, VCard.Photo(externalURL: "http://example.org/me.png"))
+    }
+
+    func testWritesEscapedAndFolded30() throws {
+        var c = VCard()
+        c.fullName = "Doe, Jane; \"JD\""
+        c.note = "line one\nline two, with a \\ backslash; and ünïcødé " + String(repeating: "é", count: 60)
+        c.organization = VCard.Organization(name: "ACME; Inc.", units: ["R&D", "Tea, Coffee"])
+        c.phones = [VCard.Phone(number: "+1 555 0100", types: ["cell", "voice"])]
+        c.jabberID = "jane@example.org"
+        let text = VCFWriter.write(c)
+        XCTAssertTrue(text.hasPrefix("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Doe\\, Jane\\; \"JD\"\r\nN:;;;;\r\n"), text)
+        XCTAssertTrue(text.contains("TEL;TYPE=cell,voice:+1 555 0100\r\n"), text)
+        XCTAssertTrue(text.contains("ORG:ACME\\; Inc.;R&D;Tea\\, Coffee\r\n"), text)
+        XCTAssertTrue(text.contains("IMPP:xmpp:jane@example.org\r\n"), text)
+        XCTAssertTrue(text.contains("NOTE:line one\\nline two\\, with a \\\\ backslash\\; and ünïcødé "), text)
+        XCTAssertTrue(text.hasSuffix("END:VCARD\r\n"))
+        // Every physical line fits in 75 octets, is valid UTF-8 on its own, and only folds start with a space.
+        let lines = text.components(separatedBy: "\r\n").dropLast()
+        for line in lines {
+            XCTAssertLessThanOrEqual(line.utf8.count, 75, line)
+            XCTAssertNotNil(String(validating: Array(line.utf8), as: UTF8.self))
+        }
+        XCTAssertGreaterThan(lines.filter { $0.hasPrefix(" ") }.count, 0, "the long NOTE must fold")
+        XCTAssertFalse(text.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
+        XCTAssertEqual(try VCFReader.read(text)[0].card, c)
+    }
+
+    func testRoundTripOfEveryFieldAndSimpleExtras() throws {
+        var c = try VCard(element: try parseXMLDocument(VCardXMLTests.stpeter))
+        c.extras = c.extras.filter { $0.name != "TEL" } + [XMLElement("TZ", namespace: Namespace.vcardTemp, children: [.text("-05:00")])]
+        c.note = "multi\nline ☃"
+        c.name.prefix = "Dr."
+        c.name.suffix = "Jr."
+        c.organization.units = ["Unit A", "Unit B"]
+        c.photo = VCard.Photo(type: "image/png", base64: String(repeating: "QUJD", count: 100))
+        let text = VCFWriter.write(c)
+        XCTAssertEqual(try VCFReader.read(text).map(\.card), [c])
+        XCTAssertEqual(try VCFReader.read(VCFWriter.write([c, VCard()])).map(\.card), [c, VCard()])
+    }
+
+    func testMalformedInputNamesTheLine() {
+        func line(_ text: String) -> Int? {
+            do { _ = try VCFReader.read(text); return nil } catch { return error.line }
+        }
+        XCTAssertEqual(line("BEGIN:VCARD\nVERSION:3.0\nFN:ok\nthis is not a property\nEND:VCARD\n"), 4)
+        XCTAssertEqual(line("BEGIN:VCARD\nVERSION:2.1\nEND:VCARD\n"), 2)
+        XCTAssertEqual(line("\n\nBEGIN:VCARD\nFN:never closed\n"), 3)
+        XCTAssertEqual(line("FN:before begin\n"), 1)
+        XCTAssertEqual(line("BEGIN:VCARD\nBEGIN:VCARD\n"), 2)
+        XCTAssertEqual(line("BEGIN:VCARD\nPHOTO;ENCODING=b:not*base64\nEND:VCARD\n"), 2)
+        XCTAssertEqual(line("BEGIN:VCARD\nEMAIL;TYPE=\"work:a@b\nEND:VCARD\n"), 2)
+        XCTAssertEqual(line(" folded first\n"), 1)
+        XCTAssertEqual(line("BEGIN:VCARD\nNOTE;ENCODING=QUOTED-PRINTABLE:a=20b\nEND:VCARD\n"), 2)
+        XCTAssertEqual(line("BEGIN:VCARD\nFN:x\nEND:VCARD\nEND:VCARD\n"), 4)
+        XCTAssertThrowsError(try VCFReader.read("")) { XCTAssertEqual($0 as? VCFError, .noCard) }
+        let bad: [UInt8] = Array("BEGIN:VCARD\nFN:".utf8) + [0xC3, 0x28] + Array("\nEND:VCARD\n".utf8)
+        XCTAssertThrowsError(try VCFReader.read(bad)) { XCTAssertEqual(($0 as? VCFError)?.line, 2) }
+        XCTAssertThrowsError(try VCFReader.read([UInt8](repeating: 0x41, count: VCFReader.maxBytes + 1))) {
+            XCTAssertEqual($0 as? VCFError, .tooLarge(limit: VCFReader.maxBytes))
+        }
+        XCTAssertEqual(VCFError.malformed(line: 4, reason: "x").description, "line 4: x")
+    }
+
+    func testLenientBitsAppleWrites() throws {
+        let text = "\u{FEFF}BEGIN:VCARD\r\nVERSION:3.0\r\nitem1.EMAIL;type=INTERNET;type=pref:a@b.c\r\nitem1.X-ABLabel:_$!<Other>!$_\r\n"
+            + "TEL;CELL;VOICE:+49 1\r\nBDAY:19700415\r\nX-JABBER:j@b.c\r\nURL:https\\://x.org/a\\,b\r\nEND:VCARD"
+        let c = try VCFReader.read(text)[0].card
+        XCTAssertEqual(c.emails, [VCard.Email(address: "a@b.c", types: ["internet", "pref"])])
+        XCTAssertEqual(c.phones, [VCard.Phone(number: "+49 1", types: ["cell", "voice"])])
+        XCTAssertEqual(c.birthday, "1970-04-15")
+        XCTAssertEqual(c.jabberID, "j@b.c")
+        XCTAssertEqual(c.url, "https://x.org/a,b")
+        XCTAssertEqual(c.extras.map(\.name), ["X-ABLABEL"])
+    }
+
+    func testEscapingHelpers() {
+        XCTAssertEqual(VCFText.escape("a\r\nb\rc\nd,e;f\\g"), "a\\nb\\nc\\nd\\,e\\;f\\\\g")
+        XCTAssertEqual(VCFText.unescape("a\\nb\\Nc\\,d\\;e\\\\f\\"), "a\nb\nc,d;e\\f\\")
+        XCTAssertEqual(VCFText.components("a\\;b;;c"), ["a;b", nil, "c"])
+        var out = ""
+        VCFText.fold(String(repeating: "😀", count: 40), into: &out)
+        let lines = out.components(separatedBy: "\r\n").dropLast()
+        XCTAssertEqual(lines.map(\.utf8.count), [72, 73, 17])  // 18×4, 1+18×4, 1+4×4: never splits a scalar
+    }
+}
