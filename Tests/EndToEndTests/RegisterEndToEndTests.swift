@@ -88,3 +88,46 @@ final class RegisterEndToEndTests: XCTestCase {
         }
     }
 }
+
+/// `xmpp-register JID --nickname --fullname --email --avatar`: register → log in → vCard → avatar.
+final class RegisterProfileEndToEndTests: XCTestCase {
+    func testProfileFlagsSetVCardAndAvatar() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        let image = t.home + "/me.png"
+        try VCardEndToEndTests.png.write(to: URL(fileURLWithPath: image))
+        let user = ToolRunner.username("pf")
+        let r = try t.run("xmpp-register", [t.jid(user), "--nickname", "Ally", "--fullname", "Alice Liddell",
+                                            "--email", "ally@example.org", "--avatar", image, "--login", "--json"] + t.serverArgs,
+                          password: "profile-pw")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let doc = try XCTUnwrap(try ToolRunner.json(r) as? [String: Any])
+        XCTAssertEqual(doc["profile"] as? [String], ["nickname", "fullname", "email", "avatar"])
+
+        // Another account reads the card and the avatar.
+        let reader = try ToolRunner(server: t.server)
+        _ = try reader.makeAccount("pr", login: true)
+        let card = try reader.run("xmpp-vcard", ["get", t.jid(user), "--json"])
+        XCTAssertEqual(card.status, 0, card.stderr)
+        let c = try XCTUnwrap(try ToolRunner.json(card) as? [String: Any])
+        XCTAssertEqual(c["nickname"] as? String, "Ally")
+        XCTAssertEqual(c["fullname"] as? String, "Alice Liddell")
+        XCTAssertEqual((c["emails"] as? [[String: Any]])?.first?["address"] as? String, "ally@example.org")
+        let expected = try VCardEndToEndTests.resizedPhoto(t)
+        let info = try reader.run("xmpp-avatar", ["info", t.jid(user), "--json"])
+        XCTAssertEqual(info.status, 0, info.stderr)
+        let i = try XCTUnwrap(try ToolRunner.json(info) as? [String: Any])
+        XCTAssertEqual(i["hash"] as? String, expected.sha1)
+        XCTAssertEqual(i["source"] as? String, "pep")
+    }
+
+    func testBadAvatarFailsBeforeTheAccountExists() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        let image = t.home + "/bad.png"
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: image))
+        let user = ToolRunner.username("ba")
+        let r = try t.run("xmpp-register", [t.jid(user), "--avatar", image] + t.serverArgs, password: "pw")
+        XCTAssertEqual(r.status, 9, r.stderr)
+        // The account was not created: registering it now succeeds.
+        XCTAssertEqual(try t.run("xmpp-register", [t.jid(user)] + t.serverArgs, password: "pw").status, 0)
+    }
+}

@@ -6,6 +6,17 @@ final class VCardEndToEndTests: XCTestCase {
     /// An 8×8 PNG.
     static let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAFElEQVR4nGM8wcXFgA0wYRUdtBIAse4A7AgtPbsAAAAASUVORK5CYII=")!
 
+    /// What the server should hold for `png`: the avatar pipeline's 100×100 PNG (the same bytes
+    /// `xmpp-avatar resize` makes), and its SHA-1.
+    static func resizedPhoto(_ t: ToolRunner) throws -> (data: Data, sha1: String) {
+        let input = t.home + "/photo-in.png", output = t.home + "/photo-resized.png"
+        try png.write(to: URL(fileURLWithPath: input))
+        let r = try t.run("xmpp-avatar", ["resize", input, "-o", output, "--json"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let doc = try XCTUnwrap(try ToolRunner.json(r) as? [String: Any])
+        return (try Data(contentsOf: URL(fileURLWithPath: output)), try XCTUnwrap(doc["hash"] as? String))
+    }
+
     /// A logged-in account in its own home directory.
     static func account(_ prefix: String) throws -> (ToolRunner, String) {
         let t = try ToolRunner(server: try TestServer.require())
@@ -78,16 +89,17 @@ final class VCardEndToEndTests: XCTestCase {
         XCTAssertEqual(doc["source"] as? String, "server")
         Self.assertKept(doc)
         let photo = try XCTUnwrap(doc["photo"] as? [String: Any])
+        let expected = try Self.resizedPhoto(t)
         XCTAssertEqual(photo["type"] as? String, "image/png")
-        XCTAssertEqual(photo["bytes"] as? Int, Self.png.count)
-        XCTAssertEqual(photo["sha1"] as? String, "99e5942ebf706b64ccdfd7314254ae06528819d9")
+        XCTAssertEqual(photo["bytes"] as? Int, expected.data.count)
+        XCTAssertEqual(photo["sha1"] as? String, expected.sha1)
         XCTAssertEqual(doc["other_fields"] as? [String], [])
 
         let out = t.home + "/out.png"
         let saved = try t.run("xmpp-vcard", ["get", "--photo-out", out, "--field", "photo_type"])
         XCTAssertEqual(saved.status, 0, saved.stderr)
         XCTAssertEqual(saved.stdout, "image/png\n")
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out)), Self.png)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out)), expected.data)
     }
 
     func testReadBackNamesEachDroppedField() throws {

@@ -15,7 +15,7 @@ function __xmpp_register_position
             switch $token
                 case --
                     set ended 1
-                case -a --account --server --ca-file --pin --timeout --resource --password-file --field
+                case -a --account --server --ca-file --pin --timeout --resource --password-file --field --nickname --fullname --email --avatar
                     set skip 1
             end
         else if test -z "$cmd"
@@ -89,6 +89,10 @@ complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_a
 complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_at "" 0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_at "" 0' -l login -d 'Also log in and cache a session, making the account active.'
 complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_at "" 0' -l field -x -d 'Answer one more field the server asks for, such as email=alice@example.org.'
+complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_at "" 0' -l nickname -x -d 'Set the vCard nickname right after creating the account.'
+complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_at "" 0' -l fullname -x -d 'Set the vCard full name right after creating the account.'
+complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_at "" 0' -l email -x -d 'Add this email to the vCard, and answer the form\'s email field if it has one.'
+complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_at "" 0' -l avatar -x -a '(__xmpp_register_files png PNG jpg JPG jpeg JPEG)' -d 'Publish this PNG or JPEG, resized to 100x100, as the avatar (XEP-0084 and XEP-0153).'
 complete -c xmpp-register -n '__xmpp_register_at passwd +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
 complete -c xmpp-register -n '__xmpp_register_at passwd +0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-register -n '__xmpp_register_at delete +0' -l yes -d 'Confirm: deleting cannot be undone.'

@@ -11,18 +11,25 @@ struct RegisterCommands {
     var json: Bool { context.common.json }
 
     /// Creates `jidText` on an unauthenticated stream; with `login`, caches a session too.
-    func create(jidText: String, fields: [String: String], login: Bool) throws {
+    func create(jidText: String, fields: [String: String], profile: Profile, login: Bool) throws {
         let jid = try LoginCommand.accountJID(jidText)
         let settings = try context.settings(for: jid, stored: try env.accounts.load().accounts[jid.description])
+        // A bad avatar fails before the account exists.
+        let avatarPNG = try ProfileApplier.prepareAvatar(profile)
         let secret = try password.read(prompt: "New password for \(jid): ", confirm: true)
+        var registrationFields = fields
+        if let email = profile.email, registrationFields["email"] == nil { registrationFields["email"] = email }
         let connection = try context.open(domain: jid.domain, settings: settings)
         do {
-            try RegistrationService.register(on: connection, username: jid.local ?? "", password: secret, extra: fields)
+            try RegistrationService.register(on: connection, username: jid.local ?? "", password: secret, extra: registrationFields)
         } catch {
             connection.close()
             throw ErrorMapping.failure(for: error)
         }
         connection.close()
+        if !profile.isEmpty {
+            try applyProfile(profile, avatarPNG: avatarPNG, jid: jid, settings: settings, password: secret)
+        }
         var loggedIn: LoginCommand.Result?
         if login {
             let result = try LoginCommand.authenticate(context: context, jid: jid, settings: settings, password: secret)
@@ -33,9 +40,24 @@ struct RegisterCommands {
             Output.line(JSONValue.object([
                 ("jid", .string(jid.description)), ("status", .string("created")),
                 ("logged_in", .bool(loggedIn != nil)),
+                ("profile", .array(profile.fieldNames.map(JSONValue.string))),
             ]).pretty)
         } else if !context.common.quiet {
             Output.line("Created \(jid)." + (loggedIn != nil ? " Logged in; \(jid) is active." : ""))
+        }
+    }
+
+    /// Logs in once with the new password and sets the profile (vCard fields, avatar).
+    private func applyProfile(_ profile: Profile, avatarPNG: [UInt8]?, jid: JID, settings: AccountSettings, password: String) throws {
+        let connection = try context.open(domain: jid.domain, settings: settings)
+        defer { connection.close() }
+        do {
+            _ = try connection.authenticate(username: jid.local ?? "", credential: .password(password), usedSCRAMBefore: false)
+            try connection.bind(resource: context.common.resource)
+            try ProfileApplier.apply(profile, avatarPNG: avatarPNG, on: connection)
+        } catch {
+            let failure = ErrorMapping.failure(for: error)
+            throw ToolFailure(failure.code, "\(jid) was created, but its profile was not set: \(failure.message)")
         }
     }
 

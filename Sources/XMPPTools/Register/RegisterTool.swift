@@ -6,8 +6,11 @@ public enum RegisterTool {
             let commands = RegisterCommands(context: inv.context, password: inv.password)
             switch inv.command.command {
             case "create":
+                let profile = Profile(nickname: inv.command.string("nickname"), fullname: inv.command.string("fullname"),
+                                      email: inv.command.string("email"), avatar: inv.command.string("avatar"))
                 try commands.create(jidText: inv.command.argument("JID") ?? "",
-                                    fields: try fields(inv.command.strings("field")), login: inv.command.flag("login"))
+                                    fields: try fields(inv.command.strings("field")), profile: profile,
+                                    login: inv.command.flag("login"))
             case "form": try commands.form(domainText: inv.command.argument("DOMAIN") ?? "")
             case "passwd": try commands.passwd()
             case "delete": try commands.delete(confirmed: inv.command.flag("yes"))

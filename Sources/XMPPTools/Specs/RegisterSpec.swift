@@ -25,9 +25,19 @@ public enum RegisterSpec {
                             OptionSpec("field", value: "NAME=VALUE",
                                        help: "Answer one more field the server asks for, such as email=alice@example.org.",
                                        repeatable: true),
+                            OptionSpec("nickname", value: "NAME", help: "Set the vCard nickname right after creating the account."),
+                            OptionSpec("fullname", value: "NAME", help: "Set the vCard full name right after creating the account."),
+                            OptionSpec("email", value: "ADDRESS",
+                                       help: "Add this email to the vCard, and answer the form's email field if it has one."),
+                            OptionSpec("avatar", value: "IMAGE",
+                                       help: "Publish this PNG or JPEG, resized to 100x100, as the avatar (XEP-0084 and XEP-0153).",
+                                       completion: .file(extensions: ["png", "jpg", "jpeg"])),
                         ],
                         positionals: [PositionalSpec("JID", help: "The account to create, user@domain.")],
                         examples: [
+                            Example("xmpp-register alice@example.org --nickname Alice --fullname 'Alice Liddell' "
+                                        + "--avatar alice.jpg --login",
+                                    "Create an account, set its vCard and avatar, and log in."),
                             Example("xmpp-register create ops@example.org --field email=ops@example.org "
                                         + "--password-file pw.txt",
                                     "Create an account on a server that also asks for an e-mail address."),

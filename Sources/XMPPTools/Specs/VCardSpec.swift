@@ -33,7 +33,7 @@ public enum VCardSpec {
         examples: [
             Example("xmpp-vcard", "Show the account's own vCard."),
             Example("xmpp-vcard get bob@example.org --format vcf > bob.vcf", "Export a contact's card as a vCard 3.0 file."),
-            Example("echo \"Hello, $(xmpp-vcard get --field nickname)\"", "Use one field in a script."),
+            Example("xmpp-vcard get --field email | head -n 1", "Use one field in a script: the first email address."),
             Example("xmpp-vcard set --nickname Ali --email work:alice@example.org --clear note",
                     "Change the nickname and email, remove the note, keep everything else."),
             Example("xmpp-roster list --json | jq -r '.[].jid' | xmpp-vcard get - --json | jq -r .fullname",
