@@ -27,6 +27,11 @@ final class TestServer: @unchecked Sendable {
         directory = dir
     }
 
+    /// Prosody's `vcard_legacy` stores vcard-temp as vCard4 and drops ORGUNIT, EMAIL/PREF, TEL
+    /// types and unknown fields (and adds INTERNET to emails); ejabberd's mod_vcard keeps the
+    /// card as sent. Tests expect the tool to report exactly what each server dropped.
+    var dropsVCardFields: Bool { kind == "prosody" }
+
     /// `--server` value for STARTTLS.
     var server: String { "\(host):\(port)" }
     /// `--server` value for direct TLS.
