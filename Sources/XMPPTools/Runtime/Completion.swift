@@ -10,6 +10,8 @@ enum Completion {
             let file = try? AccountStore(paths: paths).load()
             let names = Set(file?.accounts.keys.map { $0 } ?? []).union(SecureFile.list(paths.sessionsDirectory))
             for name in names.sorted() { Output.line(name) }
+        case "contacts":
+            for jid in RosterCompletion.contacts(account: request.account, paths: paths) { Output.line(jid) }
         default:
             return
         }

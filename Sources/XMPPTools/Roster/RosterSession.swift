@@ -1,0 +1,110 @@
+import XMLTree
+import XMPPConnection
+import XMPPServices
+import XMPPStanzas
+import XMPPStorage
+
+/// One connection of `xmpp-roster` as the account: the synced roster (from the cache when the
+/// server says it is current), pushes applied to both, and a clean close that goes unavailable
+/// again if this run went online.
+final class RosterSession {
+    let connection: Connection
+    let account: JID
+    let environment: ToolEnvironment
+    let cache: RosterCache?
+    /// The roster as the server has it, by contact.
+    private(set) var roster: [JID: RosterItem] = [:]
+    /// The version `roster` matches, as stored in the cache.
+    private(set) var cachedVer: String?
+    /// Whether the roster was transferred (false: the cached copy was current).
+    private(set) var transferred = false
+    private var online = false
+
+    private init(connection: Connection, account: JID, environment: ToolEnvironment, cache: RosterCache?) {
+        self.connection = connection
+        self.account = account
+        self.environment = environment
+        self.cache = cache
+    }
+
+    /// Connects with the cached session and opens the cache (a cache that cannot be opened is a warning).
+    static func open(_ context: AccountContext) throws -> RosterSession {
+        let (connection, account) = try context.connectWithSession()
+        return RosterSession(connection: connection, account: account, environment: context.environment,
+                             cache: openCache(context.environment))
+    }
+
+    /// The roster cache, or nil with a warning.
+    static func openCache(_ environment: ToolEnvironment) -> RosterCache? {
+        do {
+            return RosterCache(cache: try Cache(paths: environment.paths) { environment.warn($0) })
+        } catch {
+            environment.warn("roster cache unavailable: \(error)")
+            return nil
+        }
+    }
+
+    /// Gets the roster, versioned against the cache, and stores a transferred copy.
+    func sync() throws {
+        let cached = loadCached()
+        switch try RosterService.fetch(on: connection, cachedVer: cached?.ver) {
+        case .unchanged:
+            take(cached?.items ?? [], ver: cached?.ver)
+        case .full(let query):
+            transferred = true
+            take(query.items, ver: query.ver)
+            store { try $0.replace(account: account, ver: query.ver, items: query.items, now: environment.now) }
+        }
+    }
+
+    /// The contacts, ordered by JID.
+    var items: [RosterItem] { roster.values.sorted { $0.jid < $1.jid } }
+
+    /// Sends `first` and a ping, applies the pushes that arrive before the pong, returns every event.
+    func barrier(sending first: [XMLElement] = []) throws -> [IncomingEvent] {
+        if first.contains(where: { $0.name == "presence" && $0[attribute: "type"] == nil }) { online = true }
+        let events = try PresenceService.barrier(on: connection, account: account, sending: first)
+        apply(events.compactMap { if case .rosterPush(let q) = $0 { return q } else { return nil } })
+        return events
+    }
+
+    /// Applies roster pushes to the in-memory roster and, when it follows the cached version, the cache.
+    func apply(_ pushes: [RosterQuery]) {
+        guard !pushes.isEmpty else { return }
+        for push in pushes {
+            for item in push.items {
+                if item.subscription == .remove { roster[item.jid] = nil } else { roster[item.jid] = item }
+            }
+        }
+        let expected = cachedVer
+        if let ver = pushes.last(where: { $0.ver != nil })?.ver { cachedVer = ver }
+        store { try $0.apply(account: account, pushes: pushes, expectedVer: expected, now: environment.now) }
+    }
+
+    /// Marks the session as online (after sending available presence directly).
+    func wentOnline() { online = true }
+
+    /// Goes unavailable if this run went online, and closes the stream.
+    func close() {
+        if online { try? PresenceService.send([PresenceService.unavailable], on: connection) }
+        connection.close()
+    }
+
+    private func take(_ items: [RosterItem], ver: String?) {
+        roster = Dictionary(items.map { ($0.jid, $0) }, uniquingKeysWith: { _, last in last })
+        cachedVer = ver
+    }
+
+    private func loadCached() -> CachedRoster? {
+        guard let cache else { return nil }
+        do { return try cache.load(account: account) } catch {
+            environment.warn("cannot read the roster cache: \(error)")
+            return nil
+        }
+    }
+
+    private func store(_ body: (RosterCache) throws -> Void) {
+        guard let cache else { return }
+        do { try body(cache) } catch { environment.warn("cannot update the roster cache: \(error)") }
+    }
+}
