@@ -52,8 +52,9 @@ final class RosterSession {
             take(cached?.items ?? [], ver: cached?.ver)
         case .full(let query):
             transferred = true
-            take(query.items, ver: query.ver)
-            store { try $0.replace(account: account, ver: query.ver, items: query.items, now: environment.now) }
+            let items = query.items.map(Self.sortedGroups)
+            take(items, ver: query.ver)
+            store { try $0.replace(account: account, ver: query.ver, items: items, now: environment.now) }
         }
     }
 
@@ -69,8 +70,9 @@ final class RosterSession {
     }
 
     /// Applies roster pushes to the in-memory roster and, when it follows the cached version, the cache.
-    func apply(_ pushes: [RosterQuery]) {
-        guard !pushes.isEmpty else { return }
+    func apply(_ received: [RosterQuery]) {
+        guard !received.isEmpty else { return }
+        let pushes = received.map { RosterQuery(ver: $0.ver, items: $0.items.map(Self.sortedGroups)) }
         for push in pushes {
             for item in push.items {
                 if item.subscription == .remove { roster[item.jid] = nil } else { roster[item.jid] = item }
@@ -88,6 +90,13 @@ final class RosterSession {
     func close() {
         if online { try? PresenceService.send([PresenceService.unavailable], on: connection) }
         connection.close()
+    }
+
+    /// Servers keep groups as a set (Prosody reorders them): show and cache them sorted.
+    static func sortedGroups(_ item: RosterItem) -> RosterItem {
+        var copy = item
+        copy.groups.sort()
+        return copy
     }
 
     private func take(_ items: [RosterItem], ver: String?) {
