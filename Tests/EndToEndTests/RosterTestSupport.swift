@@ -4,18 +4,26 @@ import XCTest
 /// Several accounts logged in under one private home, each used with `-a`.
 struct RosterWorld {
     let tools: ToolRunner
+    /// `--server`/`--ca-file` of the server the accounts live on.
+    let serverArgs: [String]
 
+    /// Accounts on the shared test server.
     init() throws {
         tools = try ToolRunner(server: try TestServer.require())
+        serverArgs = tools.serverArgs
     }
 
-    init(server: TestServer) throws {
-        tools = try ToolRunner(server: server)
+    /// Accounts on another server (`--server HOST:PORT --ca-file CA`).
+    init(serverArgs: [String]) throws {
+        tools = try ToolRunner(server: try TestServer.require())
+        self.serverArgs = serverArgs
     }
 
     /// Registers and logs in a fresh account; returns its JID.
     func account(_ prefix: String) throws -> String {
-        let (jid, _) = try tools.makeAccount(prefix, login: true)
+        let jid = tools.jid(ToolRunner.username(prefix))
+        let r = try tools.run("xmpp-register", [jid, "--login"] + serverArgs, password: "pw-" + UUID().uuidString)
+        XCTAssertEqual(r.status, 0, "register failed: \(r.stderr)")
         return jid
     }
 
