@@ -28,10 +28,15 @@ enum RosterOutput {
         item.subscription.rawValue + (item.ask ? "+ask" : "")
     }
 
-    /// Prints rows: aligned columns under a header on a terminal, tab-separated otherwise.
+    /// Prints rows (in one write): aligned columns under a header on a terminal, tab-separated otherwise.
     static func table(header: [String], rows: [[String]]) {
+        var text = ""
         guard Output.stdoutIsTTY else {
-            for row in rows { Output.line(row.map(tabSafe).joined(separator: "\t")) }
+            for row in rows {
+                text += row.map(tabSafe).joined(separator: "\t")
+                text += "\n"
+            }
+            Output.out(text)
             return
         }
         var widths = header.map(\.count)
@@ -46,12 +51,14 @@ enum RosterOutput {
             while line.last == " " { line.removeLast() }
             return line
         }
-        Output.line(render(header))
-        for row in rows { Output.line(render(row)) }
+        text += render(header) + "\n"
+        for row in rows { text += render(row) + "\n" }
+        Output.out(text)
     }
 
     /// A cell without tabs or newlines, so tab-separated rows stay one per line.
     static func tabSafe(_ cell: String) -> String {
-        String(cell.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 })
+        guard cell.utf8.contains(where: { $0 == 9 || $0 == 10 || $0 == 13 }) else { return cell }
+        return String(cell.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 })
     }
 }

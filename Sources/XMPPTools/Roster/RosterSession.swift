@@ -58,8 +58,12 @@ final class RosterSession {
         }
     }
 
-    /// The contacts, ordered by JID.
-    var items: [RosterItem] { roster.values.sorted { $0.jid < $1.jid } }
+    /// The contacts, ordered by JID (byte order, as the cache stores them; keys computed once).
+    var items: [RosterItem] {
+        roster.values.map { ($0.jid.description, $0) }
+            .sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+            .map(\.1)
+    }
 
     /// Sends `first` and a ping, applies the pushes that arrive before the pong, returns every event.
     func barrier(sending first: [XMLElement] = []) throws -> [IncomingEvent] {
