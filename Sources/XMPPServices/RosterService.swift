@@ -16,16 +16,33 @@ public enum RosterService {
     /// roster costs one empty result; without a cached copy an empty `ver` still tells the
     /// server that this client versions, so the reply carries the version to keep.
     public static func fetch(on connection: Connection, cachedVer: String?) throws(ConnectionError) -> RosterFetch {
+        try requestFetch(on: connection, cachedVer: cachedVer).finish(on: connection)
+    }
+
+    /// Sends the roster get without waiting, so the caller can read its cached copy meanwhile.
+    public static func requestFetch(on connection: Connection, cachedVer: String?) throws(ConnectionError) -> PendingFetch {
         let versioning = connection.features.rosterVersioning
-        let ver = versioning ? (cachedVer ?? "") : nil
-        let reply = try connection.request(Iq(type: .get, id: connection.makeID(), payload: RosterQuery.get(ver: ver)))
-        guard let payload = reply.payload else {
-            guard versioning, cachedVer != nil else {
-                throw .protocolViolation("the server answered the roster request with an empty result")
+        let id = connection.makeID()
+        try connection.send(Iq(type: .get, id: id, payload: RosterQuery.get(ver: versioning ? (cachedVer ?? "") : nil)).element)
+        return PendingFetch(id: id, sentVer: versioning ? cachedVer : nil)
+    }
+
+    /// A roster get on its way.
+    public struct PendingFetch: Sendable {
+        let id: String
+        let sentVer: String?
+
+        /// Waits for the answer.
+        public func finish(on connection: Connection) throws(ConnectionError) -> RosterFetch {
+            let reply = try connection.awaitReply(id: id)
+            guard let payload = reply.payload else {
+                guard sentVer != nil else {
+                    throw .protocolViolation("the server answered the roster request with an empty result")
+                }
+                return .unchanged
             }
-            return .unchanged
+            do { return .full(try RosterQuery(element: payload)) } catch { throw .badStanza(error) }
         }
-        do { return .full(try RosterQuery(element: payload)) } catch { throw .badStanza(error) }
     }
 
     /// The roster set that adds or updates `item` (name and groups; the server keeps the subscription).

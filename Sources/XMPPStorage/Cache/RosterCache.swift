@@ -57,6 +57,14 @@ public final class RosterCache {
         return CachedRoster(ver: meta[0].text, items: items, updated: Int(meta[1].int ?? 0))
     }
 
+    /// The stored version of `account`'s roster: nil when no roster is cached, `.some(nil)` when
+    /// one is cached without a version. Cheap: one row.
+    public func version(account: JID) throws(StorageError) -> String?? {
+        guard let meta = try database.query("SELECT ver FROM roster_meta_v1 WHERE account = ?",
+                                            [.text(account.bare.description)]).first else { return nil }
+        return .some(meta[0].text)
+    }
+
     /// The contacts' JIDs of `account`, for shell completion.
     public func contacts(account: JID) throws(StorageError) -> [String] {
         try database.query("SELECT jid FROM roster_items_v1 WHERE account = ? ORDER BY jid",

@@ -44,18 +44,31 @@ final class RosterSession {
         }
     }
 
-    /// Gets the roster, versioned against the cache, and stores a transferred copy.
+    /// Gets the roster, versioned against the cache, and stores a transferred copy. The cached
+    /// items are read while the server works on the request.
     func sync() throws {
-        let cached = loadCached()
-        switch try RosterService.fetch(on: connection, cachedVer: cached?.ver) {
+        let knownVer = cachedVersion()
+        let pending = try RosterService.requestFetch(on: connection, cachedVer: knownVer)
+        let cached = knownVer == nil ? nil : loadCached()
+        switch try pending.finish(on: connection) {
         case .unchanged:
-            take(cached?.items ?? [], ver: cached?.ver)
+            guard let cached, cached.ver == knownVer else {
+                // Another tool replaced the cached copy between the two reads: ask again in full.
+                try take(fresh: RosterService.fetch(on: connection, cachedVer: nil))
+                return
+            }
+            take(cached.items, ver: cached.ver)
         case .full(let query):
-            transferred = true
-            let items = query.items.map(Self.sortedGroups)
-            take(items, ver: query.ver)
-            store { try $0.replace(account: account, ver: query.ver, items: items, now: environment.now) }
+            try take(fresh: .full(query))
         }
+    }
+
+    private func take(fresh fetch: RosterFetch) throws {
+        guard case .full(let query) = fetch else { throw ToolFailure(.network, "the server sent no roster") }
+        transferred = true
+        let items = query.items.map(Self.sortedGroups)
+        take(items, ver: query.ver)
+        store { try $0.replace(account: account, ver: query.ver, items: items, now: environment.now) }
     }
 
     /// The contacts, ordered by JID (byte order, as the cache stores them; keys computed once).
@@ -106,6 +119,14 @@ final class RosterSession {
     private func take(_ items: [RosterItem], ver: String?) {
         roster = Dictionary(items.map { ($0.jid, $0) }, uniquingKeysWith: { _, last in last })
         cachedVer = ver
+    }
+
+    private func cachedVersion() -> String? {
+        guard let cache else { return nil }
+        do { return try cache.version(account: account) ?? nil } catch {
+            environment.warn("cannot read the roster cache: \(error)")
+            return nil
+        }
     }
 
     private func loadCached() -> CachedRoster? {
