@@ -21,10 +21,16 @@ struct RosterWorld {
 
     /// Registers and logs in a fresh account; returns its JID.
     func account(_ prefix: String) throws -> String {
+        try accountWithPassword(prefix).0
+    }
+
+    /// Registers and logs in a fresh account; returns its JID and password.
+    func accountWithPassword(_ prefix: String) throws -> (String, String) {
         let jid = tools.jid(ToolRunner.username(prefix))
-        let r = try tools.run("xmpp-register", [jid, "--login"] + serverArgs, password: "pw-" + UUID().uuidString)
+        let password = "pw-" + UUID().uuidString
+        let r = try tools.run("xmpp-register", [jid, "--login"] + serverArgs, password: password)
         XCTAssertEqual(r.status, 0, "register failed: \(r.stderr)")
-        return jid
+        return (jid, password)
     }
 
     /// `xmpp-roster ARGS -a ACCOUNT`.
