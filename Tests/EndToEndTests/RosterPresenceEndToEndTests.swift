@@ -65,6 +65,17 @@ final class RosterPresenceEndToEndTests: XCTestCase {
         XCTAssertEqual(cached[alice]?["subscription"] as? String, "both")
     }
 
+    func testWatchEndsWhenItsReaderGoes() throws {
+        let w = try RosterWorld()
+        let alice = try w.account("wr")
+        let started = Date()
+        let r = try Shell.run(["/bin/sh", "-c", "\"$0\" watch --json -a \"$1\" | head -n 1", Paths.binaries + "/xmpp-roster", alice],
+                              environment: w.tools.environment, timeout: 30)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasPrefix("{\"event\":\"online\",\"jid\":\"\(alice)/xmpp-tools."), r.stdout)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "watch noticed that nobody reads its output")
+    }
+
     func testWatchOptionsAreChecked() throws {
         let w = try RosterWorld()
         let alice = try w.account("wo")

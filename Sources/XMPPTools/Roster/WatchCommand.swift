@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import XMPPConnection
 import XMPPServices
 import XMPPStanzas
@@ -33,12 +36,13 @@ struct WatchCommand {
             try handle(event, session: session, printer: printer, autoApprove: autoApprove, pushApplied: true)
         }
         printer.online(session.connection.boundJID ?? session.account, contacts: session.roster.count)
-        while StopSignal.pending == nil {
+        // Until a signal, or until nobody reads the output any more (`watch | head -1`).
+        while StopSignal.pending == nil && !printer.readerGone {
             let event: IncomingEvent
             do {
                 event = try PresenceService.next(on: session.connection, account: session.account, deadline: .now + Self.tick)
             } catch {
-                if case .timedOut = error { continue }
+                if case .timedOut = error { printer.checkReader(); continue }
                 throw error
             }
             try handle(event, session: session, printer: printer, autoApprove: autoApprove)
@@ -73,9 +77,16 @@ struct WatchCommand {
 }
 
 /// Formats watch events for people or as JSON Lines.
-struct WatchPrinter {
+final class WatchPrinter {
     let json: Bool
     let account: JID
+    /// Standard output was closed by its reader (EPIPE).
+    private(set) var readerGone = false
+
+    init(json: Bool, account: JID) {
+        self.json = json
+        self.account = account
+    }
 
     func rosterPush(_ item: RosterItem) {
         emit([("event", .string("roster_push"))] + objectMembers(RosterOutput.json(item, presence: nil)),
@@ -119,8 +130,19 @@ struct WatchPrinter {
         return []
     }
 
-    /// One line per event, written straight to the descriptor (unbuffered).
+    /// Notices a closed pipe between events: poll reports POLLERR on a write end whose reader is gone.
+    func checkReader() {
+        var pfd = pollfd(fd: 1, events: 0, revents: 0)
+        if poll(&pfd, 1, 0) > 0 && pfd.revents & Int16(POLLERR | POLLHUP) != 0 { readerGone = true }
+    }
+
+    /// One line per event, written straight to the descriptor (unbuffered, so a pipe sees it now).
     private func emit(_ members: [(String, JSONValue)], text: String) {
-        Output.line(json ? JSONValue.object(members).compact : text)
+        let bytes = Array(((json ? JSONValue.object(members).compact : text) + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count && !readerGone {
+            let n = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + offset, bytes.count - offset) }
+            if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { readerGone = true }
+        }
     }
 }
