@@ -41,8 +41,8 @@ struct ListCommand {
             try session.sync()
             if !noPresence {
                 var gathered = PresenceBook(account: session.account)
-                let initial = PresenceService.available(priority: -1).element
-                for case .presence(let p) in try session.barrier(sending: [initial]) { gathered.add(p) }
+                let subscribed = Set(session.roster.values.filter { $0.subscription.receivesPresence }.map(\.jid))
+                for case .presence(let p) in try session.gatherPresence(expecting: subscribed) { gathered.add(p) }
                 book = gathered
             }
             items = session.items

@@ -86,6 +86,35 @@ final class RosterSession {
         return events
     }
 
+    /// Goes online (negative priority) and returns what arrived before the ping's answer
+    /// (DESIGN.md §5). Servers that answer probes from other processes (ejabberd) may still
+    /// owe presences then: while contacts in `expected` have not answered, it keeps reading
+    /// until `quiet` passes without a presence, and never longer than `cap`. On Prosody every
+    /// subscribed contact answers before the pong, so this costs nothing there.
+    func gatherPresence(expecting expected: Set<JID>, quiet: Duration = .milliseconds(300),
+                        cap: Duration = .seconds(2)) throws -> [IncomingEvent] {
+        var events = try barrier(sending: [PresenceService.available(priority: -1).element])
+        var waiting = expected
+        for case .presence(let p) in events { if let from = p.from?.bare { waiting.remove(from) } }
+        let end = ContinuousClock.now + cap
+        while !waiting.isEmpty {
+            let event: IncomingEvent
+            do {
+                event = try PresenceService.next(on: connection, account: account, deadline: min(end, .now + quiet))
+            } catch {
+                if case .timedOut = error { break }
+                throw error
+            }
+            switch event {
+            case .rosterPush(let push): apply([push])
+            case .presence(let p): if let from = p.from?.bare { waiting.remove(from) }
+            default: break
+            }
+            events.append(event)
+        }
+        return events
+    }
+
     /// Applies roster pushes to the in-memory roster and, when it follows the cached version, the cache.
     func apply(_ received: [RosterQuery]) {
         guard !received.isEmpty else { return }

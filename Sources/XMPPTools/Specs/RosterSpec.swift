@@ -51,7 +51,12 @@ public enum RosterSpec {
                         positionals: [contact, PositionalSpec("NAME", help: "The new name.")]),
             CommandSpec("group", summary: "Set the groups of a contact (none given: no groups).",
                         positionals: [contact, PositionalSpec("GROUP", help: "Groups, replacing the current ones.", optional: true, variadic: true)]),
-            CommandSpec("pending", summary: "List subscription requests waiting for an answer."),
+            CommandSpec("pending", summary: "List subscription requests waiting for an answer.",
+                        discussion: ["The server redelivers waiting requests when the account comes online; pending goes online "
+                                     + "for a moment with a negative priority to collect them. Prosody redelivers them to such a "
+                                     + "resource; ejabberd only to resources with a priority of 0 or more (which would also take "
+                                     + "the account's offline messages), so there pending finds none and watch shows requests as "
+                                     + "they arrive."]),
             CommandSpec("approve", summary: "Let a contact (or everyone waiting, with --all) see your presence.",
                         discussion: ["Approving someone who has not asked pre-approves them (RFC 6121 §3.4) where the server supports it."],
                         options: [
