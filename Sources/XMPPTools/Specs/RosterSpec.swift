@@ -20,7 +20,8 @@ public enum RosterSpec {
                 + "Wherever a contact is expected, a name without '@' means that name on the account's own domain.",
             "To learn presence, list and pending go online for a moment with a negative priority (no message meant "
                 + "for your real clients is routed to them), wait for the server's answers behind a ping, then go "
-                + "offline again.",
+                + "offline again. Contacts you are subscribed to that have not answered by then get a little longer "
+                + "(until 0.3 s pass without news, 2 s at most): some servers, such as ejabberd, answer probes late.",
         ],
         version: CommonSpec.version,
         commonOptions: CommonSpec.options,
