@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CResolv"),
 
@@ -27,7 +28,7 @@ let package = Package(
         .target(name: "XMPPConnection", dependencies: ["XMPPStanzas", "XMLTree", "COpenSSL", "CResolv"]),
         .target(name: "XMPPServices", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree"]),
         .target(name: "XMPPStorage", dependencies: ["XMPPStanzas", "CSQLite3"]),
-        .target(name: "CPNGStream", dependencies: ["CLibPNG"]),
+        .target(name: "CPNGStream", dependencies: ["CLibPNG", "CLibJPEG"]),
         .target(name: "PNGImage", dependencies: ["CPNGStream", "CLibPNG"]),
         .target(name: "Arguments"),
         .target(name: "XMPPTools", dependencies: [
@@ -41,6 +42,9 @@ let package = Package(
         .executableTarget(name: "xmpp-vcard", dependencies: ["XMPPTools"]),
         .executableTarget(name: "xmpp-avatar", dependencies: ["XMPPTools"]),
 
+        // Writes man/ and completions/ from the specs (`make docs`); a development tool, not a product.
+        .executableTarget(name: "xmpp-tools-docgen", dependencies: ["XMPPTools"]),
+
         // Tests mirror Sources.
         .testTarget(name: "XMLTreeTests", dependencies: ["XMLTree"]),
         .testTarget(name: "XMPPStanzasTests", dependencies: ["XMPPStanzas", "XMLTree"]),
@@ -48,6 +52,7 @@ let package = Package(
         .testTarget(name: "XMPPStorageTests", dependencies: ["XMPPStorage", "XMPPStanzas"]),
         .testTarget(name: "PNGImageTests", dependencies: ["PNGImage"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
+        .testTarget(name: "XMPPToolsTests", dependencies: ["XMPPTools", "XMPPConnection", "XMPPStanzas", "XMPPServices"]),
         .testTarget(name: "EndToEndTests", dependencies: ["XMPPStanzas"]),
     ],
     swiftLanguageModes: [.v6]

@@ -15,17 +15,21 @@ final class LibXMLSession {
     /// The first error seen; once set, nothing more is parsed.
     private(set) var failure: XMLTreeError?
     private var context: xmlParserCtxtPtr?
-    /// Bytes handed to libxml2 so far.
-    private var bytesFed = 0
+    /// Bytes received so far; stream offsets count from the first one.
+    private var bytesReceived = 0
+    /// Bytes handed to libxml2 so far (the rest are in `held`).
+    private var bytesParsed = 0
     /// Stream offset where the current stanza (or header, or document) began.
     private var stanzaStart = 0
-    /// Counts attributes in start tags before libxml2 parses them (its checks are quadratic).
-    private var attributeGuard: AttributeGuard
+    /// Guards libxml2 against attribute floods and unfinished-construct rescans.
+    private var scanner: MarkupScanner
+    /// Received bytes of an unfinished markup construct, not yet handed to libxml2.
+    private var held: [UInt8] = []
 
     init(streamMode: Bool, limits: XMLLimits) {
         self.limits = limits
         builder = TreeBuilder(streamMode: streamMode, maxDepth: limits.maxDepth)
-        attributeGuard = AttributeGuard(maxAttributes: limits.maxAttributes)
+        scanner = MarkupScanner(maxAttributes: limits.maxAttributes)
         _ = libxmlInitialized
         var handler = makeSAXHandler()
         let userData = Unmanaged.passUnretained(self).toOpaque()
@@ -33,11 +37,10 @@ final class LibXMLSession {
             failure = .parserUnavailable
             return
         }
-        // No entity substitution, no DTD loading or validation, no network; the stream is UTF-8
-        // whatever its XML declaration says (RFC 6120 §11.6).
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue)
-        xmlCtxtUseOptions(context, options)
-        xmlSwitchEncoding(context, XML_CHAR_ENCODING_UTF8)
+        // No entity substitution, no DTD loading or validation, no network. The encoding
+        // declaration is ignored; a BOM or byte pattern selecting anything but UTF-8 is refused
+        // at the first element (RFC 6120 §11.6).
+        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue))
         self.context = context
     }
 
@@ -53,7 +56,8 @@ final class LibXMLSession {
         return Unmanaged<LibXMLSession>.fromOpaque(userData).takeUnretainedValue()
     }
 
-    /// Parses `bytes`, in pieces; `terminate` ends the document (document mode only).
+    /// Parses the next `bytes`, in pieces so limits are checked between them; `terminate` ends
+    /// the document (document mode only).
     func feed(_ bytes: UnsafeBufferPointer<UInt8>, terminate: Bool = false) {
         guard failure == nil, let context else { return }
         var offset = 0
@@ -61,28 +65,51 @@ final class LibXMLSession {
             let count = min(Self.pieceSize, bytes.count - offset)
             let piece = UnsafeBufferPointer(rebasing: bytes[offset..<offset + count])
             offset += count
-            let safeCount = attributeGuard.scan(piece)
-            parse(UnsafeBufferPointer(rebasing: piece[0..<safeCount]), context: context, terminate: false)
-            if failure == nil && safeCount < count {
-                failure = .tooManyAttributes(limit: limits.maxAttributes)
+            bytesReceived += count
+            let scan = scanner.scan(piece)
+            release(UnsafeBufferPointer(rebasing: piece[..<scan.releasable]), context: context)
+            if scan.tooManyAttributes {
+                record(.tooManyAttributes(limit: limits.maxAttributes))
+            } else {
+                held.append(contentsOf: piece[scan.releasable...])
             }
-            if failure == nil && bytesFed - stanzaStart > limits.maxStanzaBytes {
-                failure = .stanzaTooLarge(limit: limits.maxStanzaBytes)
+            if bytesReceived - stanzaStart > limits.maxStanzaBytes {
+                record(.stanzaTooLarge(limit: limits.maxStanzaBytes))
             }
         }
         if terminate && failure == nil {
+            release(UnsafeBufferPointer(start: nil, count: 0), context: context, endOfInput: true)
             parse(UnsafeBufferPointer(start: nil, count: 0), context: context, terminate: true)
         }
     }
 
+    /// Hands `held` and then `complete` (which ends outside any construct) to libxml2; `held`
+    /// alone only at the end of input.
+    private func release(_ complete: UnsafeBufferPointer<UInt8>, context: xmlParserCtxtPtr, endOfInput: Bool = false) {
+        guard failure == nil, !complete.isEmpty || endOfInput else { return }
+        if held.isEmpty {
+            if !complete.isEmpty { parse(complete, context: context, terminate: false) }
+            return
+        }
+        held.append(contentsOf: complete)
+        held.withUnsafeBufferPointer { parse($0, context: context, terminate: false) }
+        held.removeAll(keepingCapacity: held.capacity <= Self.pieceSize)
+    }
+
     private func parse(_ piece: UnsafeBufferPointer<UInt8>, context: xmlParserCtxtPtr, terminate: Bool) {
-        bytesFed += piece.count
+        guard failure == nil else { return }
+        bytesParsed += piece.count
         let status = piece.withMemoryRebound(to: CChar.self) { chars in
             xmlParseChunk(context, chars.baseAddress, Int32(chars.count), terminate ? 1 : 0)
         }
         if status != 0 && failure == nil {
             failure = .malformed(Self.describe(xmlCtxtGetLastError(context)) ?? "libxml2 error \(status)")
         }
+    }
+
+    /// False once libxml2 has switched to a decoder, i.e. detected an encoding other than UTF-8.
+    var inputIsUTF8: Bool {
+        context?.pointee.input?.pointee.buf?.pointee.encoder == nil
     }
 
     /// Hands out the completed events.
@@ -129,8 +156,10 @@ final class LibXMLSession {
     }
 
     /// Marks the end of the stream header or of a depth-1 element at the parser's position.
-    func stanzaBoundary() {
-        let end = currentOffset()
+    /// Start-tag callbacks run before libxml2 consumes the tag's closing `>`, so `afterStartTag`
+    /// counts that too.
+    func stanzaBoundary(afterStartTag: Bool = false) {
+        let end = currentOffset() + (afterStartTag ? pendingTagCloseLength() : 0)
         if end - stanzaStart > limits.maxStanzaBytes {
             fail(.stanzaTooLarge(limit: limits.maxStanzaBytes))
         }
@@ -139,9 +168,17 @@ final class LibXMLSession {
 
     /// The stream offset libxml2 has consumed up to.
     private func currentOffset() -> Int {
-        guard let context else { return bytesFed }
+        guard let context else { return bytesParsed }
         let consumed = Int(xmlByteConsumed(context))
-        return consumed >= 0 && consumed <= bytesFed ? consumed : bytesFed
+        return consumed >= 0 && consumed <= bytesParsed ? consumed : bytesParsed
+    }
+
+    /// Length of the `>` or `/>` at libxml2's cursor, or 0.
+    private func pendingTagCloseLength() -> Int {
+        guard let input = context?.pointee.input, let cur = input.pointee.cur, let end = input.pointee.end else { return 0 }
+        if cur < end && cur[0] == UInt8(ascii: ">") { return 1 }
+        if end - cur >= 2 && cur[0] == UInt8(ascii: "/") && cur[1] == UInt8(ascii: ">") { return 2 }
+        return 0
     }
 
     /// "line L, column C: message" on one line.

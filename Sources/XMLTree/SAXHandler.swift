@@ -70,6 +70,10 @@ extension LibXMLSession {
         namespaces: UnsafeBufferPointer<UnsafePointer<xmlChar>?>,
         attributes: UnsafeBufferPointer<UnsafePointer<xmlChar>?>
     ) {
+        if builder.openDepth == 0 && !inputIsUTF8 {
+            fail(.malformed("line 1, column 1: the input is not UTF-8"))
+            return
+        }
         if attributes.count / 5 + namespaces.count / 2 > limits.maxAttributes {
             fail(.tooManyAttributes(limit: limits.maxAttributes))
             return
@@ -96,7 +100,7 @@ extension LibXMLSession {
                 XMLStreamHeader(
                     name: name, prefix: prefix.map { String(cString: $0) }, namespace: namespace,
                     attributes: converted, defaultNamespace: defaultNamespace))
-            stanzaBoundary()
+            stanzaBoundary(afterStartTag: true)
         } else if let error = builder.open(XMLElement(name, namespace: namespace, attributes: converted)) {
             fail(error)
         }

@@ -3,6 +3,7 @@
 /// table name rather than migrating.
 enum CacheSchema {
     static let statements: [String] =
+        AvatarCacheSchema.statements +
         RosterCacheSchema.statements +
         []
 }

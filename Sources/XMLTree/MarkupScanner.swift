@@ -1,12 +1,27 @@
-/// Counts attributes in start tags on the raw bytes, before libxml2 sees them.
+/// Tracks just enough XML syntax on the raw bytes (tags, quoted values, PIs, comments, CDATA,
+/// declarations) to protect libxml2 2.9 from two quadratic costs on hostile input:
 ///
-/// libxml2 2.9's duplicate-attribute and namespace checks are quadratic in the number of
-/// attributes on one element, so a 1 MiB tag with 150,000 attributes would burn CPU for
-/// seconds before any SAX callback could object. This scanner tracks just enough syntax
-/// (tags, quoted values, PIs, comments, CDATA) to count `=` signs in start tags.
-struct AttributeGuard {
+/// - Its duplicate-attribute and namespace checks are quadratic in the attributes of one
+///   element (100,000 attributes: ~15 s), so `=` signs in start tags are counted first.
+/// - The push parser rescans a whole unfinished construct each time a chunk with `>` arrives
+///   (a 200 KB attribute of `>` fed byte by byte: ~33 s), so an unfinished construct is held
+///   back until its end. Text is not held back, so garbage is still reported at once.
+struct MarkupScanner {
+    /// What one scan found.
+    struct Result {
+        /// Leading bytes that end outside any markup construct: safe to hand to libxml2.
+        var releasable: Int
+        /// Whether a start tag exceeded the attribute limit (then nothing after `releasable` may be parsed).
+        var tooManyAttributes: Bool
+    }
+
     private enum State {
         case content, markupStart, startTag, quoted(UInt8), endTag, instruction, bang, cdata, comment, declaration
+
+        var isContent: Bool {
+            if case .content = self { return true }
+            return false
+        }
     }
 
     let maxAttributes: Int
@@ -20,10 +35,13 @@ struct AttributeGuard {
         self.maxAttributes = maxAttributes
     }
 
-    /// Scans `bytes` and returns how many leading bytes are safe to parse: all of them, or the
-    /// offset of the `=` that starts the attribute over the limit.
-    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    /// Scans the next bytes of the input.
+    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Result {
+        var releasable = 0
         for (offset, byte) in bytes.enumerated() {
+            defer {
+                if state.isContent { releasable = offset + 1 }
+            }
             switch state {
             case .content:
                 if byte == UInt8(ascii: "<") { state = .markupStart }
@@ -43,7 +61,7 @@ struct AttributeGuard {
                 case UInt8(ascii: ">"): state = .content
                 case UInt8(ascii: "="):
                     count += 1
-                    if count > maxAttributes { return offset }
+                    if count > maxAttributes { return Result(releasable: releasable, tooManyAttributes: true) }
                 default: break
                 }
             case .quoted(let quote):
@@ -64,7 +82,7 @@ struct AttributeGuard {
                 endRun(byte, repeated: UInt8(ascii: "-"), needed: 2)
             }
         }
-        return bytes.count
+        return Result(releasable: releasable, tooManyAttributes: false)
     }
 
     /// Leaves the construct at `>` after at least `needed` copies of `repeated`.

@@ -1,1 +1,0 @@
-#include "CPNGStream.h"

@@ -1,0 +1,83 @@
+// Private to CPNGStream: the source object shared by the reader files.
+#ifndef XMPP_TOOLS_CPS_INTERNAL_H
+#define XMPP_TOOLS_CPS_INTERNAL_H
+
+#include "CPNGStream.h"
+#include <png.h>
+#include <errno.h>
+#include <stdio.h>
+
+/// The box filter: spans per output column/row and the accumulator.
+typedef struct cps_filter {
+    int channels;          // input channels after transforms: 1 G, 2 GA, 3 RGB, 4 RGBA
+    int dw, dh;
+    int *x0, *x1;          // source columns [x0, x1) touched by output column
+    float *xf, *xl;        // coverage of column x0 and of column x1 - 1
+    double *ya, *yb;       // source interval [ya, yb) of output row
+    double *wx, *wy;       // total coverage per output column / row
+    float *hrow;           // one input row reduced horizontally: dw * channels
+    float *acc;            // dh * dw * channels sums (premultiplied when alpha)
+} cps_filter;
+
+struct cps_source {
+    // Input: exactly one of file / data.
+    FILE *file;
+    const uint8_t *data;
+    size_t length;
+    size_t offset;
+    int eof;               // the input ended inside the image
+    int io_errno;          // non-zero when a read failed
+    char message[160];     // last libpng error
+    cps_info info;
+    int used;              // cps_resample already ran
+    int direct;            // 1:1 geometry, no filter
+    png_structp png;
+    png_infop png_info;
+    uint8_t *row;          // one decoded row
+    cps_filter filter;
+    void *jpeg;            // libjpeg state when format is JPEG
+    uint8_t sniff[8];      // signature bytes already read, replayed to libjpeg
+    size_t sniff_length;
+};
+
+/// Reads exactly n bytes or flags eof / io error; returns bytes read.
+size_t cps_source_read(cps_source *s, uint8_t *dst, size_t n);
+
+/// Fills error from status and a printf-free message.
+void cps_set_error(cps_error *error, int status, const char *prefix, const char *detail);
+
+/// Maps the source's state after a longjmp to a status.
+int cps_fail_status(const cps_source *s);
+
+/// Filter setup, row accumulation and output (cps_filter.c).
+int cps_filter_init(cps_filter *f, const cps_geometry *g, uint32_t width, uint32_t height, int channels);
+void cps_filter_row(cps_filter *f, const uint8_t *row, uint32_t y, uint32_t x_start, uint32_t x_step, uint32_t count);
+void cps_filter_finish(const cps_filter *f, const cps_geometry *g, uint8_t *out_rgba);
+void cps_filter_free(cps_filter *f);
+
+/// libm-free rounding (the target links no libm); |v| < 2^62.
+static inline double cps_floor(double v) {
+    double t = (double)(long long)v;
+    return t > v ? t - 1 : t;
+}
+static inline double cps_ceil(double v) {
+    double t = (double)(long long)v;
+    return t < v ? t + 1 : t;
+}
+static inline double cps_min(double a, double b) { return a < b ? a : b; }
+static inline double cps_max(double a, double b) { return a > b ? a : b; }
+
+/// 1:1 geometry: pixels are copied (expanded to RGBA) with no accumulator.
+int cps_is_identity(const cps_geometry *g, uint32_t width, uint32_t height);
+void cps_direct_row(const cps_geometry *g, uint8_t *out_rgba, const uint8_t *row, int channels, uint32_t y,
+                    uint32_t x_start, uint32_t x_step, uint32_t count);
+
+/// Last source row (exclusive) the geometry needs.
+uint32_t cps_rows_needed(const cps_geometry *g, uint32_t height);
+
+/// JPEG (cps_jpeg.c): header after the SOI check, and the scanline loop.
+int cps_jpeg_open(cps_source *s, cps_error *error);
+int cps_jpeg_resample(cps_source *s, const cps_geometry *g, uint8_t *out_rgba, cps_error *error);
+void cps_jpeg_close(cps_source *s);
+
+#endif

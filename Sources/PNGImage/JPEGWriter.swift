@@ -1,0 +1,41 @@
+import CPNGStream
+
+/// One JPEG to write with libjpeg-turbo; tests use it to make JPEG inputs.
+struct JPEGWriter {
+    var width: Int
+    var height: Int
+    /// 1 grey, 3 RGB, 4 CMYK (stored inverted, as Adobe writes it).
+    var components: Int
+    /// width × height × components bytes.
+    var pixels: [UInt8]
+    var quality = 90
+    var progressive = false
+    /// An APP1 payload starting "Exif\0\0", if any.
+    var exif: [UInt8] = []
+
+    func encode() throws(PNGImageError) -> [UInt8] {
+        guard width > 0, height > 0, pixels.count >= width * height * components else {
+            throw .encodeFailed("pixel buffer does not match \(width)x\(height)")
+        }
+        var buffer = cps_buffer()
+        var error = cps_error()
+        let status: Int32 = pixels.withUnsafeBufferPointer { pixelBytes in
+            exif.withUnsafeBufferPointer { exifBytes in
+                var params = cps_jpeg_write_params()
+                params.width = UInt32(width)
+                params.height = UInt32(height)
+                params.components = Int32(components)
+                params.quality = Int32(quality)
+                params.progressive = progressive ? 1 : 0
+                params.pixels = pixelBytes.baseAddress
+                params.exif = exifBytes.baseAddress
+                params.exif_length = exif.count
+                return cps_write_jpeg(&params, &buffer, &error)
+            }
+        }
+        defer { cps_buffer_free(&buffer) }
+        guard status == 0 else { throw ImageSource.map(error, path: nil) }
+        guard let data = buffer.data else { throw .encodeFailed("no output") }
+        return Array(UnsafeBufferPointer(start: data, count: buffer.length))
+    }
+}

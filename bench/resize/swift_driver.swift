@@ -1,0 +1,23 @@
+// Bench driver for the real PNGImage module (release build): the same call
+// `xmpp-avatar resize` will make. Usage: swift_driver IN OUT [SIZE]
+#if canImport(Glibc)
+import Glibc
+#endif
+import PNGImage
+
+let args = CommandLine.arguments
+guard args.count >= 3 else {
+    fputs("usage: swift_driver IN OUT [SIZE]\n", stderr)
+    exit(2)
+}
+do {
+    let size = args.count > 3 ? Int(args[3]) ?? 100 : 100
+    let png = try AvatarPipeline.resize(file: args[1], options: ResizeOptions(size: size))
+    guard let file = fopen(args[2], "wb") else { exit(1) }
+    let written = png.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
+    fclose(file)
+    exit(written == png.count ? 0 : 1)
+} catch {
+    fputs("\(args[1]): \(error)\n", stderr)
+    exit(1)
+}
