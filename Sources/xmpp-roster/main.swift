@@ -1,1 +1,3 @@
 import XMPPTools
+
+RosterTool.main()

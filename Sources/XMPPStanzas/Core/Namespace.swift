@@ -20,6 +20,10 @@ public enum Namespace {
     public static let roster = "jabber:iq:roster"
     /// XEP-0237 roster versioning stream feature.
     public static let rosterVersioning = "urn:xmpp:features:rosterver"
+    /// RFC 6121 §3.4 subscription pre-approval stream feature.
+    public static let preApproval = "urn:xmpp:features:pre-approval"
+    /// XEP-0172 user nickname (sent with subscription requests).
+    public static let nick = "http://jabber.org/protocol/nick"
     /// XEP-0077 in-band registration (IQ payload).
     public static let register = "jabber:iq:register"
     /// XEP-0077 in-band registration stream feature.

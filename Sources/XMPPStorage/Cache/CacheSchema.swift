@@ -5,5 +5,6 @@ enum CacheSchema {
     static let statements: [String] =
         AvatarCacheSchema.statements +
         VCardCacheSchema.statements +
+        RosterCacheSchema.statements +
         []
 }

@@ -11,6 +11,8 @@ enum Completion {
             let names = Set(file?.accounts.keys.map { $0 } ?? []).union(SecureFile.list(paths.sessionsDirectory))
             for name in names.sorted() { Output.line(name) }
         case "vcards": VCardCompletion.answer(request, paths: paths, variables: variables)
+        case "contacts":
+            for jid in RosterCompletion.contacts(account: request.account, paths: paths) { Output.line(jid) }
         default:
             return
         }

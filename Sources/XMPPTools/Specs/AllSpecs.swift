@@ -14,8 +14,8 @@ public enum AllSpecs {
         RegisterSpec.spec,
         // xmpp-login
         LoginSpec.spec,
-        // xmpp-roster (add when the roster branch is merged)
-        // RosterSpec.spec,
+        // xmpp-roster
+        RosterSpec.spec,
         // xmpp-vcard (add when the vCard branch is merged)
         VCardSpec.spec,
         // xmpp-avatar

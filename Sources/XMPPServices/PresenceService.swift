@@ -1,0 +1,88 @@
+import XMLTree
+import XMPPConnection
+import XMPPStanzas
+
+/// Something the server sent while a tool is connected, already answered where an answer is due.
+public enum IncomingEvent: Sendable {
+    /// A presence stanza (availability or subscription).
+    case presence(Presence)
+    /// A roster push (RFC 6121 §2.1.6), acknowledged.
+    case rosterPush(RosterQuery)
+    /// The result or error reply to a request this tool sent without waiting.
+    case reply(Iq)
+    /// A message; one-shot tools ignore them.
+    case message(XMLElement)
+    /// A stanza that could not be read, with the reason; it was dropped.
+    case malformed(String)
+}
+
+/// Presence (RFC 6121 §3–§4) for short-lived tools: initial presence with a negative priority,
+/// subscription requests and answers, and a ping barrier after which every presence the server
+/// owed has arrived (DESIGN.md §5). Network only.
+public enum PresenceService {
+    /// Available presence with `priority` (negative keeps messages for the user's real clients away).
+    public static func available(priority: Int, show: Presence.Show? = nil, status: String? = nil) -> Presence {
+        Presence(show: show, status: status, priority: priority)
+    }
+
+    /// The presence that ends availability.
+    public static var unavailable: Presence { Presence(type: .unavailable) }
+
+    /// A subscription request, approval (`subscribed`), denial or revocation (`unsubscribed`),
+    /// or cancellation (`unsubscribe`) addressed to `jid`.
+    public static func subscription(_ kind: Presence.Kind, to jid: JID) -> Presence {
+        Presence(type: kind, to: jid.bare)
+    }
+
+    /// Sends presence stanzas in one write.
+    public static func send(_ presences: [Presence], on connection: Connection) throws(ConnectionError) {
+        guard !presences.isEmpty else { return }
+        try connection.send(presences.map(\.element))
+    }
+
+    /// Sends `first` followed by a XEP-0199 ping to the server, and returns every event that
+    /// arrived before the pong. The server handles a session's stanzas in order, so presences
+    /// it sends because of `first` (probe answers, redelivered subscription requests) and pushes
+    /// caused by earlier requests all come before it.
+    public static func barrier(on connection: Connection, account: JID, sending first: [XMLElement] = []) throws(ConnectionError) -> [IncomingEvent] {
+        let id = connection.makeID()
+        var ping = Iq(type: .get, id: id, payload: XMLElement("ping", namespace: Namespace.ping))
+        ping.to = try? JID(local: nil, domain: account.domain)
+        try connection.send(first + [ping.element])
+        let deadline = ContinuousClock.now + connection.options.timeout
+        var events: [IncomingEvent] = []
+        while true {
+            let event = try next(on: connection, account: account, deadline: deadline)
+            if case .reply(let iq) = event, iq.id == id { return events }
+            events.append(event)
+        }
+    }
+
+    /// The next event, waiting until `deadline` (`ConnectionError.timedOut` when nothing came).
+    /// Roster pushes are acknowledged; any other IQ request gets `service-unavailable` (RFC 6120
+    /// §8.2.3: a request must be answered); server pings are answered by the connection.
+    public static func next(on connection: Connection, account: JID, deadline: ContinuousClock.Instant) throws(ConnectionError) -> IncomingEvent {
+        while true {
+            let element = try connection.nextStanza(deadline: deadline)
+            switch element.name {
+            case "presence":
+                do { return .presence(try Presence(element: element)) } catch { return .malformed("presence: \(error)") }
+            case "message":
+                return .message(element)
+            case "iq":
+                let iq: Iq
+                do { iq = try Iq(element: element) } catch { return .malformed("iq: \(error)") }
+                if iq.type == .result || iq.type == .error { return .reply(iq) }
+                if let push = RosterService.push(in: iq, account: account) {
+                    try connection.send(Iq(type: .result, id: iq.id, to: iq.from).element)
+                    return .rosterPush(push)
+                }
+                var refusal = Iq(type: .error, id: iq.id, to: iq.from)
+                refusal.error = StanzaError(type: "cancel", condition: "service-unavailable")
+                try connection.send(refusal.element)
+            default:
+                return .malformed("unexpected <\(element.name)/>")
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import XMPPStanzas
+
+/// The roster area's tables: one row per account with its XEP-0237 version, one row per contact.
+/// Groups are joined with U+001F, a character XML cannot carry, so no group name contains it.
+enum RosterCacheSchema {
+    static let statements: [String] = [
+        """
+        CREATE TABLE IF NOT EXISTS roster_meta_v1 (
+          account TEXT PRIMARY KEY, ver TEXT, updated INTEGER NOT NULL)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS roster_items_v1 (
+          account TEXT NOT NULL, jid TEXT NOT NULL, name TEXT, subscription TEXT NOT NULL,
+          ask INTEGER NOT NULL, approved INTEGER NOT NULL, groups TEXT NOT NULL,
+          PRIMARY KEY (account, jid)) WITHOUT ROWID
+        """,
+    ]
+}
+
+/// An account's roster as last seen on the server.
+public struct CachedRoster: Sendable, Equatable {
+    /// The roster version that matches `items` (nil when the server does not version rosters).
+    public var ver: String?
+    /// The contacts, ordered by JID.
+    public var items: [RosterItem]
+    /// When it was last written, in seconds since 1970.
+    public var updated: Int
+}
+
+/// Per-account rosters in the cache. Every write is one short IMMEDIATE transaction that keeps
+/// the version and the items consistent, so tools running at once never see half a roster.
+public final class RosterCache {
+    private let database: Database
+    private static let separator = "\u{1F}"
+    private static let rowsPerInsert = 100
+
+    /// Uses the open cache.
+    public init(cache: Cache) { database = cache.database }
+
+    /// The cached roster of `account`, or nil when there is none (or a row is unreadable).
+    public func load(account: JID) throws(StorageError) -> CachedRoster? {
+        let key = [SQLValue.text(account.bare.description)]
+        // One read transaction: the version and the items come from the same snapshot.
+        try database.execute("BEGIN")
+        defer { try? database.execute("COMMIT") }
+        guard let meta = try database.query("SELECT ver, updated FROM roster_meta_v1 WHERE account = ?", key).first else {
+            return nil
+        }
+        let rows = try database.query(
+            "SELECT jid, name, subscription, ask, approved, groups FROM roster_items_v1 WHERE account = ? ORDER BY jid", key)
+        var items: [RosterItem] = []
+        items.reserveCapacity(rows.count)
+        for row in rows {
+            guard let item = Self.item(from: row) else { return nil }
+            items.append(item)
+        }
+        return CachedRoster(ver: meta[0].text, items: items, updated: Int(meta[1].int ?? 0))
+    }
+
+    /// The stored version of `account`'s roster: nil when no roster is cached, `.some(nil)` when
+    /// one is cached without a version. Cheap: one row.
+    public func version(account: JID) throws(StorageError) -> String?? {
+        guard let meta = try database.query("SELECT ver FROM roster_meta_v1 WHERE account = ?",
+                                            [.text(account.bare.description)]).first else { return nil }
+        return .some(meta[0].text)
+    }
+
+    /// The contacts' JIDs of `account`, for shell completion.
+    public func contacts(account: JID) throws(StorageError) -> [String] {
+        try database.query("SELECT jid FROM roster_items_v1 WHERE account = ? ORDER BY jid",
+                           [.text(account.bare.description)]).compactMap { $0.first?.text }
+    }
+
+    /// Replaces the whole roster of `account` with a fresh copy from the server.
+    public func replace(account: JID, ver: String?, items: [RosterItem], now: Int) throws(StorageError) {
+        let key = SQLValue.text(account.bare.description)
+        try write {
+            try database.query("DELETE FROM roster_items_v1 WHERE account = ?", [key])
+            try insert(items, key: key)
+            try setMeta(key: key, ver: ver, now: now)
+        }
+    }
+
+    /// Applies roster pushes (each with one item; `remove` deletes it) and takes the last push's
+    /// version, but only when the stored version is still `expectedVer`: if another tool wrote a
+    /// different copy meanwhile, that copy stays (it is a consistent snapshot too). Returns
+    /// whether the pushes were applied.
+    @discardableResult
+    public func apply(account: JID, pushes: [RosterQuery], expectedVer: String?, now: Int) throws(StorageError) -> Bool {
+        guard !pushes.isEmpty else { return true }
+        let key = SQLValue.text(account.bare.description)
+        return try write {
+            let meta = try database.query("SELECT ver FROM roster_meta_v1 WHERE account = ?", [key]).first
+            guard let meta, meta[0].text == expectedVer else { return false }
+            var ver = expectedVer
+            for push in pushes {
+                for item in push.items {
+                    if item.subscription == .remove {
+                        try database.query("DELETE FROM roster_items_v1 WHERE account = ? AND jid = ?",
+                                           [key, .text(item.jid.description)])
+                    } else {
+                        try insert([item], key: key)
+                    }
+                }
+                if let v = push.ver { ver = v }
+            }
+            try setMeta(key: key, ver: ver, now: now)
+            return true
+        }
+    }
+
+    /// Forgets the roster of `account`.
+    public func remove(account: JID) throws(StorageError) {
+        let key = SQLValue.text(account.bare.description)
+        try write {
+            try database.query("DELETE FROM roster_items_v1 WHERE account = ?", [key])
+            try database.query("DELETE FROM roster_meta_v1 WHERE account = ?", [key])
+        }
+    }
+
+    private func write<T>(_ body: () throws -> T) throws(StorageError) -> T {
+        do {
+            return try database.transaction(body)
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw .sqlite("\(error)")
+        }
+    }
+
+    private func setMeta(key: SQLValue, ver: String?, now: Int) throws {
+        try database.query(
+            "INSERT INTO roster_meta_v1 (account, ver, updated) VALUES (?, ?, ?) "
+                + "ON CONFLICT(account) DO UPDATE SET ver = excluded.ver, updated = excluded.updated",
+            [key, ver.map(SQLValue.text) ?? .null, .int(Int64(now))])
+    }
+
+    /// Inserts (or replaces) items with multi-row statements, a hundred rows per statement.
+    private func insert(_ items: [RosterItem], key: SQLValue) throws {
+        var start = 0
+        while start < items.count {
+            let chunk = items[start..<min(start + Self.rowsPerInsert, items.count)]
+            let placeholders = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
+            var values: [SQLValue] = []
+            values.reserveCapacity(chunk.count * 7)
+            for item in chunk {
+                values += [key, .text(item.jid.description), item.name.map(SQLValue.text) ?? .null,
+                           .text(item.subscription.rawValue), .int(item.ask ? 1 : 0), .int(item.approved ? 1 : 0),
+                           .text(item.groups.joined(separator: Self.separator))]
+            }
+            try database.query("INSERT OR REPLACE INTO roster_items_v1 "
+                               + "(account, jid, name, subscription, ask, approved, groups) VALUES " + placeholders, values)
+            start += Self.rowsPerInsert
+        }
+    }
+
+    private static func item(from row: [SQLValue]) -> RosterItem? {
+        guard row.count == 6, let jidText = row[0].text, let jid = try? JID(jidText),
+              let subscription = row[2].text.flatMap(Subscription.init(rawValue:)) else { return nil }
+        let groups = row[5].text.map { $0.split(separator: Character(separator)).map(String.init) } ?? []
+        return RosterItem(jid: jid, name: row[1].text, subscription: subscription, ask: row[3].int == 1,
+                          approved: row[4].int == 1, groups: groups)
+    }
+}

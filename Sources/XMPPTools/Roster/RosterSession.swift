@@ -1,0 +1,173 @@
+import XMLTree
+import XMPPConnection
+import XMPPServices
+import XMPPStanzas
+import XMPPStorage
+
+/// One connection of `xmpp-roster` as the account: the synced roster (from the cache when the
+/// server says it is current), pushes applied to both, and a clean close that goes unavailable
+/// again if this run went online.
+final class RosterSession {
+    let connection: Connection
+    let account: JID
+    let environment: ToolEnvironment
+    let cache: RosterCache?
+    /// The roster as the server has it, by contact.
+    private(set) var roster: [JID: RosterItem] = [:]
+    /// The version `roster` matches, as stored in the cache.
+    private(set) var cachedVer: String?
+    /// Whether the roster was transferred (false: the cached copy was current).
+    private(set) var transferred = false
+    private var online = false
+
+    private init(connection: Connection, account: JID, environment: ToolEnvironment, cache: RosterCache?) {
+        self.connection = connection
+        self.account = account
+        self.environment = environment
+        self.cache = cache
+    }
+
+    /// Connects with the cached session and opens the cache (a cache that cannot be opened is a warning).
+    static func open(_ context: AccountContext) throws -> RosterSession {
+        let (connection, account) = try context.connectWithSession()
+        return RosterSession(connection: connection, account: account, environment: context.environment,
+                             cache: openCache(context.environment))
+    }
+
+    /// The roster cache, or nil with a warning.
+    static func openCache(_ environment: ToolEnvironment) -> RosterCache? {
+        do {
+            return RosterCache(cache: try Cache(paths: environment.paths) { environment.warn($0) })
+        } catch {
+            environment.warn("roster cache unavailable: \(error)")
+            return nil
+        }
+    }
+
+    /// Gets the roster, versioned against the cache, and stores a transferred copy. The cached
+    /// items are read while the server works on the request.
+    func sync() throws {
+        let knownVer = cachedVersion()
+        let pending = try RosterService.requestFetch(on: connection, cachedVer: knownVer)
+        let cached = knownVer == nil ? nil : loadCached()
+        switch try pending.finish(on: connection) {
+        case .unchanged:
+            guard let cached, cached.ver == knownVer else {
+                // Another tool replaced the cached copy between the two reads: ask again in full.
+                try take(fresh: RosterService.fetch(on: connection, cachedVer: nil))
+                return
+            }
+            take(cached.items, ver: cached.ver)
+        case .full(let query):
+            try take(fresh: .full(query))
+        }
+    }
+
+    private func take(fresh fetch: RosterFetch) throws {
+        guard case .full(let query) = fetch else { throw ToolFailure(.network, "the server sent no roster") }
+        transferred = true
+        let items = query.items.map(Self.sortedGroups)
+        take(items, ver: query.ver)
+        store { try $0.replace(account: account, ver: query.ver, items: items, now: environment.now) }
+    }
+
+    /// The contacts, ordered by JID (byte order, as the cache stores them; keys computed once).
+    var items: [RosterItem] {
+        roster.values.map { ($0.jid.description, $0) }
+            .sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+            .map(\.1)
+    }
+
+    /// Sends `first` and a ping, applies the pushes that arrive before the pong, returns every event.
+    func barrier(sending first: [XMLElement] = []) throws -> [IncomingEvent] {
+        if first.contains(where: { $0.name == "presence" && $0[attribute: "type"] == nil }) { online = true }
+        let events = try PresenceService.barrier(on: connection, account: account, sending: first)
+        apply(events.compactMap { if case .rosterPush(let q) = $0 { return q } else { return nil } })
+        return events
+    }
+
+    /// Goes online (negative priority) and returns what arrived before the ping's answer
+    /// (DESIGN.md §5). Servers that answer probes from other processes (ejabberd) may still
+    /// owe presences then: while contacts in `expected` have not answered, it keeps reading
+    /// until `quiet` passes without a presence, and never longer than `cap`. On Prosody every
+    /// subscribed contact answers before the pong, so this costs nothing there.
+    func gatherPresence(expecting expected: Set<JID>, quiet: Duration = .milliseconds(300),
+                        cap: Duration = .seconds(2)) throws -> [IncomingEvent] {
+        var events = try barrier(sending: [PresenceService.available(priority: -1).element])
+        var waiting = expected
+        for case .presence(let p) in events { if let from = p.from?.bare { waiting.remove(from) } }
+        let end = ContinuousClock.now + cap
+        while !waiting.isEmpty {
+            let event: IncomingEvent
+            do {
+                event = try PresenceService.next(on: connection, account: account, deadline: min(end, .now + quiet))
+            } catch {
+                if case .timedOut = error { break }
+                throw error
+            }
+            switch event {
+            case .rosterPush(let push): apply([push])
+            case .presence(let p): if let from = p.from?.bare { waiting.remove(from) }
+            default: break
+            }
+            events.append(event)
+        }
+        return events
+    }
+
+    /// Applies roster pushes to the in-memory roster and, when it follows the cached version, the cache.
+    func apply(_ received: [RosterQuery]) {
+        guard !received.isEmpty else { return }
+        let pushes = received.map { RosterQuery(ver: $0.ver, items: $0.items.map(Self.sortedGroups)) }
+        for push in pushes {
+            for item in push.items {
+                if item.subscription == .remove { roster[item.jid] = nil } else { roster[item.jid] = item }
+            }
+        }
+        let expected = cachedVer
+        if let ver = pushes.last(where: { $0.ver != nil })?.ver { cachedVer = ver }
+        store { try $0.apply(account: account, pushes: pushes, expectedVer: expected, now: environment.now) }
+    }
+
+    /// Marks the session as online (after sending available presence directly).
+    func wentOnline() { online = true }
+
+    /// Goes unavailable if this run went online, and closes the stream.
+    func close() {
+        if online { try? PresenceService.send([PresenceService.unavailable], on: connection) }
+        connection.close()
+    }
+
+    /// Servers keep groups as a set (Prosody reorders them): show and cache them sorted.
+    static func sortedGroups(_ item: RosterItem) -> RosterItem {
+        var copy = item
+        copy.groups.sort()
+        return copy
+    }
+
+    private func take(_ items: [RosterItem], ver: String?) {
+        roster = Dictionary(items.map { ($0.jid, $0) }, uniquingKeysWith: { _, last in last })
+        cachedVer = ver
+    }
+
+    private func cachedVersion() -> String? {
+        guard let cache else { return nil }
+        do { return try cache.version(account: account) ?? nil } catch {
+            environment.warn("cannot read the roster cache: \(error)")
+            return nil
+        }
+    }
+
+    private func loadCached() -> CachedRoster? {
+        guard let cache else { return nil }
+        do { return try cache.load(account: account) } catch {
+            environment.warn("cannot read the roster cache: \(error)")
+            return nil
+        }
+    }
+
+    private func store(_ body: (RosterCache) throws -> Void) {
+        guard let cache else { return }
+        do { try body(cache) } catch { environment.warn("cannot update the roster cache: \(error)") }
+    }
+}

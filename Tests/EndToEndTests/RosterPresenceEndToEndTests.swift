@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+
+/// Presence in `list` (online, away, offline) and the `watch` event stream.
+final class RosterPresenceEndToEndTests: XCTestCase {
+    func testListShowsOnlineAwayAndOfflineContacts() throws {
+        let w = try RosterWorld()
+        let alice = try w.account("pa"), bob = try w.account("pb"), carol = try w.account("pc"), dave = try w.account("pd")
+        for contact in [bob, carol, dave] { try w.befriend(alice, contact) }
+        let bobWatch = try w.watch(bob)
+        let carolWatch = try w.watch(carol, ["--show", "away", "--status", "out to lunch", "--priority", "5"])
+
+        let view = try w.contacts(alice, [])
+        XCTAssertEqual(view[bob]?["presence"] as? String, "online")
+        XCTAssertEqual(view[carol]?["presence"] as? String, "away")
+        XCTAssertEqual(view[carol]?["status"] as? String, "out to lunch")
+        let resources = try XCTUnwrap(view[carol]?["resources"] as? [[String: Any]])
+        XCTAssertEqual(resources.count, 1)
+        XCTAssertEqual(resources[0]["priority"] as? Int, 5)
+        XCTAssertTrue((resources[0]["resource"] as? String ?? "").hasPrefix("xmpp-tools."))
+        XCTAssertEqual(view[dave]?["presence"] as? String, "offline")
+        XCTAssertEqual((view[dave]?["resources"] as? [Any])?.count, 0)
+
+        let online = try XCTUnwrap(try w.json(alice, ["list", "--online"]) as? [[String: Any]])
+        XCTAssertEqual(online.compactMap { $0["jid"] as? String }.sorted(), [bob, carol].sorted())
+        XCTAssertEqual(try w.roster(alice, ["list", "--online", "--cached"]).status, 2)
+
+        // The watchers saw alice come and go (each list goes online briefly), and end cleanly.
+        try bobWatch.waitFor { $0["event"] as? String == "presence" && $0["jid"] as? String == alice && $0["presence"] as? String == "online" }
+        XCTAssertEqual(bobWatch.stop(SIGINT), 0)
+        XCTAssertEqual(carolWatch.stop(SIGTERM), 0)
+        XCTAssertEqual(bobWatch.stderr, "")
+
+        let after = try w.contacts(alice, [])
+        XCTAssertEqual(after[bob]?["presence"] as? String, "offline", "watch went unavailable when it ended")
+        XCTAssertEqual(after[carol]?["presence"] as? String, "offline")
+    }
+
+    func testWatchPrintsRequestsAndPushesAndAutoApproves() throws {
+        let w = try RosterWorld()
+        let alice = try w.account("wa"), bot = try w.account("wb")
+        let watcher = try w.watch(bot, ["--auto-approve"])
+        XCTAssertEqual(try w.roster(alice, ["add", bot, "--name", "Bot"]).status, 0)
+        let request = try watcher.waitFor { $0["event"] as? String == "subscription_request" }
+        XCTAssertEqual(request["jid"] as? String, alice)
+        let approved = try watcher.waitFor { $0["event"] as? String == "approved" }
+        XCTAssertEqual(approved["jid"] as? String, alice)
+        XCTAssertEqual(approved["subscribed_back"] as? Bool, true)
+        let push = try watcher.waitFor { $0["event"] as? String == "roster_push" && $0["subscription"] as? String == "from" }
+        XCTAssertEqual(push["jid"] as? String, alice)
+
+        // alice sees the approval, and bot's request in return.
+        XCTAssertEqual(try w.contacts(alice)[bot]?["subscription"] as? String, "to")
+        XCTAssertEqual(try w.pending(alice), w.expectedPending([bot]))
+        XCTAssertEqual(try w.roster(alice, ["approve", bot]).status, 0)
+        try watcher.waitFor { $0["event"] as? String == "roster_push" && $0["subscription"] as? String == "both" }
+        try watcher.waitFor { $0["event"] as? String == "subscribed" && $0["jid"] as? String == alice }
+
+        // bot's watch sees alice's presence come and go with her list.
+        XCTAssertEqual(try w.roster(alice, ["list"]).status, 0)
+        try watcher.waitFor { $0["event"] as? String == "presence" && $0["jid"] as? String == alice && $0["presence"] as? String == "offline" }
+        XCTAssertEqual(watcher.stop(SIGINT), 0)
+        // The watcher kept its cache current from the pushes.
+        let cached = try w.contacts(bot, ["--cached"])
+        XCTAssertEqual(cached[alice]?["subscription"] as? String, "both")
+    }
+
+    func testWatchEndsWhenItsReaderGoes() throws {
+        let w = try RosterWorld()
+        let alice = try w.account("wr")
+        let started = Date()
+        let r = try Shell.run(["/bin/sh", "-c", "\"$0\" watch --json -a \"$1\" | head -n 1", Paths.binaries + "/xmpp-roster", alice],
+                              environment: w.tools.environment, timeout: 30)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasPrefix("{\"event\":\"online\",\"jid\":\"\(alice)/xmpp-tools."), r.stdout)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "watch noticed that nobody reads its output")
+    }
+
+    func testWatchOptionsAreChecked() throws {
+        let w = try RosterWorld()
+        let alice = try w.account("wo")
+        XCTAssertEqual(try w.roster(alice, ["watch", "--show", "sleepy"]).status, 2)
+        XCTAssertEqual(try w.roster(alice, ["watch", "--priority", "500"]).status, 2)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import XCTest
+
+/// export and import: a roster moves between accounts with names and groups intact.
+final class RosterTransferEndToEndTests: XCTestCase {
+    private func exportFixture(_ w: RosterWorld) throws -> (String, [String]) {
+        let alice = try w.account("xa")
+        let bob = w.tools.jid(ToolRunner.username("xb")), carol = w.tools.jid(ToolRunner.username("xc"))
+        let dave = w.tools.jid(ToolRunner.username("xd"))
+        XCTAssertEqual(try w.roster(alice, ["add", bob, "--name", "Bob \"B\" Smith", "--group", "Friends", "--group", "Work; Team"]).status, 0)
+        XCTAssertEqual(try w.roster(alice, ["add", carol, "--name", "Carol, C.", "--no-subscribe"]).status, 0)
+        XCTAssertEqual(try w.roster(alice, ["add", dave, "--group", "Ünïcödé \\ back", "--no-subscribe"]).status, 0)
+        return (alice, [bob, carol, dave])
+    }
+
+    private func summary(_ view: [String: [String: Any]]) -> [String] {
+        view.keys.sorted().map { jid in
+            let c = view[jid] ?? [:]
+            return "\(jid)|\(c["name"] as? String ?? "-")|\((c["groups"] as? [String] ?? []).joined(separator: "+"))|ask=\(c["ask"] as? Bool ?? false)"
+        }
+    }
+
+    func testImportOfJSONExportReproducesNamesAndGroups() throws {
+        let w = try RosterWorld()
+        let (alice, contacts) = try exportFixture(w)
+        let export = try w.roster(alice, ["export"])
+        XCTAssertEqual(export.status, 0, export.stderr)
+        let file = w.tools.home + "/roster.json"
+        try export.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+
+        let erin = try w.account("xe")
+        let dry = try XCTUnwrap(try w.json(erin, ["import", file, "--dry-run"]) as? [String: Any])
+        XCTAssertEqual(dry["dry_run"] as? Bool, true)
+        XCTAssertEqual((dry["added"] as? [[String: Any]])?.compactMap { $0["jid"] as? String }.sorted(), contacts.sorted())
+        XCTAssertEqual((dry["added"] as? [[String: Any]])?.filter { $0["subscribe"] as? Bool == true }.count, 1,
+                       "only the contact alice had asked to see gets a request")
+        XCTAssertEqual(try w.contacts(erin).count, 0, "a dry run changes nothing")
+
+        let imported = try w.roster(erin, ["import", file])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertTrue(imported.stderr.contains("added 3, updated 0, 0 unchanged"), imported.stderr)
+        var expected = summary(try w.contacts(alice))
+        XCTAssertEqual(summary(try w.contacts(erin)), expected)
+
+        let again = try XCTUnwrap(try w.json(erin, ["import", file]) as? [String: Any])
+        XCTAssertEqual((again["added"] as? [Any])?.count, 0)
+        XCTAssertEqual((again["updated"] as? [Any])?.count, 0)
+        XCTAssertEqual(again["unchanged"] as? Int, 3)
+
+        // A changed file updates names and groups; the account itself is skipped.
+        let changed = "[{\"jid\":\"\(contacts[1])\",\"name\":\"Caroline\",\"groups\":[\"New\"]},{\"jid\":\"\(erin)\"}]"
+        let r = try w.roster(erin, ["import", "-", "--json"], stdin: changed)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let update = try XCTUnwrap(try ToolRunner.json(r) as? [String: Any])
+        XCTAssertEqual((update["updated"] as? [[String: Any]])?.first?["old_name"] as? String, "Carol, C.")
+        XCTAssertEqual(update["skipped"] as? [String], [erin])
+        expected = summary(try w.contacts(erin))
+        XCTAssertTrue(expected.contains("\(contacts[1])|Caroline|New|ask=false"), "\(expected)")
+    }
+
+    func testImportOfCSVExport() throws {
+        let w = try RosterWorld()
+        let (alice, _) = try exportFixture(w)
+        let csv = try w.roster(alice, ["export", "--format", "csv"])
+        XCTAssertEqual(csv.status, 0, csv.stderr)
+        XCTAssertTrue(csv.stdout.hasPrefix("jid,name,groups,subscription,ask\n"), csv.stdout)
+        XCTAssertTrue(csv.stdout.contains(",\"Bob \"\"B\"\" Smith\",Friends;Work\\; Team,none,true\n"), csv.stdout)
+        let frank = try w.account("xf")
+        let r = try w.roster(frank, ["import", "-", "--no-subscribe"], stdin: csv.stdout)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let mine = summary(try w.contacts(frank)), theirs = summary(try w.contacts(alice))
+        XCTAssertEqual(mine, theirs.map { $0.replacingOccurrences(of: "ask=true", with: "ask=false") })
+    }
+
+    func testBadImportFilesChangeNothing() throws {
+        let w = try RosterWorld()
+        let alice = try w.account("xg")
+        let bad = try w.roster(alice, ["import", "-"], stdin: "[{\"jid\":\"ok@localhost\"},{\"jid\":\"not valid@localhost\"}]")
+        XCTAssertEqual(bad.status, 9)
+        XCTAssertTrue(bad.stderr.contains("contact #2"), bad.stderr)
+        XCTAssertEqual(try w.roster(alice, ["import", "-"], stdin: "[{\"jid\": }]").status, 9)
+        XCTAssertEqual(try w.roster(alice, ["import", "-"], stdin: "name,groups\nx,y\n").status, 9)
+        XCTAssertEqual(try w.roster(alice, ["import", "/nonexistent/file.json"]).status, 9)
+        XCTAssertEqual(try w.contacts(alice).count, 0)
+    }
+}
