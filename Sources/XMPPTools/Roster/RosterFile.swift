@@ -146,12 +146,3 @@ enum RosterFile {
         return out
     }
 }
-
-extension String {
-    /// Every occurrence of `target` replaced (FoundationEssentials-free).
-    func replacingAll(_ target: Character, with replacement: String) -> String {
-        var out = ""
-        for c in self { if c == target { out += replacement } else { out.append(c) } }
-        return out
-    }
-}
