@@ -30,6 +30,7 @@ public enum RegisterSpec {
                         options: CommonSpec.passwordOptions),
             CommandSpec("delete", summary: "Delete the account from the server and forget its session.",
                         options: [.flag("yes", help: "Confirm: deleting cannot be undone.")]),
+            batch,
         ],
         defaultSubcommand: "create",
         exitCodes: CommonSpec.exitCodes,
@@ -40,6 +41,7 @@ public enum RegisterSpec {
             Example("xmpp-register form example.org --json | jq '.fields[].name'", "List the fields a server asks for."),
             Example("printf '%s\\n' \"$NEWPW\" | xmpp-register passwd --password-stdin", "Change the password from a script."),
             Example("xmpp-register delete --yes -a old@example.org", "Delete an account."),
+            Example("xmpp-register batch staff.csv --jobs 8 --report staff-report.csv", "Create the accounts listed in a CSV file."),
         ],
         seeAlso: ["xmpp-login(1)", "xmpp-tools(7)"]
     )
