@@ -58,9 +58,16 @@ enum BatchInput {
         return directory + "/" + name + ".sqlite3"
     }
 
-    /// A fresh password: 18 random bytes as 24 URL-safe base64 characters.
+    /// A fresh password: 24 letters and digits (about 143 bits), nothing a shell or spreadsheet
+    /// could take for an option or a formula.
     static func generatePassword() -> String {
-        let text = Base64.encode(Crypto.randomBytes(18))
-        return String(text.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var out = ""
+        while out.count < 24 {
+            for byte in Crypto.randomBytes(32) where byte < 248 && out.count < 24 {
+                out.append(alphabet[Int(byte) % alphabet.count])
+            }
+        }
+        return out
     }
 }

@@ -25,14 +25,10 @@ enum BatchReport {
     }
 
     /// RFC 4180 quoting: fields with a comma, quote or line break are quoted, quotes doubled.
-    /// Fields a spreadsheet would run as a formula (`=`, `+`, `-`, `@` first) are quoted too and
-    /// prefixed with `'`, so an opened report cannot execute anything.
+    /// Nothing else changes: the report is data for scripts (and `--resume`), not a spreadsheet.
     static func quote(_ field: String) -> String {
-        var value = field
-        if let first = value.unicodeScalars.first, "=+-@".unicodeScalars.contains(first) { value = "'" + value }
-        let special = value.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" } || value != field
-        guard special else { return value }
-        return "\"" + value.replacingAll("\"", with: "\"\"") + "\""
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingAll("\"", with: "\"\"") + "\""
     }
 }
 

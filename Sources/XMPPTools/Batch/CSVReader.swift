@@ -85,15 +85,10 @@ enum CSVReader {
             fields.removeAll(keepingCapacity: true)
             fieldWasQuoted = false
         }
-        /// Consumes a line break at `i` (CRLF, LF or CR); false if there is none.
-        func lineBreak() -> Bool {
-            if bytes[i] == lf { i += 1; line += 1; return true }
-            if bytes[i] == cr {
-                i += bytes.count > i + 1 && bytes[i + 1] == lf ? 2 : 1
-                line += 1
-                return true
-            }
-            return false
+        /// Consumes the line break (CRLF, LF or CR) at `i`.
+        func skipLineBreak() {
+            i += bytes[i] == cr && bytes.count > i + 1 && bytes[i + 1] == lf ? 2 : 1
+            line += 1
         }
 
         while i < bytes.count {
@@ -121,12 +116,12 @@ enum CSVReader {
                 }
                 guard i < bytes.count else { break }
                 if bytes[i] == comma { try endField(); i += 1; continue }
-                if lineBreak() { try endRecord(); continue }
+                if bytes[i] == lf || bytes[i] == cr { try endRecord(); skipLineBreak(); continue }
                 throw .textAfterQuote(line: line)
             }
             if b == comma { try endField(); i += 1; continue }
             if b == 0 { throw .nulByte(line: line) }
-            if lineBreak() { try endRecord(); continue }
+            if b == lf || b == cr { try endRecord(); skipLineBreak(); continue }
             field.append(b)
             guard field.count <= limits.maxFieldBytes else { throw .fieldTooLong(line: line, limit: limits.maxFieldBytes) }
             i += 1
