@@ -87,6 +87,23 @@ final class BatchResilienceEndToEndTests: XCTestCase {
         XCTAssertEqual(try reportStatuses(report), Array(repeating: "created", count: 600))
         XCTAssertEqual(try XCTUnwrap(server).accountCount(), 600)
     }
+
+    func testThrottlingBacksOffAndEveryRowIsCreated() throws {
+        let (t, s) = try start()
+        // 10 registrations at once, then 5 a second, for loopback too.
+        try s.configure(replacing: "registration_allowlist = { \"127.0.0.1\", \"::1\" }",
+                        with: "registration_allowlist = {}\nregistration_throttle_max = 10\nregistration_throttle_period = 2")
+        try s.restart()
+        let (path, _) = try csv(t, rows: 40, prefix: "throttle")
+        let report = t.home + "/throttle-report.csv"
+        let started = Date()
+        let r = try t.run("xmpp-register", ["batch", path, "--report", report, "--json"] + s.serverArgs, timeout: 120)
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try reportStatuses(report), Array(repeating: "created", count: 40), "no throttled row is dropped")
+        XCTAssertEqual(try s.accountCount(), 40)
+        XCTAssertGreaterThan(elapsed, 5, "30 rows over the burst at 5/s take 6 s: the server did throttle")
+    }
 }
 
 /// A Prosody of the test's own, from scripts/test-server (same domain as the shared one).
@@ -113,6 +130,14 @@ struct PrivateServer {
 
     /// Points a tool at this server.
     var serverArgs: [String] { ["--server", "127.0.0.1:\(port)", "--ca-file", caFile] }
+
+    /// Edits the instance's Prosody config (takes effect at the next restart).
+    func configure(replacing old: String, with new: String) throws {
+        let path = directory + "/prosody.cfg.lua"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        guard text.contains(old) else { throw TestServerError.unusable("\(path) has no '\(old)'") }
+        try text.replacingOccurrences(of: old, with: new).write(toFile: path, atomically: true, encoding: .utf8)
+    }
 
     /// Same ports and data, new process.
     func restart() throws {

@@ -11,7 +11,9 @@ struct BatchRunner {
     func run(_ plan: BatchPlan) throws -> RegistrationEngine.End {
         var settings = RegistrationEngine.Settings()
         settings.jobs = options.jobs
-        settings.window = options.window
+        // At most ~256 requests in flight in all: a server working through them at a few hundred
+        // a second answers the last well within the timeout.
+        settings.window = max(1, min(options.window, 256 / options.jobs))
         settings.timeout = .seconds(context.common.timeout)
         settings.giveUpAfter = .seconds(max(60, 8 * context.common.timeout))
         settings.onExists = options.onExists

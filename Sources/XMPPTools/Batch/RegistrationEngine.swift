@@ -42,7 +42,12 @@ final class RegistrationEngine {
     private(set) var followUps: [Int] = []
     private var everConnected = false
     private var lastProgress = ContinuousClock.now
-    private var lastError: ConnectionError?
+    /// The latest reason streams or rows could not go on, for the give-up message.
+    private var lastReason: String?
+    /// Throttling is usually per client address, so it pauses every stream: no registration is
+    /// sent before this, and `throttles` (in a row) sets how long the next pause is.
+    private var throttledUntil = ContinuousClock.now
+    private var throttles = 0
 
     init(items: [WorkItem], settings: Settings, recorder: BatchRecorder,
          connect: @escaping () throws(ConnectionError) -> PolledConnection) {
@@ -88,6 +93,7 @@ final class RegistrationEngine {
     }
 
     private func fill(_ now: ContinuousClock.Instant) throws {
+        guard now >= throttledUntil else { return }
         for slot in slots where hasQueued && now >= slot.notBefore {
             if slot.link == nil { try open(slot, now) }
             guard case .ready = slot.state, let form = slot.form, let link = slot.link else { continue }
@@ -106,9 +112,10 @@ final class RegistrationEngine {
             }
             guard !batch.isEmpty else { continue }
             try recorder.markSent(lines: batch.map { items[$0.item].row.line })
+            if slot.inFlight.isEmpty { slot.lastActivity = now }
             for entry in batch {
                 items[entry.item].attempts += 1
-                slot.inFlight[entry.id] = RegistrationSlot.Request(item: entry.item, deadline: now + settings.timeout)
+                slot.inFlight[entry.id] = RegistrationSlot.Request(item: entry.item)
             }
             do { try link.send(batch.map(\.element)) } catch { fail(slot, error, now) }
         }
@@ -119,7 +126,6 @@ final class RegistrationEngine {
             let link = try connect()
             slot.link = link
             everConnected = true
-            lastProgress = .now
             let id = link.connection.makeID()
             slot.state = .awaitingForm(id: id, deadline: .now + settings.timeout)
             try link.send([Iq(type: .get, id: id, payload: RegistrationRequest.formQuery).element])
@@ -157,19 +163,24 @@ final class RegistrationEngine {
             return
         }
         guard let request = slot.inFlight.removeValue(forKey: id) else { return }
-        lastProgress = .now
+        slot.lastActivity = .now
         let index = request.item
         let item = items[index]
         guard isError else {
             slot.failures = 0
+            throttles = 0
+            lastProgress = .now
             let sent = slot.form.map { ProfileStep.registrationFields(for: item.row, form: $0) } ?? [:]
             outcomes.append(outcome(index, .created, profile: ProfileStep.afterRegistration(item.row, sentFields: sent)))
             return
         }
         let error = StanzaError(stanza: element)
-        switch ReplyClassifier.verdict(error) {
+        let verdict = ReplyClassifier.verdict(error)
+        if verdict != .retry { lastProgress = .now }
+        switch verdict {
         case .exists:
             slot.failures = 0
+            throttles = 0
             if item.uncertain || settings.onExists == .update {
                 outcomes.append(outcome(index, .conflict))
                 followUps.append(index)
@@ -179,9 +190,13 @@ final class RegistrationEngine {
                 outcomes.append(outcome(index, .exists))
             }
         case .retry:
-            slot.failures += 1
-            slot.notBefore = max(slot.notBefore, .now + settings.backoff.delay(failures: slot.failures))
-            requeue(index, because: "throttled: " + error.description, uncertainNow: item.uncertain, journal: true)
+            // Throttling is not a failure of the row: the attempt does not count, and only
+            // `giveUpAfter` without any success ends the run (the rows stay resumable).
+            throttles += 1
+            throttledUntil = max(throttledUntil, .now + settings.backoff.delay(failures: throttles))
+            items[index].attempts -= 1
+            lastReason = "throttled by the server (" + error.description + ")"
+            requeue(index, because: lastReason ?? "", uncertainNow: item.uncertain, journal: true)
         case .refused:
             outcomes.append(outcome(index, .failed, error: ReplyClassifier.describe(error)))
         }
@@ -213,7 +228,7 @@ final class RegistrationEngine {
     /// Drops the stream: what was in flight may have reached the server, so it goes back to the
     /// queue marked uncertain; the stream reconnects after a back-off.
     private func fail(_ slot: RegistrationSlot, _ error: ConnectionError, _ now: ContinuousClock.Instant) {
-        lastError = error
+        lastReason = error.description
         let unanswered = slot.inFlight.values.map(\.item).sorted()
         slot.reset()
         slot.failures += 1
@@ -237,7 +252,7 @@ final class RegistrationEngine {
 
     private func expire(_ now: ContinuousClock.Instant) {
         for slot in slots {
-            if let deadline = slot.nextDeadline, deadline <= now {
+            if let deadline = slot.deadline(timeout: settings.timeout), deadline <= now {
                 fail(slot, .timedOut("waiting for the server's answer"), now)
             }
         }
@@ -245,11 +260,10 @@ final class RegistrationEngine {
 
     private func nextWake(_ now: ContinuousClock.Instant) -> ContinuousClock.Instant {
         var wake = now + .seconds(1)
+        if hasQueued && throttledUntil > now { wake = min(wake, throttledUntil) }
         for slot in slots {
-            if let d = slot.nextDeadline { wake = min(wake, d) }
-            if hasQueued && slot.notBefore > now && (slot.link == nil || slot.inFlight.count < settings.window) {
-                wake = min(wake, slot.notBefore)
-            }
+            if let d = slot.deadline(timeout: settings.timeout) { wake = min(wake, d) }
+            if hasQueued && slot.notBefore > now { wake = min(wake, slot.notBefore) }
         }
         return wake
     }
@@ -262,8 +276,9 @@ final class RegistrationEngine {
     }
 
     private func giveUp() -> ToolFailure {
-        let reason = lastError.map { ": \($0)" } ?? ""
-        return ToolFailure(.network, "no progress for \(settings.giveUpAfter.components.seconds) s\(reason)")
+        let throttled = throttles > 0
+        let reason = lastReason.map { ": \($0)" } ?? ""
+        return ToolFailure(throttled ? .refused : .network, "no progress for \(settings.giveUpAfter.components.seconds) s\(reason)")
     }
 
     private func outcome(_ index: Int, _ status: JournalStatus, error: String? = nil, retryable: Bool = false,

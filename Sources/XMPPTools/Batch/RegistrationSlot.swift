@@ -30,8 +30,6 @@ final class RegistrationSlot {
     struct Request {
         /// Index of the work item.
         var item: Int
-        /// When the missing reply counts as a dropped connection.
-        var deadline: ContinuousClock.Instant
     }
 
     var state: State = .idle
@@ -44,12 +42,15 @@ final class RegistrationSlot {
     var notBefore = ContinuousClock.now
     /// Failures in a row, for the back-off.
     var failures = 0
+    /// The last time something was sent into an idle stream or arrived from it.
+    var lastActivity = ContinuousClock.now
 
-    /// The earliest deadline among the form request and the registrations in flight.
-    var nextDeadline: ContinuousClock.Instant? {
-        var all = inFlight.values.map(\.deadline)
-        if case .awaitingForm(_, let d) = state { all.append(d) }
-        return all.min()
+    /// When this stream counts as dead: `timeout` after the last sign of life while a request
+    /// is unanswered. A busy server answering other streams first is not a dead one, so the clock
+    /// runs from the last reply, not from each request.
+    func deadline(timeout: Duration) -> ContinuousClock.Instant? {
+        if case .awaitingForm(_, let d) = state { return d }
+        return inFlight.isEmpty ? nil : lastActivity + timeout
     }
 
     /// Forgets the connection and form; the caller requeues what was in flight.
