@@ -88,6 +88,28 @@ final class BatchResilienceEndToEndTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(server).accountCount(), 600)
     }
 
+    func testCtrlCWritesThePartialReportAndResumeFinishes() throws {
+        let (t, s) = try start()
+        let (path, _) = try csv(t, rows: 600, prefix: "sigint")
+        let report = t.home + "/sigint-report.csv"
+        let process = try launch(t, s, [path, "--report", report])
+        try waitForAccounts(100, while: process)
+        process.kill(SIGINT)
+        XCTAssertEqual(try process.wait(), 1, "an interrupted batch is a partial one: \(process.stderr)")
+        XCTAssertTrue(process.stderr.contains("interrupted; 600 rows:"), process.stderr)
+        XCTAssertTrue(process.stderr.contains("continue with --resume"), process.stderr)
+        let partial = try reportStatuses(report)
+        XCTAssertEqual(partial.count, 600, "the report lists every row, done or not")
+        let done = partial.filter { $0 == "created" }.count
+        XCTAssertEqual(done + partial.filter { $0 == "pending" || $0 == "sent" }.count, 600)
+        XCTAssertEqual(done, try s.accountCount(), "in-flight answers were awaited and recorded before exiting")
+
+        let resumed = try t.run("xmpp-register", ["batch", path, "--report", report, "--resume"] + s.serverArgs, timeout: 180)
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertEqual(try reportStatuses(report), Array(repeating: "created", count: 600))
+        XCTAssertEqual(try s.accountCount(), 600)
+    }
+
     func testThrottlingBacksOffAndEveryRowIsCreated() throws {
         let (t, s) = try start()
         // 10 registrations at once, then 5 a second, for loopback too.

@@ -30,7 +30,7 @@ struct BatchCommand {
             checked = checked.filter { BatchInput.shard(of: $0.shardKey, count: shard.count) == shard.index - 1 }
         }
         let invalid = checked.compactMap { if case .invalid(let r) = $0 { return r } else { return nil } }
-        if checked.contains(where: { if case .valid(let r) = $0 { return r.profile.names.contains { $0 != "email" } } else { return false } }) {
+        if checked.contains(where: { if case .valid(let r) = $0 { return !r.profile.isEmpty } else { return false } }) {
             output.note(ProfileStep.pendingReason)
         }
         if options.strict && !invalid.isEmpty {
@@ -70,6 +70,9 @@ struct BatchCommand {
     private func execute(input: [UInt8], checked: [CheckedRow], output: BatchOutput) throws {
         let identity = BatchInput.identity(input: input, options: options)
         let reportPath = options.report.map(absolute)
+        if let reportPath, options.input != "-", reportPath == absolute(options.input) {
+            throw ToolFailure(.usage, "--report \(options.report ?? "") would overwrite the input CSV")
+        }
         let journalPath = try BatchInput.journalPath(identity: identity, report: reportPath, paths: env.paths)
         let journal: BatchJournal
         do {

@@ -64,7 +64,10 @@ final class RegistrationEngine {
 
     /// Runs until every row has an outcome or a follow-up, or until interrupted.
     func run() throws -> End {
-        defer { for slot in slots { slot.reset() } }
+        defer {
+            try? flush()  // even on a fatal error, record what was learned
+            for slot in slots { slot.reset() }
+        }
         var drainDeadline: ContinuousClock.Instant?
         lastProgress = .now
         while true {
@@ -107,7 +110,8 @@ final class RegistrationEngine {
                                                                     password: item.password, extra: extra)
                     batch.append((id, index, iq.element))
                 } catch {
-                    outcomes.append(outcome(index, .failed, error: error.description + " (no such column in the CSV)"))
+                    guard case .missingField(let field) = error else { throw error }
+                    outcomes.append(outcome(index, .failed, error: "the server's form requires '\(field)', which the CSV does not give"))
                 }
             }
             guard !batch.isEmpty else { continue }

@@ -23,7 +23,8 @@ extension RegisterSpec {
             "An account that exists is reported as 'exists' (--on-exists skip, the default), counted as a failure "
                 + "(fail), or logged into with the row's password to apply its profile columns (update). The email column "
                 + "is sent with the registration when the server's form asks for it. The vCard and avatar columns "
-                + "(nickname, fullname, avatar) are validated; this version reports them as 'profile: pending'.",
+                + "(nickname, fullname, avatar) are validated; this version reports them as 'profile: pending'. "
+                + "--on-exists update, --delete and --passwd log in as each account, one account at a time.",
             "--json prints one JSON Line per finished row: line, jid, status (created, exists, updated, deleted, changed, "
                 + "failed or invalid), error (null on success), profile (null, applied or pending, with pending_columns). "
                 + "--report writes the same as CSV, atomically with mode 0600, including the passwords --generate-passwords "
