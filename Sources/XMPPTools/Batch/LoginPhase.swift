@@ -54,6 +54,8 @@ final class LoginPhase {
                     }
                     pause(settings.backoff.delay(failures: failures))
                     continue
+                } catch let error as ConnectionError where LoginPhase.isRowFailure(error) {
+                    result = outcome(item, .failed, error: error.description)
                 }
                 try recorder.commit([result])
                 break
@@ -103,6 +105,15 @@ final class LoginPhase {
                 try RegistrationService.changePassword(on: connection, username: user, newPassword: newPassword)
             }
             return outcome(item, .changed)
+        }
+    }
+
+    /// A refusal that concerns this row only (the server answered); other errors (TLS,
+    /// certificates, protocol) end the run.
+    static func isRowFailure(_ error: ConnectionError) -> Bool {
+        switch error {
+        case .stanzaError, .sasl, .authenticationFailed: return true
+        default: return false
         }
     }
 
