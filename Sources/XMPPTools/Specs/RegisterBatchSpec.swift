@@ -15,11 +15,12 @@ extension RegisterSpec {
             "Registrations run on --jobs unauthenticated TLS streams at once, each reused for many accounts with several "
                 + "requests in flight, all driven by one event loop with one TLS context. Throttling (resource-constraint, "
                 + "policy-violation) and dropped connections back off and retry; no row is dropped.",
-            "Each outcome is recorded in a journal (SQLite, mode 0600) as it happens: next to the report as FILE.journal, "
+            "Each outcome is recorded in a journal (SQLite, mode 0600) as it happens: next to the report (REPORT.journal), "
                 + "or under $XDG_STATE_HOME/xmpp-tools/batch/. After a crash, Ctrl-C or kill -9, --resume continues "
-                + "without registering any row twice or skipping one; a request that was sent but never answered is checked "
-                + "by logging in with the row's password. Without --resume, an unfinished journal of the same batch is "
-                + "refused rather than overwritten.",
+                + "without registering any row twice or skipping one (and tries again the rows whose failure was transient); "
+                + "a request that was sent but never answered is checked by logging in with the row's password. Without "
+                + "--resume, an unfinished journal of the same batch is refused rather than overwritten. A resumed run prints "
+                + "the rows it finishes; the report always lists every row.",
             "An account that exists is reported as 'exists' (--on-exists skip, the default), counted as a failure "
                 + "(fail), or logged into with the row's password to apply its profile columns (update). The email column "
                 + "is sent with the registration when the server's form asks for it. The vCard and avatar columns "
