@@ -170,6 +170,21 @@ final class BatchEndToEndTests: XCTestCase {
         XCTAssertEqual(seen.keys.sorted(), Array(2...13))
     }
 
+    func testStreamsAreReplacedBeforeTheServerTimesThemOutWithoutLosingARequest() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        let users = (0..<600).map { _ in ToolRunner.username("age") }
+        let csv = try file(t, "age.csv", Array(("jid,password\n" + users.map { "\(t.jid($0)),pw" }.joined(separator: "\n")).utf8))
+        let report = t.home + "/age-report.csv"
+        // One stream, one request at a time: 600 PBKDF2 registrations outlast the 1 s age on any machine.
+        let r = try t.run("xmpp-register", ["batch", csv, "--report", report, "--jobs", "1", "--window", "1",
+                                            "--max-stream-age", "1", "--trace"] + t.serverArgs, timeout: 120)
+        XCTAssertEqual(r.status, 0, String(r.stderr.suffix(2000)))
+        let opens = (r.stderr.components(separatedBy: "SEND <?xml").count - 1) / 2  // two headers: before and after STARTTLS
+        XCTAssertGreaterThanOrEqual(opens, 2, "the stream was replaced at least once")
+        let retried = try Shell.run(["/usr/bin/sqlite3", report + ".journal", "SELECT count(*) FROM journal_rows WHERE attempts != 1 OR status != 'created'"])
+        XCTAssertEqual(retried.stdout, "0\n", "a planned close waits for the answers: no row is sent twice")
+    }
+
     func testUnfinishedJournalIsNotSilentlyReplaced() throws {
         let t = try ToolRunner(server: try TestServer.require())
         let report = t.home + "/u.csv"

@@ -59,6 +59,8 @@ struct BatchOptions: Sendable {
     var domain: String?
     var shard: Shard?
     var generatePasswords = false
+    /// Seconds before a registration stream is replaced by a fresh one.
+    var maxStreamAge = 240
 
     /// The default for `--jobs`: enough streams to keep a server's registration worker busy
     /// (each stream pipelines `window` requests), few enough not to look like a flood.
@@ -73,6 +75,7 @@ struct BatchOptions: Sendable {
         do {
             jobs = try command.int("jobs", in: 1...256) ?? BatchOptions.defaultJobs
             window = try command.int("window", in: 1...64) ?? 4
+            maxStreamAge = try command.int("max-stream-age", in: 1...86_400) ?? 240
         } catch {
             throw ToolFailure(.usage, error.reason.description)
         }

@@ -17,6 +17,7 @@ struct BatchRunner {
         settings.timeout = .seconds(context.common.timeout)
         settings.giveUpAfter = .seconds(max(60, 8 * context.common.timeout))
         settings.onExists = options.onExists
+        settings.maxStreamAge = .seconds(options.maxStreamAge)
         var warnedInsecure = false
         var followUps = plan.followUps.map { (item: $0, task: followUpTask($0)) }
 

@@ -23,6 +23,9 @@ final class RegistrationEngine {
         /// Stop when nothing moved for this long (the rows stay resumable).
         var giveUpAfter: Duration = .seconds(120)
         var onExists: ExistsPolicy = .skip
+        /// Streams are replaced after this long: servers close unauthenticated streams after a
+        /// while (Prosody's c2s_timeout, 300 s), and a planned close loses no request.
+        var maxStreamAge: Duration = .seconds(240)
         var backoff = Backoff()
     }
 
@@ -98,6 +101,10 @@ final class RegistrationEngine {
     private func fill(_ now: ContinuousClock.Instant) throws {
         guard now >= throttledUntil else { return }
         for slot in slots where hasQueued && now >= slot.notBefore {
+            if slot.link != nil && now - slot.openedAt > settings.maxStreamAge {
+                guard slot.inFlight.isEmpty else { continue }  // send nothing more; let it drain
+                slot.reset()
+            }
             if slot.link == nil { try open(slot, now) }
             guard case .ready = slot.state, let form = slot.form, let link = slot.link else { continue }
             var batch: [(id: String, item: Int, element: XMLElement)] = []
@@ -129,6 +136,7 @@ final class RegistrationEngine {
         do {
             let link = try connect()
             slot.link = link
+            slot.openedAt = .now
             everConnected = true
             let id = link.connection.makeID()
             slot.state = .awaitingForm(id: id, deadline: .now + settings.timeout)

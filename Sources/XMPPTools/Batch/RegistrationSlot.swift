@@ -42,6 +42,8 @@ final class RegistrationSlot {
     var notBefore = ContinuousClock.now
     /// Failures in a row, for the back-off.
     var failures = 0
+    /// When the current connection was opened.
+    var openedAt = ContinuousClock.now
     /// The last time something was sent into an idle stream or arrived from it.
     var lastActivity = ContinuousClock.now
 

@@ -35,6 +35,8 @@ extension RegisterSpec {
         options: [
             OptionSpec("jobs", value: "N", help: "Registration streams at once (default 4; each pipelines several requests)."),
             OptionSpec("window", value: "N", help: "Registrations in flight per stream (default 4).", hidden: true),
+            OptionSpec("max-stream-age", value: "SECONDS", help: "Replace each registration stream after this long (default 240).",
+                       hidden: true),
             .flag("resume", help: "Continue the interrupted run of this CSV recorded in its journal."),
             .flag("dry-run", help: "Check every row and stop; nothing is sent."),
             .flag("strict", help: "Refuse the whole file when any row is invalid."),
