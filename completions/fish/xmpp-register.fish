@@ -15,11 +15,11 @@ function __xmpp_register_position
             switch $token
                 case --
                     set ended 1
-                case -a --account --server --ca-file --pin --timeout --resource --password-file --field --nickname --fullname --email --avatar
+                case -a --account --server --ca-file --pin --timeout --resource --password-file --field --nickname --fullname --email --avatar --jobs --window --max-stream-age --on-exists --report --domain --shard
                     set skip 1
             end
         else if test -z "$cmd"
-            if contains -- $token create form passwd delete
+            if contains -- $token create form passwd delete batch
                 set cmd $token
             else
                 set cmd create
@@ -96,6 +96,19 @@ complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_a
 complete -c xmpp-register -n '__xmpp_register_at passwd +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
 complete -c xmpp-register -n '__xmpp_register_at passwd +0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-register -n '__xmpp_register_at delete +0' -l yes -d 'Confirm: deleting cannot be undone.'
+complete -c xmpp-register -n '__xmpp_register_at batch +0' -l jobs -x -d 'Registration streams at once (default 4; each pipelines several requests).'
+complete -c xmpp-register -n '__xmpp_register_at batch +0' -l resume -d 'Continue the interrupted run of this CSV recorded in its journal.'
+complete -c xmpp-register -n '__xmpp_register_at batch +0' -l dry-run -d 'Check every row and stop; nothing is sent.'
+complete -c xmpp-register -n '__xmpp_register_at batch +0' -l strict -d 'Refuse the whole file when any row is invalid.'
+complete -c xmpp-register -n '__xmpp_register_at batch +0' -l on-exists -x -a 'skip fail update' -d 'When an account exists: skip (default), fail, or update (log in, apply the profile).'
+complete -c xmpp-register -n '__xmpp_register_at batch +0' -l report -x -a '(__xmpp_register_files csv CSV)' -d 'Write every row\'s outcome to FILE as CSV (mode 0600, atomic).'
+complete -c xmpp-register -n '__xmpp_register_at batch +0' -l domain -x -d 'Domain for a username column and for JIDs written without @.'
+complete -c xmpp-register -n '__xmpp_register_at batch +0' -l shard -x -d 'Take only shard K of N (by a hash of the JID), so N machines split one CSV.'
+complete -c xmpp-register -n '__xmpp_register_at batch +0' -l generate-passwords -d 'Generate passwords for rows without one (written only to --report).'
+complete -c xmpp-register -n '__xmpp_register_at batch +0' -l delete -d 'Delete the listed accounts instead (logs in with each row\'s password).'
+complete -c xmpp-register -n '__xmpp_register_at batch +0' -l passwd -d 'Change each account\'s password from password to new_password.'
+complete -c xmpp-register -n '__xmpp_register_at batch 0' -x -a '(__xmpp_register_files csv CSV)'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a form -d 'Show the fields a server asks for before it creates an account.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a passwd -d 'Change the password of the account and refresh its cached session.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a delete -d 'Delete the account from the server and forget its session.'
+complete -c xmpp-register -n '__xmpp_register_at "" 0' -a batch -d 'Create, delete or re-password many accounts listed in a CSV file.'

@@ -14,6 +14,7 @@ public enum RegisterTool {
             case "form": try commands.form(domainText: inv.command.argument("DOMAIN") ?? "")
             case "passwd": try commands.passwd()
             case "delete": try commands.delete(confirmed: inv.command.flag("yes"))
+            case "batch": try BatchCommand(context: inv.context, options: try BatchOptions(inv.command)).run()
             default: throw ToolFailure(.usage, "unknown command '\(inv.command.command)'")
             }
         }

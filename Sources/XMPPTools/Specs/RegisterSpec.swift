@@ -62,6 +62,7 @@ public enum RegisterSpec {
                         examples: [
                             Example("xmpp-register delete --yes -a old@example.org", "Delete old@example.org."),
                         ]),
+            batch,
         ],
         defaultSubcommand: "create",
         exitCodes: CommonSpec.exitCodes,
@@ -72,6 +73,7 @@ public enum RegisterSpec {
                     "Create an account, asking twice for its password, and log in to it."),
             Example("openssl rand -base64 18 | tee pw.txt | xmpp-register bot@example.org --password-stdin",
                     "Create an account with a random password, kept in pw.txt."),
+            Example("xmpp-register batch staff.csv --jobs 8 --report staff-report.csv", "Create the accounts listed in a CSV file."),
         ],
         seeAlso: ["xmpp-login(1)", "xmpp-tools(7)"]
     )

@@ -1,0 +1,99 @@
+import XMLTree
+import XMPPStanzas
+
+/// A connection driven by a single-threaded poll() loop over many streams (batch mode): it
+/// exposes the socket descriptor, reads whatever has arrived without ever waiting, and sends
+/// pipelined requests. Opening (TCP, TLS, stream features) still blocks, once per stream;
+/// after that the loop owns the timing. One owner; not Sendable.
+public final class PolledConnection {
+    /// The underlying connection, for blocking work (SASL, bind) before or after polling.
+    public let connection: Connection
+    /// The socket descriptor to watch for `POLLIN`.
+    public let fileDescriptor: Int32
+
+    private init(connection: Connection, fileDescriptor: Int32) {
+        self.connection = connection
+        self.fileDescriptor = fileDescriptor
+    }
+
+    /// Connects like `Connection.open` (first endpoint that answers, TLS direct or by STARTTLS,
+    /// clear text refused) and keeps the socket descriptor for polling.
+    public static func open(_ options: ConnectionOptions, tls: TLSContext, trace: TraceSink? = nil) throws(ConnectionError) -> PolledConnection {
+        var lastError = ConnectionError.dnsFailed(host: options.domain, reason: "no endpoints")
+        for endpoint in options.endpoints {
+            do {
+                return try open(options, endpoint: endpoint, tls: tls, trace: trace)
+            } catch {
+                lastError = error
+                switch error {
+                case .dnsFailed, .connectFailed, .timedOut, .closedByPeer, .io: continue
+                default: throw error
+                }
+            }
+        }
+        throw lastError
+    }
+
+    private static func open(_ options: ConnectionOptions, endpoint: Endpoint, tls: TLSContext, trace: TraceSink?) throws(ConnectionError) -> PolledConnection {
+        let deadline = ContinuousClock.now + options.timeout
+        let socket = try Socket.connect(host: endpoint.host, port: endpoint.port, deadline: deadline)
+        let transport = Transport(socket: socket)
+        if endpoint.directTLS {
+            try transport.startTLS(context: tls, referenceName: options.domain, directTLS: true, deadline: deadline)
+        }
+        let stream = XMPPStream(transport: transport, timeout: options.timeout, limits: options.limits, trace: trace)
+        var features = try stream.open(to: options.domain)
+        if !transport.isSecure {
+            guard features.startTLS else { stream.close(); throw .tlsUnavailable }
+            try stream.send(XMLElement("starttls", namespace: Namespace.tls))
+            let answer = try stream.nextElement(deadline: .now + options.timeout)
+            guard answer.name == "proceed", answer.namespace == Namespace.tls else {
+                stream.close()
+                throw .protocolViolation("server refused STARTTLS (<\(answer.name)/>)")
+            }
+            try transport.startTLS(context: tls, referenceName: options.domain, directTLS: false, deadline: .now + options.timeout)
+            features = try stream.open(to: options.domain)
+        }
+        let connection = Connection(stream: stream, options: options, endpoint: endpoint, features: features)
+        return PolledConnection(connection: connection, fileDescriptor: socket.fd)
+    }
+
+    /// Appends to `elements` everything complete that has arrived, without waiting: plaintext
+    /// OpenSSL already holds is decrypted first, then the socket is read until it would block.
+    /// Server pings are answered here and not returned. Throws when the stream ended or broke;
+    /// the elements that arrived before the failure are in `elements` all the same (a server
+    /// that shuts down often answers and closes in one burst).
+    public func readAvailable(into elements: inout [XMLElement]) throws(ConnectionError) {
+        let now = ContinuousClock.now
+        while true {
+            let element: XMLElement
+            do {
+                // A deadline already reached makes every wait return at once: `.timedOut` here
+                // means "nothing more is buffered", while partial input stays in the parser.
+                element = try connection.stream.nextElement(deadline: now)
+            } catch {
+                if case .timedOut = error { return }
+                throw error
+            }
+            if try answerPing(element) { continue }
+            elements.append(element)
+        }
+    }
+
+    /// Sends several elements in one write, without waiting for any reply (pipelining).
+    public func send(_ elements: [XMLElement]) throws(ConnectionError) {
+        try connection.send(elements)
+    }
+
+    /// Ends the stream and closes the socket.
+    public func close() { connection.close() }
+
+    private func answerPing(_ element: XMLElement) throws(ConnectionError) -> Bool {
+        guard element.name == "iq", element[attribute: "type"] == "get",
+              element.child("ping", namespace: Namespace.ping) != nil, let id = element[attribute: "id"] else { return false }
+        var reply = Iq(type: .result, id: id)
+        reply.to = element[attribute: "from"].flatMap { try? JID($0) }
+        try connection.send(reply.element)
+        return true
+    }
+}

@@ -1,0 +1,196 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The batch journal: one SQLite file (WAL, mode 0600) recording where every row of a batch
+/// stands. Each change is committed before the tool acts on it or reports it, so a crash or
+/// `kill -9` loses nothing: a resumed run neither repeats a finished row nor skips one. A lock
+/// file next to it keeps two runs off one journal.
+public final class BatchJournal {
+    /// How to treat a journal already at the path.
+    public enum Start: Sendable {
+        /// Start a new run: a finished journal is replaced, an unfinished one refused.
+        case fresh
+        /// Continue the recorded run (a missing journal starts a new one).
+        case resume
+    }
+
+    /// The SQLite file.
+    public let path: String
+    /// True when an existing run is continued.
+    public let resumed: Bool
+    private let database: Database
+    private let lockDescriptor: Int32
+
+    /// Opens or creates the journal at `path` for the batch named by `identity` (a digest of
+    /// the input and the options that shape the plan).
+    public init(path: String, identity: String, start: Start) throws(JournalError) {
+        self.path = path
+        lockDescriptor = try BatchJournal.lock(path)
+        do {
+            if access(path, F_OK) == 0 {
+                let existing = try Database(path: path)
+                let recorded = try BatchJournal.meta(existing, "identity") ?? ""
+                let finished = try BatchJournal.meta(existing, "finished") == "1"
+                switch start {
+                case .resume:
+                    guard recorded == identity else { throw JournalError.mismatch(path: path, recorded: recorded) }
+                    database = existing
+                    resumed = true
+                    return
+                case .fresh:
+                    if !finished {
+                        let (done, total) = try BatchJournal.progress(existing)
+                        throw JournalError.unfinished(path: path, done: done, total: total)
+                    }
+                }
+                for suffix in ["", "-wal", "-shm"] { try SecureFile.remove(path + suffix) }
+            }
+            database = try BatchJournal.create(path, identity: identity)
+            resumed = false
+        } catch let error as JournalError {
+            _ = close(lockDescriptor)
+            throw error
+        } catch let error as StorageError {
+            _ = close(lockDescriptor)
+            throw .storage(error)
+        } catch {
+            _ = close(lockDescriptor)
+            throw .storage(.sqlite("\(error)"))
+        }
+    }
+
+    deinit { _ = close(lockDescriptor) }
+
+    /// Every recorded row, by line.
+    public func entries() throws(JournalError) -> [JournalEntry] {
+        let rows: [[SQLValue]]
+        do {
+            rows = try database.query("SELECT line, jid, status, error, retryable, uncertain, attempts, generated_password, profile FROM journal_rows ORDER BY line")
+        } catch {
+            throw .storage(error)
+        }
+        return rows.map(BatchJournal.entry)
+    }
+
+    private static func entry(_ r: [SQLValue]) -> JournalEntry {
+        guard r.count == 9 else { return JournalEntry(line: 0, jid: "", status: .pending) }
+        let status = JournalStatus(rawValue: r[2].text ?? "") ?? .pending
+        return JournalEntry(line: Int(r[0].int ?? 0), jid: r[1].text ?? "", status: status, error: r[3].text,
+                            retryable: r[4].int == 1, uncertain: r[5].int == 1, attempts: Int(r[6].int ?? 0),
+                            generatedPassword: r[7].text, profile: r[8].text)
+    }
+
+    /// Records the planned rows of a new run, in one transaction.
+    public func insert(_ entries: [JournalEntry]) throws(JournalError) {
+        let now = BatchJournal.now
+        try transaction { () throws(StorageError) in
+            for e in entries {
+                try database.query(
+                    "INSERT INTO journal_rows (line, jid, status, error, retryable, uncertain, attempts, generated_password, profile, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    [.int(Int64(e.line)), .text(e.jid), .text(e.status.rawValue), BatchJournal.optional(e.error),
+                     .int(e.retryable ? 1 : 0), .int(e.uncertain ? 1 : 0), .int(Int64(e.attempts)),
+                     BatchJournal.optional(e.generatedPassword), BatchJournal.optional(e.profile), .int(now)])
+            }
+        }
+    }
+
+    /// Marks rows as sent, before their requests are written: from here on an answer that never
+    /// comes leaves them uncertain rather than pending.
+    public func markSent(lines: [Int]) throws(JournalError) {
+        guard !lines.isEmpty else { return }
+        let now = BatchJournal.now
+        try transaction { () throws(StorageError) in
+            for line in lines {
+                try database.query("UPDATE journal_rows SET status='sent', attempts=attempts+1, updated_at=? WHERE line=?",
+                                   [.int(now), .int(Int64(line))])
+            }
+        }
+    }
+
+    /// Records several rows' new states in one transaction.
+    public func record(_ updates: [JournalUpdate]) throws(JournalError) {
+        guard !updates.isEmpty else { return }
+        let now = BatchJournal.now
+        try transaction { () throws(StorageError) in
+            for u in updates {
+                try database.query(
+                    "UPDATE journal_rows SET status=?, error=?, retryable=?, uncertain=?, profile=COALESCE(?, profile), updated_at=? WHERE line=?",
+                    [.text(u.status.rawValue), BatchJournal.optional(u.error), .int(u.retryable ? 1 : 0),
+                     .int(u.uncertain ? 1 : 0), BatchJournal.optional(u.profile), .int(now), .int(Int64(u.line))])
+            }
+        }
+    }
+
+    /// Marks the run finished (every row has an outcome) or not.
+    public func setFinished(_ finished: Bool) throws(JournalError) {
+        do {
+            try database.query("INSERT OR REPLACE INTO journal_meta (key, value) VALUES ('finished', ?)", [.text(finished ? "1" : "0")])
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    // MARK: - Internals
+
+    private static func create(_ path: String, identity: String) throws(StorageError) -> Database {
+        // SQLite creates files 0644 (less umask); the journal may hold generated passwords.
+        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+        _ = close(fd)
+        let db = try Database(path: path)
+        try db.execute(JournalSchema.statements.joined(separator: ";\n"))
+        try db.query("INSERT OR REPLACE INTO journal_meta (key, value) VALUES ('identity', ?)", [.text(identity)])
+        try db.query("INSERT OR REPLACE INTO journal_meta (key, value) VALUES ('finished', '0')")
+        return db
+    }
+
+    private static func lock(_ path: String) throws(JournalError) -> Int32 {
+        // A separate file: closing any descriptor of the database itself would drop SQLite's locks.
+        let lockPath = path + ".lock"
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .storage(.io(path: lockPath, reason: String(cString: strerror(errno)))) }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            _ = close(fd)
+            throw .locked(path: path)
+        }
+        return fd
+    }
+
+    private static func meta(_ db: Database, _ key: String) throws(StorageError) -> String? {
+        // A file that is not a journal has no such table: treat it as a different batch.
+        guard (try? db.query("SELECT 1 FROM journal_meta LIMIT 1")) != nil else { return nil }
+        return try db.query("SELECT value FROM journal_meta WHERE key=?", [.text(key)]).first?.first?.text
+    }
+
+    private static func progress(_ db: Database) throws(StorageError) -> (Int, Int) {
+        let rows = (try? db.query("SELECT status FROM journal_rows")) ?? []
+        let done = rows.filter { JournalStatus(rawValue: $0.first?.text ?? "")?.isFinal ?? false }.count
+        return (done, rows.count)
+    }
+
+    private func transaction(_ body: () throws(StorageError) -> Void) throws(JournalError) {
+        if let error = BatchJournal.attempt(database, body) { throw .storage(error) }
+    }
+
+    /// Runs `body` in one transaction; the error, if any (a helper keeps typed and untyped throws apart).
+    private static func attempt(_ db: Database, _ body: () throws(StorageError) -> Void) -> StorageError? {
+        do {
+            try db.execute("BEGIN IMMEDIATE")
+        } catch {
+            return error
+        }
+        do {
+            try body()
+            try db.execute("COMMIT")
+            return nil
+        } catch {
+            try? db.execute("ROLLBACK")
+            return error
+        }
+    }
+
+    private static func optional(_ s: String?) -> SQLValue { s.map(SQLValue.text) ?? .null }
+
+    private static var now: Int64 { Int64(time(nil)) }
+}

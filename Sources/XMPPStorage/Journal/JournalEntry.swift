@@ -1,0 +1,98 @@
+/// Where one row of a batch stands. `pending`, `sent` and `conflict` are unfinished; every
+/// other state is an outcome.
+public enum JournalStatus: String, Sendable, CaseIterable {
+    /// Not attempted yet, or to be attempted again.
+    case pending
+    /// A request left for the server and no definitive answer has been recorded: it may or may
+    /// not have taken effect.
+    case sent
+    /// The server said the account exists; a follow-up that logs in (update, or checking that
+    /// an earlier unanswered request created it) is still to run.
+    case conflict
+    /// The account was created.
+    case created
+    /// The account already existed.
+    case exists
+    /// The account existed and was updated.
+    case updated
+    /// The account was deleted.
+    case deleted
+    /// The password was changed.
+    case changed
+    /// The row failed; `error` says why.
+    case failed
+    /// The row did not pass validation and was never sent.
+    case invalid
+
+    /// True for outcomes, false for work still to do.
+    public var isFinal: Bool {
+        switch self {
+        case .pending, .sent, .conflict: return false
+        default: return true
+        }
+    }
+}
+
+/// One row of a batch as the journal records it.
+public struct JournalEntry: Sendable, Equatable {
+    /// The CSV line the row starts on (1-based); the row's identity within the batch.
+    public var line: Int
+    /// The bare JID, or the raw text of an invalid row.
+    public var jid: String
+    /// Where the row stands.
+    public var status: JournalStatus
+    /// Why it failed or was invalid; for some successes, a note.
+    public var error: String?
+    /// A failure that a later `--resume` should try again (network, throttling).
+    public var retryable: Bool
+    /// An earlier request may have reached the server without a definitive answer.
+    public var uncertain: Bool
+    /// Requests sent for this row so far.
+    public var attempts: Int
+    /// A password this batch generated (kept here so a resumed run uses the same one and the
+    /// report can always be rebuilt).
+    public var generatedPassword: String?
+    /// Profile columns state: nil (none), `applied`, or `pending:col,col`.
+    public var profile: String?
+
+    /// Builds an entry.
+    public init(line: Int, jid: String, status: JournalStatus, error: String? = nil, retryable: Bool = false,
+                uncertain: Bool = false, attempts: Int = 0, generatedPassword: String? = nil, profile: String? = nil) {
+        self.line = line
+        self.jid = jid
+        self.status = status
+        self.error = error
+        self.retryable = retryable
+        self.uncertain = uncertain
+        self.attempts = attempts
+        self.generatedPassword = generatedPassword
+        self.profile = profile
+    }
+}
+
+/// A change to one row, recorded together with others in one transaction.
+public struct JournalUpdate: Sendable, Equatable {
+    /// The row's line.
+    public var line: Int
+    /// Its new status.
+    public var status: JournalStatus
+    /// The error or note, if any.
+    public var error: String?
+    /// For failures: worth trying again on `--resume`.
+    public var retryable: Bool
+    /// Whether an unanswered request may have taken effect.
+    public var uncertain: Bool
+    /// Profile state to store; nil leaves it unchanged.
+    public var profile: String?
+
+    /// Builds an update.
+    public init(line: Int, status: JournalStatus, error: String? = nil, retryable: Bool = false,
+                uncertain: Bool = false, profile: String? = nil) {
+        self.line = line
+        self.status = status
+        self.error = error
+        self.retryable = retryable
+        self.uncertain = uncertain
+        self.profile = profile
+    }
+}

@@ -1,0 +1,20 @@
+import XMPPConnection
+
+/// Exponential back-off with jitter, bounded: 0.25 s, 0.5 s, 1 s … up to `maximum`, each
+/// scaled by a random factor in [0.5, 1.5) so streams that failed together do not retry together.
+struct Backoff: Sendable {
+    /// The first delay.
+    var base: Duration = .milliseconds(250)
+    /// The longest delay.
+    var maximum: Duration = .seconds(15)
+
+    /// The delay before retry number `failures` (1 for the first retry).
+    func delay(failures: Int) -> Duration {
+        let exponent = min(max(failures - 1, 0), 20)
+        let raw = base * (1 << exponent)
+        let capped = raw > maximum ? maximum : raw
+        let r = Crypto.randomBytes(2)
+        let fraction = Double(Int(r[0]) << 8 | Int(r[1])) / 65536.0
+        return capped * (0.5 + fraction)
+    }
+}

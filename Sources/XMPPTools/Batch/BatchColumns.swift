@@ -1,0 +1,76 @@
+/// Where each known column sits in the CSV, read from its header row (names in any order,
+/// case-insensitive, surrounding spaces ignored).
+struct BatchColumns: Sendable, Equatable {
+    /// Every column this tool understands.
+    static let known = ["jid", "username", "password", "new_password", "nickname", "fullname", "email", "avatar"]
+    /// The columns applied after registration.
+    static let profileColumns = ["nickname", "fullname", "email", "avatar"]
+
+    /// Index of each known column present.
+    var index: [String: Int]
+    /// How many columns the header has.
+    var count: Int
+    /// Header names this tool does not know (ignored, with a warning).
+    var unknown: [String]
+
+    /// Reads the header and checks the columns `mode` needs.
+    init(header: CSVRecord, mode: BatchMode, options: BatchOptions) throws(ToolFailure) {
+        index = [:]
+        unknown = []
+        count = header.fields.count
+        for (i, raw) in header.fields.enumerated() {
+            let name = raw.trimmingWhitespaceAndQuotes().lowercased()
+            guard !name.isEmpty else { continue }
+            guard index[name] == nil, !unknown.contains(name) else {
+                throw ToolFailure(.badInput, "line \(header.line): the column '\(name)' appears twice in the header")
+            }
+            if BatchColumns.known.contains(name) { index[name] = i } else { unknown.append(name) }
+        }
+        let found = index
+        let has = { (name: String) in found[name] != nil }
+        if has("jid") && has("username") {
+            throw ToolFailure(.badInput, "line \(header.line): give either a 'jid' or a 'username' column, not both")
+        }
+        if !has("jid") && !has("username") {
+            let seen = header.fields.joined(separator: ",")
+            throw ToolFailure(.badInput, "line \(header.line): the header needs a 'jid' column (or 'username' with --domain); found: \(seen)")
+        }
+        if has("username") && options.domain == nil {
+            throw ToolFailure(.usage, "a 'username' column needs --domain DOMAIN")
+        }
+        if !has("password") && !(mode == .create && options.generatePasswords) {
+            throw ToolFailure(.badInput, "line \(header.line): the header needs a 'password' column"
+                + (mode == .create ? " (or pass --generate-passwords)" : ""))
+        }
+        if mode == .passwd && !has("new_password") && !options.generatePasswords {
+            throw ToolFailure(.badInput, "line \(header.line): --passwd needs a 'new_password' column (or --generate-passwords)")
+        }
+    }
+
+    /// The value of `name` in `record`, nil when the column is absent or the field empty.
+    func value(_ name: String, in record: CSVRecord) -> String? {
+        guard let i = index[name], i < record.fields.count, !record.fields[i].isEmpty else { return nil }
+        return record.fields[i]
+    }
+
+    /// The profile columns present in the header.
+    var presentProfileColumns: [String] { BatchColumns.profileColumns.filter { index[$0] != nil } }
+}
+
+extension String {
+    /// Without surrounding whitespace (and stray quotes some spreadsheets leave on header names).
+    func trimmingWhitespaceAndQuotes() -> String {
+        let scalars = unicodeScalars
+        let isTrim = { (s: Unicode.Scalar) in s.properties.isWhitespace || s == "\"" || s == "\u{FEFF}" }
+        guard let first = scalars.firstIndex(where: { !isTrim($0) }), let last = scalars.lastIndex(where: { !isTrim($0) }) else { return "" }
+        return String(scalars[first...last])
+    }
+
+    /// Without surrounding whitespace.
+    func trimmingSpaces() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(scalars[first...last])
+    }
+}

@@ -1,0 +1,123 @@
+import XMPPConnection
+import XMPPStanzas
+import XMPPStorage
+
+/// `xmpp-register batch FILE.csv|-`: validate every row, then create (or `--delete`, or
+/// `--passwd`) the accounts over pipelined streams, recording each outcome in the journal as it
+/// happens, and finish with a report and a summary.
+struct BatchCommand {
+    let context: AccountContext
+    let options: BatchOptions
+    var env: ToolEnvironment { context.environment }
+
+    /// Runs the batch; throws a `ToolFailure` for exit statuses other than 0.
+    func run() throws {
+        let input = try BatchInput.read(options.input, limit: CSVLimits().maxBytes)
+        let records: [CSVRecord]
+        do { records = try CSVReader.parse(input) } catch { throw ToolFailure(.badInput, "\(inputName): \(error)") }
+        guard let header = records.first else { throw ToolFailure(.badInput, "\(inputName): no header row (expected e.g. jid,password)") }
+        let columns = try BatchColumns(header: header, mode: options.mode, options: options)
+        let output = BatchOutput(program: env.program, json: context.common.json, quiet: context.common.quiet,
+                                 showProgress: Output.stderrIsTTY && !context.common.quiet)
+        if !columns.unknown.isEmpty { output.note("ignoring unknown columns: " + columns.unknown.joined(separator: ", ")) }
+        if options.mode != .create && !columns.presentProfileColumns.isEmpty {
+            output.note("ignoring profile columns with --\(options.mode.rawValue): " + columns.presentProfileColumns.joined(separator: ", "))
+        }
+
+        var validator = BatchValidator(columns: columns, options: options, baseDirectory: baseDirectory)
+        var checked = validator.check(Array(records.dropFirst()))
+        if let shard = options.shard {
+            checked = checked.filter { BatchInput.shard(of: $0.shardKey, count: shard.count) == shard.index - 1 }
+        }
+        let invalid = checked.compactMap { if case .invalid(let r) = $0 { return r } else { return nil } }
+        if options.strict && !invalid.isEmpty {
+            for bad in invalid { output.row(BatchCommand.outcome(bad)) }
+            throw ToolFailure(.badInput, "\(invalid.count) invalid row\(invalid.count == 1 ? "" : "s"); nothing was sent (--strict)")
+        }
+        if options.dryRun { return try dryRun(checked, invalid: invalid, output: output) }
+        try execute(input: input, checked: checked, output: output)
+    }
+
+    private var inputName: String { options.input == "-" ? "standard input" : options.input }
+
+    private var baseDirectory: String {
+        guard options.input != "-", let slash = absolute(options.input).lastIndex(of: "/") else { return env.currentDirectory }
+        let path = absolute(options.input)
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    private func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : env.currentDirectory + "/" + path }
+
+    private func dryRun(_ checked: [CheckedRow], invalid: [InvalidRow], output: BatchOutput) throws {
+        for row in checked {
+            switch row {
+            case .invalid(let bad): output.row(BatchCommand.outcome(bad))
+            case .valid(let good) where context.common.json:
+                Output.line(JSONValue.object([("line", .int(good.line)), ("jid", .string(good.jid.description)),
+                                              ("status", .string("valid")), ("error", .null)]).compact)
+            case .valid: break
+            }
+        }
+        let summary = "dry run: \(checked.count - invalid.count) valid row\(checked.count - invalid.count == 1 ? "" : "s"), "
+            + "\(invalid.count) invalid; nothing was sent"
+        if !invalid.isEmpty { throw ToolFailure(.failed, summary) }
+        output.note(summary)
+    }
+
+    private func execute(input: [UInt8], checked: [CheckedRow], output: BatchOutput) throws {
+        let identity = BatchInput.identity(input: input, options: options)
+        let reportPath = options.report.map(absolute)
+        if let reportPath, options.input != "-", reportPath == absolute(options.input) {
+            throw ToolFailure(.usage, "--report \(options.report ?? "") would overwrite the input CSV")
+        }
+        let journalPath = try BatchInput.journalPath(identity: identity, report: reportPath, paths: env.paths)
+        let journal: BatchJournal
+        do {
+            journal = try BatchJournal(path: journalPath, identity: identity, start: options.resume ? .resume : .fresh)
+        } catch {
+            if case .unfinished = error { throw ToolFailure(.usage, error.description) }
+            throw ToolFailure(.failed, error.description)
+        }
+        if !journal.resumed {
+            if options.resume { output.note("no journal of this batch to resume: starting from the beginning") }
+            try journal.insert(BatchPlan.entries(for: checked, mode: options.mode, generate: options.generatePasswords))
+            for case .invalid(let bad) in checked { output.row(BatchCommand.outcome(bad)) }
+        }
+        let plan = try BatchPlan(checked: checked, entries: try journal.entries(), mode: options.mode)
+        if journal.resumed { output.note("resuming: \(plan.doneEarlier) rows done earlier, \(plan.work.count + plan.followUps.count) to go") }
+
+        let recorder = BatchRecorder(journal: journal, output: output)
+        BatchSignals.install()
+        output.start(total: plan.work.count + plan.followUps.count)
+        let runner = BatchRunner(context: context, options: options, recorder: recorder)
+        var end = RegistrationEngine.End.completed
+        var fatal: Error?
+        do { end = try runner.run(plan) } catch { fatal = error }
+        output.progress(recorder.finishedThisRun, force: true)
+        output.clearBar()
+
+        let entries = try journal.entries()
+        let allFinal = entries.allSatisfy { $0.status.isFinal }
+        try journal.setFinished(allFinal)
+        if let reportPath {
+            do {
+                try ReportFile.write(BatchReport.csv(entries, includePasswords: options.generatePasswords), to: reportPath)
+            } catch {
+                output.note("cannot write the report: \(error) (the journal \(journalPath) has every outcome)")
+            }
+        }
+        let summary = BatchSummary(entries: entries, ranFor: output.elapsedSeconds, finishedThisRun: recorder.finishedThisRun)
+        let resumeHint = "; continue with --resume (journal: \(journalPath))"
+        if let fatal {
+            let failure = ErrorMapping.failure(for: fatal)
+            throw ToolFailure(failure.code, failure.message + "; " + summary.text + (allFinal ? "" : resumeHint))
+        }
+        if end == .interrupted { throw ToolFailure(.failed, "interrupted; " + summary.text + resumeHint) }
+        if !summary.allSucceeded { throw ToolFailure(.failed, summary.text + (allFinal ? "" : resumeHint)) }
+        output.note(summary.text + (reportPath.map { "; report: \($0)" } ?? ""))
+    }
+
+    static func outcome(_ bad: InvalidRow) -> RowOutcome {
+        RowOutcome(line: bad.line, jid: bad.jidText, status: .invalid, error: bad.reason)
+    }
+}

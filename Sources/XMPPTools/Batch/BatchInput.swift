@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import XMPPConnection
+import XMPPStorage
+
+/// Reading the CSV (a file or `-` for standard input) and the deterministic pieces derived from
+/// it: the journal identity and the shard of each row.
+enum BatchInput {
+    /// All bytes of `path` (`-` = stdin), refusing more than `limit`.
+    static func read(_ path: String, limit: Int) throws(ToolFailure) -> [UInt8] {
+        if path == "-" { return try readStdin(limit: limit) }
+        let bytes: [UInt8]?
+        do {
+            bytes = try SecureFile.read(path, maxBytes: limit)
+        } catch {
+            if case .corrupt = error { throw ToolFailure(.badInput, "\(path): larger than \(limit >> 20) MiB") }
+            throw ToolFailure(.badInput, "cannot read \(error)")
+        }
+        guard let bytes else { throw ToolFailure(.badInput, "\(path): no such file") }
+        return bytes
+    }
+
+    private static func readStdin(limit: Int) throws(ToolFailure) -> [UInt8] {
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw ToolFailure(.badInput, "cannot read standard input: \(String(cString: strerror(errno)))") }
+            if n == 0 { return out }
+            out += buffer.prefix(n)
+            if out.count > limit { throw ToolFailure(.badInput, "standard input: larger than \(limit >> 20) MiB") }
+        }
+    }
+
+    /// The shard (0-based) of a row: SHA-256 of its bare JID, first 8 bytes, modulo `count`.
+    /// The same on every machine and every run, so N processes split one CSV without overlap.
+    static func shard(of key: String, count: Int) -> Int {
+        let digest = Crypto.hash(.sha256, Array(key.utf8))
+        let value = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return Int(value % UInt64(count))
+    }
+
+    /// What makes two runs the same batch: the input bytes and the options that shape the plan.
+    static func identity(input: [UInt8], options: BatchOptions) -> String {
+        let digest = Hex.encode(Crypto.hash(.sha256, input))
+        return "xmpp-register batch v1; mode=\(options.mode.rawValue); domain=\(options.domain ?? "-"); "
+            + "shard=\(options.shard?.description ?? "-"); generate=\(options.generatePasswords ? 1 : 0); input-sha256=\(digest)"
+    }
+
+    /// Where the journal lives: next to the report, or under `$XDG_STATE_HOME/xmpp-tools/batch/`.
+    static func journalPath(identity: String, report: String?, paths: Paths) throws(ToolFailure) -> String {
+        if let report { return report + ".journal" }
+        let directory = paths.state + "/batch"
+        do { try SecureFile.makeDirectory(directory) } catch { throw ToolFailure(.failed, error.description) }
+        let name = String(Hex.encode(Crypto.hash(.sha256, Array(identity.utf8))).prefix(24))
+        return directory + "/" + name + ".sqlite3"
+    }
+
+    /// A fresh password: 24 letters and digits (about 143 bits), nothing a shell or spreadsheet
+    /// could take for an option or a formula.
+    static func generatePassword() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var out = ""
+        while out.count < 24 {
+            for byte in Crypto.randomBytes(32) where byte < 248 && out.count < 24 {
+                out.append(alphabet[Int(byte) % alphabet.count])
+            }
+        }
+        return out
+    }
+}

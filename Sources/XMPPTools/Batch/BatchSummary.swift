@@ -1,0 +1,36 @@
+import XMPPStorage
+
+/// The final line on stderr: counts by status over the whole batch (earlier runs included),
+/// and the rate of this run.
+struct BatchSummary {
+    /// Rows by status.
+    var counts: [JournalStatus: Int] = [:]
+    /// Rows that ended with an error (failed, invalid, or `exists` under `--on-exists fail`).
+    var failures = 0
+    /// Rows without an outcome yet.
+    var unfinished = 0
+    var total = 0
+    var text = ""
+
+    init(entries: [JournalEntry], ranFor seconds: Double, finishedThisRun: Int) {
+        total = entries.count
+        for e in entries {
+            counts[e.status, default: 0] += 1
+            if !e.status.isFinal { unfinished += 1 } else if e.status == .failed || e.status == .invalid || e.error != nil { failures += 1 }
+        }
+        let order: [JournalStatus] = [.created, .exists, .updated, .deleted, .changed, .failed, .invalid]
+        var parts = order.compactMap { s in counts[s].map { "\($0) \(s.rawValue)" } }
+        if unfinished > 0 { parts.append("\(unfinished) not done") }
+        let rate = seconds > 0 ? Double(finishedThisRun) / seconds : 0
+        text = "\(total) row\(total == 1 ? "" : "s"): " + (parts.isEmpty ? "nothing to do" : parts.joined(separator: ", "))
+            + "; this run finished \(finishedThisRun) in " + BatchSummary.seconds(seconds) + " (\(Int(rate.rounded()))/s)"
+    }
+
+    /// True when every row ended without an error.
+    var allSucceeded: Bool { failures == 0 && unfinished == 0 }
+
+    private static func seconds(_ s: Double) -> String {
+        let tenths = Int((s * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) s"
+    }
+}

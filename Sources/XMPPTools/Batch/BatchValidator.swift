@@ -1,0 +1,160 @@
+import PNGImage
+import XMPPStanzas
+import XMPPStorage
+
+/// Checks every row before anything is sent: JID syntax, duplicates, passwords, profile values,
+/// avatar files. A bad row becomes an `InvalidRow` naming its line and the problem.
+struct BatchValidator {
+    let columns: BatchColumns
+    let options: BatchOptions
+    /// Directory relative avatar paths are resolved against (the CSV's, or the working directory).
+    let baseDirectory: String
+    /// Largest avatar source file read for checking.
+    var maxAvatarBytes = 32 << 20
+    private var avatarChecks: [String: String?] = [:]
+
+    init(columns: BatchColumns, options: BatchOptions, baseDirectory: String) {
+        self.columns = columns
+        self.options = options
+        self.baseDirectory = baseDirectory
+    }
+
+    /// Checks `records` (the data rows, header excluded), in order.
+    mutating func check(_ records: [CSVRecord]) -> [CheckedRow] {
+        var firstLine: [JID: Int] = [:]
+        var result: [CheckedRow] = []
+        result.reserveCapacity(records.count)
+        for record in records {
+            var checked = check(record)
+            if case .valid(let row) = checked {
+                if let first = firstLine[row.jid] {
+                    checked = .invalid(InvalidRow(line: row.line, jidText: row.jid.description,
+                                                  reason: "duplicate of line \(first) (\(row.jid))"))
+                } else {
+                    firstLine[row.jid] = row.line
+                }
+            }
+            result.append(checked)
+        }
+        return result
+    }
+
+    /// Checks one record.
+    mutating func check(_ record: CSVRecord) -> CheckedRow {
+        let rawJID = (columns.value("jid", in: record) ?? columns.value("username", in: record) ?? "").trimmingSpaces()
+        func invalid(_ reason: String) -> CheckedRow { .invalid(InvalidRow(line: record.line, jidText: rawJID, reason: reason)) }
+
+        if record.fields.count > columns.count, record.fields[columns.count...].contains(where: { !$0.isEmpty }) {
+            return invalid("\(record.fields.count) fields but the header has \(columns.count) (a comma in an unquoted value?)")
+        }
+        let jid: JID
+        switch account(rawJID) {
+        case .success(let j): jid = j
+        case .failure(let f): return invalid(f.message)
+        }
+        let password = columns.value("password", in: record)
+        if password == nil && !(options.mode == .create && options.generatePasswords) {
+            return invalid("missing password")
+        }
+        if let password, let problem = BatchValidator.passwordProblem(password) { return invalid("password \(problem)") }
+        var newPassword: String?
+        if options.mode == .passwd {
+            newPassword = columns.value("new_password", in: record)
+            if newPassword == nil && !options.generatePasswords { return invalid("missing new_password") }
+            if let p = newPassword, let problem = BatchValidator.passwordProblem(p) { return invalid("new_password \(problem)") }
+        }
+        var profile = ProfileColumns()
+        if options.mode == .create {
+            profile.nickname = columns.value("nickname", in: record)
+            profile.fullname = columns.value("fullname", in: record)
+            profile.email = columns.value("email", in: record)?.trimmingSpaces()
+            for (name, value) in [("nickname", profile.nickname), ("fullname", profile.fullname)] {
+                if let value, let problem = BatchValidator.textProblem(value) { return invalid("\(name) \(problem)") }
+            }
+            if let email = profile.email, !BatchValidator.isPlausibleEmail(email) {
+                return invalid("email '\(email)' is not an address like name@example.org")
+            }
+            if let avatar = columns.value("avatar", in: record)?.trimmingSpaces() {
+                let path = avatar.hasPrefix("/") ? avatar : baseDirectory + "/" + avatar
+                if let problem = avatarProblem(path) { return invalid("avatar \(avatar): \(problem)") }
+                profile.avatar = path
+            }
+        }
+        return .valid(BatchRow(line: record.line, jid: jid, password: password, newPassword: newPassword, profile: profile))
+    }
+
+    /// The bare account JID for the text of a `jid` or `username` cell.
+    func account(_ raw: String) -> Result<JID, ToolFailure> {
+        guard !raw.isEmpty else { return .failure(ToolFailure(.badInput, "missing " + (columns.index["jid"] != nil ? "jid" : "username"))) }
+        var text = raw
+        if columns.index["username"] != nil {
+            guard !raw.contains("@") else {
+                return .failure(ToolFailure(.badInput, "username '\(raw)' contains '@' (use a 'jid' column for full addresses)"))
+            }
+        }
+        if !text.contains("@") {
+            guard let domain = options.domain else {
+                return .failure(ToolFailure(.badInput, "'\(raw)' has no domain: write user@domain, or pass --domain"))
+            }
+            text += "@" + domain
+        }
+        do {
+            let jid = try JID(text)
+            guard jid.local != nil else { return .failure(ToolFailure(.badInput, "'\(raw)' has no user part")) }
+            guard jid.isBare else { return .failure(ToolFailure(.badInput, "'\(raw)' has a resource; an account is user@domain")) }
+            return .success(jid)
+        } catch {
+            return .failure(ToolFailure(.badInput, "invalid JID '\(raw)': \(error)"))
+        }
+    }
+
+    /// Why a password cannot be used, if it cannot.
+    static func passwordProblem(_ password: String) -> String? {
+        if password.utf8.count > 1023 { return "is longer than 1023 bytes" }
+        if password.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "contains a control character (a line break inside quotes?)"
+        }
+        return nil
+    }
+
+    /// Why a nickname or full name cannot be used, if it cannot.
+    static func textProblem(_ text: String) -> String? {
+        if text.utf8.count > 1023 { return "is longer than 1023 bytes" }
+        if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "contains a control character" }
+        return nil
+    }
+
+    /// A deliberately loose check: one `@`, something on both sides, a dot in the domain, no spaces.
+    static func isPlausibleEmail(_ email: String) -> Bool {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard email.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+              !parts[1].hasPrefix("."), !parts[1].hasSuffix(".") else { return false }
+        return !email.unicodeScalars.contains { $0.properties.isWhitespace || $0.value < 0x20 }
+    }
+
+    /// Why the avatar at `path` is unusable (unreadable, too big, not an image); checked once per path.
+    mutating func avatarProblem(_ path: String) -> String? {
+        if let known = avatarChecks[path] { return known }
+        let problem: String?
+        do {
+            if let bytes = try SecureFile.read(path, maxBytes: maxAvatarBytes) {
+                problem = BatchValidator.imageProblem(bytes)
+            } else {
+                problem = "no such file"
+            }
+        } catch {
+            if case .corrupt = error { problem = "larger than \(maxAvatarBytes >> 20) MiB" } else { problem = "cannot read it (\(error))" }
+        }
+        avatarChecks[path] = problem
+        return problem
+    }
+
+    private static func imageProblem(_ bytes: [UInt8]) -> String? {
+        do {
+            let info = try AvatarPipeline.info(data: bytes)
+            return info.width > 0 && info.height > 0 ? nil : "the image has no pixels"
+        } catch {
+            return error.description
+        }
+    }
+}

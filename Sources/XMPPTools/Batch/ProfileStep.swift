@@ -1,0 +1,76 @@
+import XMPPConnection
+import XMPPStanzas
+
+/// Where a row's profile columns stand.
+enum ProfileState: Sendable, Equatable {
+    /// Every profile column of the row was applied.
+    case applied
+    /// These columns are still to apply.
+    case pending([String])
+
+    /// The journal's text form: `applied` or `pending:col,col`.
+    var journalText: String {
+        switch self {
+        case .applied: return "applied"
+        case .pending(let columns): return "pending:" + columns.joined(separator: ",")
+        }
+    }
+
+    /// Reads the journal's text form.
+    init?(journalText: String?) {
+        guard let text = journalText else { return nil }
+        if text == "applied" { self = .applied; return }
+        guard text.hasPrefix("pending:") else { return nil }
+        self = .pending(text.dropFirst(8).split(separator: ",").map(String.init))
+    }
+}
+
+/// ─── STEP 3 of a row: the profile columns ───────────────────────────────────────────────────
+/// The classic flow is register → log in → set vCard → set avatar. Step 1 (registration) carries
+/// `email` when the server's form asks for it; the rest needs an authenticated stream: a row
+/// created with profile columns left goes to the log-in phase, which logs in with the row's
+/// password and applies them with `ProfileApplier` (vCard NICKNAME, FN, EMAIL; avatar through
+/// the avatar pipeline as XEP-0153 and XEP-0084). The row's outcome is recorded only then, so
+/// a crash in between leaves it "sent", and `--resume` finishes it.
+enum ProfileStep {
+    /// The vCard and avatar services are part of this build.
+    static let canApplyNow = true
+
+    /// The extra registration fields for `row` that `form` asks for (today: email).
+    static func registrationFields(for row: BatchRow, form: RegistrationForm) -> [String: String] {
+        guard let email = row.profile.email, asks(form, "email") else { return [:] }
+        return ["email": email]
+    }
+
+    /// The profile state right after registration sent `sentFields`; nil when the row has no profile columns.
+    static func afterRegistration(_ row: BatchRow, sentFields: [String: String]) -> ProfileState? {
+        let names = row.profile.names
+        guard !names.isEmpty else { return nil }
+        let left = names.filter { sentFields[$0] == nil }
+        return left.isEmpty ? .applied : .pending(left)
+    }
+
+    /// Applies the row's profile columns on an authenticated, bound connection; `alreadyApplied`
+    /// were set at registration. Returns nil when the row has no profile columns, and the
+    /// columns left with the reason when the server refused them (the row itself succeeded).
+    static func apply(_ row: BatchRow, alreadyApplied: [String], on connection: Connection) -> (ProfileState?, String?) {
+        guard !row.profile.names.isEmpty else { return (nil, nil) }
+        let wanted = row.profile.names.filter { !alreadyApplied.contains($0) }
+        guard !wanted.isEmpty else { return (.applied, nil) }
+        let profile = Profile(nickname: row.profile.nickname, fullname: row.profile.fullname,
+                              email: wanted.contains("email") ? row.profile.email : nil, avatar: row.profile.avatar)
+        do {
+            let png = try ProfileApplier.prepareAvatar(profile)
+            try ProfileApplier.apply(profile, avatarPNG: png, on: connection)
+            return (.applied, nil)
+        } catch {
+            return (.pending(wanted), "profile not set: " + ErrorMapping.failure(for: error).message)
+        }
+    }
+
+    /// Whether `form` (plain fields or a data form) has a field called `name`.
+    static func asks(_ form: RegistrationForm, _ name: String) -> Bool {
+        if let data = form.form { return data.field(name) != nil }
+        return form.fields.contains { $0.name == name }
+    }
+}

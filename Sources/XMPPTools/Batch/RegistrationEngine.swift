@@ -1,0 +1,309 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import XMLTree
+import XMPPConnection
+import XMPPServices
+import XMPPStanzas
+import XMPPStorage
+
+/// Registers many accounts on one domain over `jobs` unauthenticated TLS streams, driven by one
+/// poll() loop: each stream fetches the form once and then carries up to `window` pipelined
+/// registrations. Throttling backs the stream off; a dropped stream is reopened with back-off
+/// and its unanswered rows are sent again, marked uncertain (a `conflict` for them is checked
+/// by logging in later). No row is dropped: each ends with an outcome, or stays in the journal.
+final class RegistrationEngine {
+    /// Tuning and policy.
+    struct Settings {
+        var jobs = 4
+        var window = 4
+        var timeout: Duration = .seconds(15)
+        /// Requests per row in one run before it is reported failed (retryable).
+        var maxAttempts = 10
+        /// Stop when nothing moved for this long (the rows stay resumable).
+        var giveUpAfter: Duration = .seconds(120)
+        var onExists: ExistsPolicy = .skip
+        /// Streams are replaced after this long: servers close unauthenticated streams after a
+        /// while (Prosody's c2s_timeout, 300 s), and a planned close loses no request.
+        var maxStreamAge: Duration = .seconds(240)
+        var backoff = Backoff()
+    }
+
+    /// How the loop ended.
+    enum End { case completed, interrupted }
+
+    private var items: [WorkItem]
+    private let settings: Settings
+    private let connect: () throws(ConnectionError) -> PolledConnection
+    private let recorder: BatchRecorder
+    private var queue: [Int]
+    private var head = 0
+    private var retry: [Int] = []
+    private let slots: [RegistrationSlot]
+    private var outcomes: [RowOutcome] = []
+    /// Rows that need a log-in follow-up (update, or checking an uncertain `conflict`).
+    private(set) var followUps: [Int] = []
+    /// Rows created with profile columns still to set: the log-in phase finishes them.
+    private(set) var profileFollowUps: [Int] = []
+    private var everConnected = false
+    private var lastProgress = ContinuousClock.now
+    /// The latest reason streams or rows could not go on, for the give-up message.
+    private var lastReason: String?
+    /// Throttling is usually per client address, so it pauses every stream: no registration is
+    /// sent before this, and `throttles` (in a row) sets how long the next pause is.
+    private var throttledUntil = ContinuousClock.now
+    private var throttles = 0
+
+    init(items: [WorkItem], settings: Settings, recorder: BatchRecorder,
+         connect: @escaping () throws(ConnectionError) -> PolledConnection) {
+        self.items = items
+        self.settings = settings
+        self.recorder = recorder
+        self.connect = connect
+        queue = Array(items.indices)
+        slots = (0..<max(1, min(settings.jobs, items.count))).map { _ in RegistrationSlot() }
+    }
+
+    /// The work items, with what this run learned (uncertainty, attempts).
+    var workItems: [WorkItem] { items }
+
+    /// Runs until every row has an outcome or a follow-up, or until interrupted.
+    func run() throws -> End {
+        defer {
+            try? flush()  // even on a fatal error, record what was learned
+            for slot in slots { slot.reset() }
+        }
+        var drainDeadline: ContinuousClock.Instant?
+        lastProgress = .now
+        while true {
+            let now = ContinuousClock.now
+            if BatchSignals.interrupted && drainDeadline == nil { drainDeadline = now + .seconds(3) }
+            if drainDeadline == nil { try fill(now) }
+            try flush()
+            let inFlight = slots.reduce(0) { $0 + $1.inFlight.count }
+            if !hasQueued && inFlight == 0 { return .completed }
+            if let d = drainDeadline, inFlight == 0 || now >= d { return .interrupted }
+            if now - lastProgress > settings.giveUpAfter { throw giveUp() }
+            try pollOnce(until: nextWake(now))
+            expire(ContinuousClock.now)
+        }
+    }
+
+    // MARK: - Sending
+
+    private var hasQueued: Bool { head < queue.count || !retry.isEmpty }
+
+    private func dequeue() -> Int? {
+        if !retry.isEmpty { return retry.removeFirst() }
+        guard head < queue.count else { return nil }
+        head += 1
+        return queue[head - 1]
+    }
+
+    private func fill(_ now: ContinuousClock.Instant) throws {
+        guard now >= throttledUntil else { return }
+        for slot in slots where hasQueued && now >= slot.notBefore {
+            if slot.link != nil && now - slot.openedAt > settings.maxStreamAge {
+                guard slot.inFlight.isEmpty else { continue }  // send nothing more; let it drain
+                slot.reset()
+            }
+            if slot.link == nil { try open(slot, now) }
+            guard case .ready = slot.state, let form = slot.form, let link = slot.link else { continue }
+            var batch: [(id: String, item: Int, element: XMLElement)] = []
+            while slot.inFlight.count + batch.count < settings.window, let index = dequeue() {
+                let item = items[index]
+                let extra = ProfileStep.registrationFields(for: item.row, form: form)
+                do {
+                    let id = link.connection.makeID()
+                    let iq = try RegistrationService.registrationIq(id: id, form: form, username: item.row.jid.local ?? "",
+                                                                    password: item.password, extra: extra)
+                    batch.append((id, index, iq.element))
+                } catch {
+                    guard case .missingField(let field) = error else { throw error }
+                    outcomes.append(outcome(index, .failed, error: "the server's form requires '\(field)', which the CSV does not give"))
+                }
+            }
+            guard !batch.isEmpty else { continue }
+            try recorder.markSent(lines: batch.map { items[$0.item].row.line })
+            if slot.inFlight.isEmpty { slot.lastActivity = now }
+            for entry in batch {
+                items[entry.item].attempts += 1
+                slot.inFlight[entry.id] = RegistrationSlot.Request(item: entry.item)
+            }
+            do { try link.send(batch.map(\.element)) } catch { fail(slot, error, now) }
+        }
+    }
+
+    private func open(_ slot: RegistrationSlot, _ now: ContinuousClock.Instant) throws {
+        do {
+            let link = try connect()
+            slot.link = link
+            slot.openedAt = .now
+            everConnected = true
+            let id = link.connection.makeID()
+            slot.state = .awaitingForm(id: id, deadline: .now + settings.timeout)
+            try link.send([Iq(type: .get, id: id, payload: RegistrationRequest.formQuery).element])
+        } catch {
+            if !ReplyClassifier.isTransient(error) || (!everConnected && ReplyClassifier.isUnreachable(error)) { throw error }
+            fail(slot, error, now)
+        }
+    }
+
+    // MARK: - Receiving
+
+    private func pollOnce(until wake: ContinuousClock.Instant) throws {
+        let live = slots.filter { $0.link != nil }
+        var fds = live.map { pollfd(fd: $0.link?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0) }
+        let remaining = ContinuousClock.now.duration(to: wake)
+        let ms = remaining <= .zero ? 0 : Int32(min(1000, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1))
+        let rc = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), ms) }
+        guard rc > 0 else { return }  // timeout, or EINTR (a signal: the loop checks the flag)
+        for (slot, pfd) in zip(live, fds) where pfd.revents != 0 {
+            guard let link = slot.link else { continue }
+            var elements: [XMLElement] = []
+            var failure: ConnectionError?
+            do { try link.readAvailable(into: &elements) } catch { failure = error }
+            for element in elements { try handle(element, on: slot) }
+            if let failure, slot.link === link { fail(slot, failure, .now) }
+        }
+    }
+
+    private func handle(_ element: XMLElement, on slot: RegistrationSlot) throws {
+        guard element.name == "iq", let id = element[attribute: "id"],
+              element[attribute: "type"] == "result" || element[attribute: "type"] == "error" else { return }
+        let isError = element[attribute: "type"] == "error"
+        if case .awaitingForm(let formID, _) = slot.state, id == formID {
+            try takeForm(element, isError: isError, slot)
+            return
+        }
+        guard let request = slot.inFlight.removeValue(forKey: id) else { return }
+        slot.lastActivity = .now
+        let index = request.item
+        let item = items[index]
+        guard isError else {
+            slot.failures = 0
+            throttles = 0
+            lastProgress = .now
+            let sent = slot.form.map { ProfileStep.registrationFields(for: item.row, form: $0) } ?? [:]
+            let profile = ProfileStep.afterRegistration(item.row, sentFields: sent)
+            if ProfileStep.canApplyNow, case .pending? = profile {
+                // Recorded by the log-in phase once the profile is set (STEP 3).
+                profileFollowUps.append(index)
+            } else {
+                outcomes.append(outcome(index, .created, profile: profile))
+            }
+            return
+        }
+        let error = StanzaError(stanza: element)
+        let verdict = ReplyClassifier.verdict(error)
+        if verdict != .retry { lastProgress = .now }
+        switch verdict {
+        case .exists:
+            slot.failures = 0
+            throttles = 0
+            if item.uncertain || settings.onExists == .update {
+                outcomes.append(outcome(index, .conflict))
+                followUps.append(index)
+            } else if settings.onExists == .fail {
+                outcomes.append(outcome(index, .exists, error: "the account already exists (--on-exists fail)"))
+            } else {
+                outcomes.append(outcome(index, .exists))
+            }
+        case .retry:
+            // Throttling is not a failure of the row: the attempt does not count, and only
+            // `giveUpAfter` without any success ends the run (the rows stay resumable).
+            throttles += 1
+            throttledUntil = max(throttledUntil, .now + settings.backoff.delay(failures: throttles))
+            items[index].attempts -= 1
+            lastReason = "throttled by the server (" + error.description + ")"
+            requeue(index, because: lastReason ?? "", uncertainNow: item.uncertain, journal: true)
+        case .refused:
+            outcomes.append(outcome(index, .failed, error: ReplyClassifier.describe(error)))
+        }
+    }
+
+    private func takeForm(_ element: XMLElement, isError: Bool, _ slot: RegistrationSlot) throws {
+        lastProgress = .now
+        if isError {
+            let error = StanzaError(stanza: element)
+            if ReplyClassifier.isThrottle(error) { fail(slot, .stanzaError(error), .now); return }
+            if ["service-unavailable", "feature-not-implemented"].contains(error.condition) {
+                throw RegistrationError.notSupported(domain: slot.link?.connection.options.domain ?? "the server")
+            }
+            throw RegistrationError.connection(.stanzaError(error))
+        }
+        guard let payload = element.elements.first(where: { $0.name == "query" }) else {
+            throw RegistrationError.invalidForm(.missingChild(element: "iq", child: "query"))
+        }
+        let form: RegistrationForm
+        do { form = try RegistrationForm(element: payload) } catch { throw RegistrationError.invalidForm(error) }
+        if form.isCaptcha { throw RegistrationError.captchaRequired(instructions: form.instructions) }
+        if form.form == nil && form.fields.isEmpty, let url = form.redirectURL { throw RegistrationError.redirected(url: url) }
+        slot.form = form
+        slot.state = .ready
+    }
+
+    // MARK: - Failures and timing
+
+    /// Drops the stream: what was in flight may have reached the server, so it goes back to the
+    /// queue marked uncertain; the stream reconnects after a back-off.
+    private func fail(_ slot: RegistrationSlot, _ error: ConnectionError, _ now: ContinuousClock.Instant) {
+        lastReason = error.description
+        let unanswered = slot.inFlight.values.map(\.item).sorted()
+        slot.reset()
+        slot.failures += 1
+        slot.notBefore = now + settings.backoff.delay(failures: slot.failures)
+        for index in unanswered {
+            requeue(index, because: error.description, uncertainNow: true, journal: false)
+        }
+    }
+
+    /// Puts a row back in the queue, or fails it (retryable) after too many attempts.
+    private func requeue(_ index: Int, because reason: String, uncertainNow: Bool, journal: Bool) {
+        items[index].uncertain = uncertainNow
+        if items[index].attempts >= settings.maxAttempts {
+            outcomes.append(outcome(index, .failed, error: "gave up after \(items[index].attempts) attempts: \(reason)", retryable: true))
+            return
+        }
+        retry.append(index)
+        // A definitive "not now" answer: the row is pending again (a dropped request stays `sent`).
+        if journal { outcomes.append(outcome(index, .pending)) }
+    }
+
+    private func expire(_ now: ContinuousClock.Instant) {
+        for slot in slots {
+            if let deadline = slot.deadline(timeout: settings.timeout), deadline <= now {
+                fail(slot, .timedOut("waiting for the server's answer"), now)
+            }
+        }
+    }
+
+    private func nextWake(_ now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        var wake = now + .seconds(1)
+        if hasQueued && throttledUntil > now { wake = min(wake, throttledUntil) }
+        for slot in slots {
+            if let d = slot.deadline(timeout: settings.timeout) { wake = min(wake, d) }
+            if hasQueued && slot.notBefore > now { wake = min(wake, slot.notBefore) }
+        }
+        return wake
+    }
+
+    private func flush() throws {
+        guard !outcomes.isEmpty else { return }
+        let batch = outcomes
+        outcomes = []
+        try recorder.commit(batch)
+    }
+
+    private func giveUp() -> ToolFailure {
+        let throttled = throttles > 0
+        let reason = lastReason.map { ": \($0)" } ?? ""
+        return ToolFailure(throttled ? .refused : .network, "no progress for \(settings.giveUpAfter.components.seconds) s\(reason)")
+    }
+
+    private func outcome(_ index: Int, _ status: JournalStatus, error: String? = nil, retryable: Bool = false,
+                         profile: ProfileState? = nil) -> RowOutcome {
+        RowOutcome(line: items[index].row.line, jid: items[index].row.jid.description, status: status, error: error,
+                   retryable: retryable, uncertain: items[index].uncertain, profile: profile)
+    }
+}

@@ -1,0 +1,66 @@
+import XMPPConnection
+import XMPPStanzas
+
+/// A row the engines work on: the validated row, its password, and what this run knows of it.
+struct WorkItem: Sendable {
+    let row: BatchRow
+    /// The password to register or log in with (from the CSV or the journal).
+    let password: String
+    /// `--passwd`: the password to change to.
+    let newPassword: String?
+    /// An earlier request may have reached the server without an answer.
+    var uncertain: Bool
+    /// Requests sent for this row in this run.
+    var attempts = 0
+}
+
+/// One unauthenticated registration stream of the engine: its connection (if any), the form it
+/// fetched, the requests in flight on it, and when it may next connect or send.
+final class RegistrationSlot {
+    enum State {
+        /// No connection (never opened, or dropped): reconnect at `notBefore`.
+        case idle
+        /// Connected; the form request `id` is out.
+        case awaitingForm(id: String, deadline: ContinuousClock.Instant)
+        /// Connected with a form: registrations may be sent.
+        case ready
+    }
+
+    /// A request waiting for its reply.
+    struct Request {
+        /// Index of the work item.
+        var item: Int
+    }
+
+    var state: State = .idle
+    var link: PolledConnection?
+    /// The registration form this stream fetched (once per stream).
+    var form: RegistrationForm?
+    /// Requests in flight, by IQ id.
+    var inFlight: [String: Request] = [:]
+    /// No connecting or sending before this (back-off after failures or throttling).
+    var notBefore = ContinuousClock.now
+    /// Failures in a row, for the back-off.
+    var failures = 0
+    /// When the current connection was opened.
+    var openedAt = ContinuousClock.now
+    /// The last time something was sent into an idle stream or arrived from it.
+    var lastActivity = ContinuousClock.now
+
+    /// When this stream counts as dead: `timeout` after the last sign of life while a request
+    /// is unanswered. A busy server answering other streams first is not a dead one, so the clock
+    /// runs from the last reply, not from each request.
+    func deadline(timeout: Duration) -> ContinuousClock.Instant? {
+        if case .awaitingForm(_, let d) = state { return d }
+        return inFlight.isEmpty ? nil : lastActivity + timeout
+    }
+
+    /// Forgets the connection and form; the caller requeues what was in flight.
+    func reset() {
+        link?.close()
+        link = nil
+        form = nil
+        state = .idle
+        inFlight.removeAll()
+    }
+}

@@ -1,0 +1,66 @@
+import Arguments
+
+extension RegisterSpec {
+    /// `xmpp-register batch`: accounts by the thousand from a CSV file.
+    static let batch = CommandSpec(
+        "batch", summary: "Create, delete or re-password many accounts listed in a CSV file.",
+        discussion: [
+            "FILE is RFC 4180 CSV (UTF-8, optional BOM, CRLF or LF; quoted fields may hold commas, quotes and line breaks) "
+                + "with a header row naming its columns in any order: jid (or username with --domain), password (or "
+                + "--generate-passwords), and optionally nickname, fullname, email and avatar (an image path, relative to the "
+                + "CSV's directory). --passwd needs new_password. Unknown columns are ignored with a warning.",
+            "Every row is checked before anything is sent: JID syntax, duplicates, missing passwords, unreadable avatars. "
+                + "Bad rows are reported with their line numbers and skipped; --strict refuses the whole file instead, "
+                + "and --dry-run stops after the check.",
+            "Registrations run on --jobs unauthenticated TLS streams at once, each reused for many accounts with several "
+                + "requests in flight, all driven by one event loop with one TLS context. Throttling (resource-constraint, "
+                + "policy-violation) and dropped connections back off and retry; no row is dropped.",
+            "Each outcome is recorded in a journal (SQLite, mode 0600) as it happens: next to the report (REPORT.journal), "
+                + "or under $XDG_STATE_HOME/xmpp-tools/batch/. After a crash, Ctrl-C or kill -9, --resume continues "
+                + "without registering any row twice or skipping one (and tries again the rows whose failure was transient); "
+                + "a request that was sent but never answered is checked by logging in with the row's password. Without "
+                + "--resume, an unfinished journal of the same batch is refused rather than overwritten. A resumed run prints "
+                + "the rows it finishes; the report always lists every row.",
+            "An account that exists is reported as 'exists' (--on-exists skip, the default), counted as a failure "
+                + "(fail), or logged into with the row's password to apply its profile columns (update). The email column "
+                + "is sent with the registration when the server's form asks for it. The vCard and avatar columns "
+                + "(nickname, fullname, avatar) are validated; this version reports them as 'profile: pending'. "
+                + "--on-exists update, --delete and --passwd log in as each account, one account at a time.",
+            "--json prints one JSON Line per finished row: line, jid, status (created, exists, updated, deleted, changed, "
+                + "failed or invalid), error (null on success), profile (null, applied or pending, with pending_columns). "
+                + "--report writes the same as CSV, atomically with mode 0600, including the passwords --generate-passwords "
+                + "made (which appear nowhere else). A progress bar with rate and ETA is drawn on stderr when it is a terminal; "
+                + "a summary follows. The exit status is 0 when every row succeeded and 1 when some did not.",
+        ],
+        options: [
+            OptionSpec("jobs", value: "N", help: "Registration streams at once (default 4; each pipelines several requests)."),
+            OptionSpec("window", value: "N", help: "Registrations in flight per stream (default 4).", hidden: true),
+            OptionSpec("max-stream-age", value: "SECONDS", help: "Replace each registration stream after this long (default 240).",
+                       hidden: true),
+            .flag("resume", help: "Continue the interrupted run of this CSV recorded in its journal."),
+            .flag("dry-run", help: "Check every row and stop; nothing is sent."),
+            .flag("strict", help: "Refuse the whole file when any row is invalid."),
+            OptionSpec("on-exists", value: "POLICY", help: "When an account exists: skip (default), fail, or update (log in, apply the profile).",
+                       completion: .values(ExistsPolicy.allCases.map(\.rawValue))),
+            OptionSpec("report", value: "FILE", help: "Write every row's outcome to FILE as CSV (mode 0600, atomic).",
+                       completion: .file(extensions: ["csv"])),
+            OptionSpec("domain", value: "DOMAIN", help: "Domain for a username column and for JIDs written without @."),
+            OptionSpec("shard", value: "K/N", help: "Take only shard K of N (by a hash of the JID), so N machines split one CSV."),
+            .flag("generate-passwords", help: "Generate passwords for rows without one (written only to --report)."),
+            .flag("delete", help: "Delete the listed accounts instead (logs in with each row's password)."),
+            .flag("passwd", help: "Change each account's password from password to new_password."),
+        ],
+        positionals: [PositionalSpec("FILE", help: "The CSV file, or - for standard input.", completion: .file(extensions: ["csv"]))],
+        examples: [
+            Example("xmpp-register batch staff.csv --jobs 8 --report staff-report.csv",
+                    "Create the accounts of staff.csv over 8 streams and keep a report."),
+            Example("xmpp-register batch staff.csv --dry-run --json | jq -r 'select(.status==\"invalid\") | \"\\(.line) \\(.error)\"'",
+                    "List the rows that would be refused, with their line numbers."),
+            Example("cut -d, -f1 users.csv | sed 1s/.*/username/ | xmpp-register batch - --domain example.org --generate-passwords --report pw.csv",
+                    "Create accounts from a list of user names with generated passwords."),
+            Example("xmpp-register batch staff.csv --report r.csv --resume", "Continue a run that was interrupted."),
+            Example("xmpp-register batch staff.csv --shard 2/4 --report r2.csv", "Run the second quarter on this machine."),
+            Example("xmpp-register batch leavers.csv --delete --json | jq -c 'select(.error)'", "Delete accounts, showing failures."),
+        ]
+    )
+}

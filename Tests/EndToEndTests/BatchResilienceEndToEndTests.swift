@@ -1,0 +1,181 @@
+import Foundation
+import XCTest
+
+/// A batch killed with SIGKILL and resumed, and a batch whose server restarts under it. Each
+/// test starts its own Prosody (scripts/test-server) so restarting it disturbs no other test.
+final class BatchResilienceEndToEndTests: XCTestCase {
+    private var server: BatchPrivateServer?
+
+    override func tearDownWithError() throws {
+        try server?.stop()
+    }
+
+    /// A runner (private HOME) and this test's own server.
+    private func start() throws -> (ToolRunner, BatchPrivateServer) {
+        let shared = try TestServer.require()  // skips (or fails under CI) where no server can run
+        let s = try BatchPrivateServer.start()
+        server = s
+        return (try ToolRunner(server: shared), s)
+    }
+
+    private func csv(_ t: ToolRunner, rows: Int, prefix: String) throws -> (path: String, users: [String]) {
+        let users = (0..<rows).map { "\(prefix)\($0)" }
+        let path = t.home + "/\(prefix).csv"
+        let text = "jid,password\n" + users.map { "\(t.jid($0)),pw-\($0)" }.joined(separator: "\n") + "\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return (path, users)
+    }
+
+    /// Starts a batch in the background.
+    private func launch(_ t: ToolRunner, _ s: BatchPrivateServer, _ args: [String]) throws -> BatchChildProcess {
+        try BatchChildProcess([Paths.binaries + "/xmpp-register", "batch"] + args + s.serverArgs,
+                              environment: t.environment, captureStdout: false)
+    }
+
+    /// Waits until the server holds at least `count` accounts, or the batch ended.
+    private func waitForAccounts(_ count: Int, while process: BatchChildProcess, timeout: TimeInterval = 60) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try XCTUnwrap(server).accountCount() < count {
+            XCTAssertTrue(process.isRunning, "the batch ended before \(count) accounts existed: make the CSV bigger")
+            guard process.isRunning else { return }
+            guard Date() < deadline else { throw XCTSkip("server too slow: fewer than \(count) accounts after \(timeout) s") }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    private func reportStatuses(_ path: String) throws -> [String] {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\r\n").dropFirst()
+        return lines.map { String($0.split(separator: ",", omittingEmptySubsequences: false)[2]) }
+    }
+
+    func testKilledRunResumesWithEveryAccountCreatedExactlyOnce() throws {
+        let (t, s) = try start()
+        let (path, _) = try csv(t, rows: 600, prefix: "kill")
+        let report = t.home + "/kill-report.csv"
+        let process = try launch(t, s, [path, "--report", report, "--jobs", "4"])
+        try waitForAccounts(150, while: process)
+        process.kill(SIGKILL)
+        XCTAssertEqual(try process.wait(), 128 + SIGKILL)
+        let createdBeforeKill = try XCTUnwrap(server).accountCount()
+        XCTAssertLessThan(createdBeforeKill, 600, "the kill came too late to test anything")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: report), "a killed run wrote no report")
+
+        let resumed = try t.run("xmpp-register", ["batch", path, "--report", report, "--resume", "--json"] + s.serverArgs, timeout: 180)
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertTrue(resumed.stderr.contains("resuming:"), resumed.stderr)
+        let thisRun = try BatchEndToEndTests.statuses(resumed)
+        XCTAssertTrue(thisRun.values.allSatisfy { $0 == "created" }, "resume reported \(Set(thisRun.values))")
+        XCTAssertGreaterThanOrEqual(thisRun.count, 600 - createdBeforeKill, "every row the first run did not finish")
+        XCTAssertLessThan(thisRun.count, 600, "rows finished before the kill are not done again")
+        XCTAssertEqual(try reportStatuses(report), Array(repeating: "created", count: 600), "complete report, every row created once")
+        XCTAssertEqual(try XCTUnwrap(server).accountCount(), 600)
+
+        let again = try t.run("xmpp-register", ["batch", path, "--json"] + s.serverArgs, timeout: 180)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(Set(try BatchEndToEndTests.statuses(again).values), ["exists"])
+        XCTAssertEqual(try BatchEndToEndTests.statuses(again).count, 600)
+    }
+
+    func testServerRestartMidRunIsSurvived() throws {
+        let (t, s) = try start()
+        let (path, _) = try csv(t, rows: 600, prefix: "restart")
+        let report = t.home + "/restart-report.csv"
+        let process = try launch(t, s, [path, "--report", report, "--jobs", "4"])
+        try waitForAccounts(150, while: process)
+        try XCTUnwrap(server).restart()
+        XCTAssertEqual(try process.wait(), 0, "the batch must ride out the restart: \(process.stderr)")
+        XCTAssertEqual(try reportStatuses(report), Array(repeating: "created", count: 600))
+        XCTAssertEqual(try XCTUnwrap(server).accountCount(), 600)
+    }
+
+    func testCtrlCWritesThePartialReportAndResumeFinishes() throws {
+        let (t, s) = try start()
+        let (path, _) = try csv(t, rows: 600, prefix: "sigint")
+        let report = t.home + "/sigint-report.csv"
+        let process = try launch(t, s, [path, "--report", report])
+        try waitForAccounts(100, while: process)
+        process.kill(SIGINT)
+        XCTAssertEqual(try process.wait(), 1, "an interrupted batch is a partial one: \(process.stderr)")
+        XCTAssertTrue(process.stderr.contains("interrupted; 600 rows:"), process.stderr)
+        XCTAssertTrue(process.stderr.contains("continue with --resume"), process.stderr)
+        let partial = try reportStatuses(report)
+        XCTAssertEqual(partial.count, 600, "the report lists every row, done or not")
+        let done = partial.filter { $0 == "created" }.count
+        XCTAssertEqual(done + partial.filter { $0 == "pending" || $0 == "sent" }.count, 600)
+        XCTAssertEqual(done, try s.accountCount(), "in-flight answers were awaited and recorded before exiting")
+
+        let resumed = try t.run("xmpp-register", ["batch", path, "--report", report, "--resume"] + s.serverArgs, timeout: 180)
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertEqual(try reportStatuses(report), Array(repeating: "created", count: 600))
+        XCTAssertEqual(try s.accountCount(), 600)
+    }
+
+    func testThrottlingBacksOffAndEveryRowIsCreated() throws {
+        let (t, s) = try start()
+        // 10 registrations at once, then 5 a second, for loopback too.
+        try s.configure(replacing: "registration_allowlist = { \"127.0.0.1\", \"::1\" }",
+                        with: "registration_allowlist = {}\nregistration_throttle_max = 10\nregistration_throttle_period = 2")
+        try s.restart()
+        let (path, _) = try csv(t, rows: 40, prefix: "throttle")
+        let report = t.home + "/throttle-report.csv"
+        let started = Date()
+        let r = try t.run("xmpp-register", ["batch", path, "--report", report, "--json"] + s.serverArgs, timeout: 120)
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try reportStatuses(report), Array(repeating: "created", count: 40), "no throttled row is dropped")
+        XCTAssertEqual(try s.accountCount(), 40)
+        XCTAssertGreaterThan(elapsed, 5, "30 rows over the burst at 5/s take 6 s: the server did throttle")
+    }
+}
+
+/// A Prosody of the test's own, from scripts/test-server (same domain as the shared one).
+struct BatchPrivateServer {
+    let directory: String
+    let port: String
+    let caFile: String
+
+    static func start() throws -> BatchPrivateServer {
+        let result = try BatchChildProcess.run([Paths.root + "/scripts/test-server", "start", "prosody"])
+        guard result.status == 0 else { throw TestServerError.unusable("private server: \(result.stderr)") }
+        var vars: [String: String] = [:]
+        for line in result.stdout.split(separator: "\n") {
+            guard let eq = line.firstIndex(of: "=") else { continue }
+            var value = String(line[line.index(after: eq)...])
+            if value.hasPrefix("'") && value.hasSuffix("'") && value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            vars[String(line[..<eq])] = value
+        }
+        guard let dir = vars["XT_DIR"], let port = vars["XT_PORT"], let ca = vars["XT_CA_FILE"] else {
+            throw TestServerError.unusable("private server printed no settings: \(result.stdout)")
+        }
+        return BatchPrivateServer(directory: dir, port: port, caFile: ca)
+    }
+
+    /// Points a tool at this server.
+    var serverArgs: [String] { ["--server", "127.0.0.1:\(port)", "--ca-file", caFile] }
+
+    /// Edits the instance's Prosody config (takes effect at the next restart).
+    func configure(replacing old: String, with new: String) throws {
+        let path = directory + "/prosody.cfg.lua"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        guard text.contains(old) else { throw TestServerError.unusable("\(path) has no '\(old)'") }
+        try text.replacingOccurrences(of: old, with: new).write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// Same ports and data, new process.
+    func restart() throws {
+        let r = try BatchChildProcess.run([Paths.root + "/scripts/test-server", "restart", directory])
+        guard r.status == 0 else { throw TestServerError.unusable("restart failed: \(r.stderr)") }
+    }
+
+    func stop() throws {
+        _ = try BatchChildProcess.run([Paths.root + "/scripts/test-server", "stop", directory])
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Accounts on disk (`data/localhost/accounts/*.dat`).
+    func accountCount() throws -> Int {
+        let dir = directory + "/data/localhost/accounts"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        return names.filter { $0.hasSuffix(".dat") }.count
+    }
+}

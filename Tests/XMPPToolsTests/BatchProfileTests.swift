@@ -1,0 +1,40 @@
+import XCTest
+import XMPPStanzas
+@testable import XMPPTools
+
+/// Step 3 of a row: which profile columns registration carries and which stay pending.
+final class BatchProfileTests: XCTestCase {
+    private func row(email: String? = nil, nickname: String? = nil) throws -> BatchRow {
+        BatchRow(line: 2, jid: try JID("a@x.org"), password: "pw", newPassword: nil,
+                 profile: ProfileColumns(nickname: nickname, fullname: nil, email: email, avatar: nil))
+    }
+
+    private let plainForm = RegistrationForm(fields: [(name: "username", value: ""), (name: "password", value: "")])
+    private let emailForm = RegistrationForm(form: DataForm(type: "form", fields: [
+        DataForm.Field(name: "FORM_TYPE", type: "hidden", values: ["jabber:iq:register"]),
+        DataForm.Field(name: "username", required: true), DataForm.Field(name: "password", type: "text-private", required: true),
+        DataForm.Field(name: "email"),
+    ]))
+
+    func testEmailGoesWithTheRegistrationOnlyWhenTheFormAsks() throws {
+        XCTAssertEqual(ProfileStep.registrationFields(for: try row(email: "a@b.example"), form: emailForm), ["email": "a@b.example"])
+        XCTAssertEqual(ProfileStep.registrationFields(for: try row(email: "a@b.example"), form: plainForm), [:])
+        XCTAssertEqual(ProfileStep.registrationFields(for: try row(), form: emailForm), [:])
+    }
+
+    func testStateAfterRegistration() throws {
+        XCTAssertNil(ProfileStep.afterRegistration(try row(), sentFields: [:]))
+        XCTAssertEqual(ProfileStep.afterRegistration(try row(email: "a@b.example"), sentFields: ["email": "a@b.example"]), .applied)
+        XCTAssertEqual(ProfileStep.afterRegistration(try row(email: "a@b.example", nickname: "N"), sentFields: ["email": "a@b.example"]),
+                       .pending(["nickname"]))
+        XCTAssertEqual(ProfileStep.afterRegistration(try row(email: "a@b.example"), sentFields: [:]), .pending(["email"]))
+    }
+
+    func testJournalTextRoundTrips() {
+        for state in [ProfileState.applied, .pending(["nickname", "avatar"])] {
+            XCTAssertEqual(ProfileState(journalText: state.journalText), state)
+        }
+        XCTAssertNil(ProfileState(journalText: nil))
+        XCTAssertNil(ProfileState(journalText: "garbage"))
+    }
+}
