@@ -45,7 +45,7 @@ let package = Package(
         // Tests mirror Sources.
         .testTarget(name: "XMLTreeTests", dependencies: ["XMLTree"]),
         .testTarget(name: "XMPPStanzasTests", dependencies: ["XMPPStanzas", "XMLTree"]),
-        .testTarget(name: "XMPPConnectionTests", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree"]),
+        .testTarget(name: "XMPPConnectionTests", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree", "COpenSSL"]),
         .testTarget(name: "XMPPStorageTests", dependencies: ["XMPPStorage", "XMPPStanzas"]),
         .testTarget(name: "PNGImageTests", dependencies: ["PNGImage"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
