@@ -42,6 +42,14 @@ let package = Package(
         .executableTarget(name: "xmpp-vcard", dependencies: ["XMPPTools"]),
         .executableTarget(name: "xmpp-avatar", dependencies: ["XMPPTools"]),
 
+        // libFuzzer targets (fuzz/README.md): built with -sanitize=fuzzer by fuzz/run; in plain
+        // builds each one replays input files through the same entry point.
+        .target(name: "FuzzSupport"),
+        .executableTarget(name: "FuzzXML", dependencies: ["FuzzSupport", "XMLTree"]),
+        .executableTarget(name: "FuzzJID", dependencies: ["FuzzSupport", "XMPPStanzas"]),
+        .executableTarget(name: "FuzzSCRAM", dependencies: ["FuzzSupport", "XMPPConnection"]),
+        .executableTarget(name: "FuzzPNG", dependencies: ["FuzzSupport", "PNGImage"]),
+
         // Tests mirror Sources.
         .testTarget(name: "XMLTreeTests", dependencies: ["XMLTree"]),
         .testTarget(name: "XMPPStanzasTests", dependencies: ["XMPPStanzas", "XMLTree"]),
