@@ -21,6 +21,13 @@ class HostilePeerTestCase: XCTestCase {
         caFile = pair.certificate
     }
 
+    /// A peer playing `script` on each connection, stopped when the test ends.
+    func scriptedPeer(_ script: @escaping () -> [ScriptedPeer.Step]) throws -> ScriptedPeer {
+        let peer = try ScriptedPeer(script: script)
+        addTeardownBlock { peer.stop() }
+        return peer
+    }
+
     /// The whole client flow of a login: open (STARTTLS), authenticate with SCRAM or PLAIN, bind.
     static func login(port: Int, caFile: String, timeout: Duration, limits: XMLLimits) throws(ConnectionError) {
         let options = ConnectionOptions(domain: "localhost", serverHost: "127.0.0.1", serverPort: port,

@@ -13,7 +13,7 @@ final class HostileNegotiationTests: HostilePeerTestCase {
     }
 
     func testStreamErrorBeforeFeatures() throws {
-        let peer = try ScriptedPeer {
+        let peer = try scriptedPeer {
             [.expect(PeerScript.clientHeaderEnd), .send(PeerScript.serverHeader + PeerScript.streamError("host-unknown"))]
         }
         assertStreamError(peer, "host-unknown", text: nil)
@@ -22,7 +22,7 @@ final class HostileNegotiationTests: HostilePeerTestCase {
 
     func testStreamErrorAfterSTARTTLS() throws {
         let localhost = localhost!
-        let peer = try ScriptedPeer {
+        let peer = try scriptedPeer {
             PeerScript.startTLS(localhost)
                 + [.expect(PeerScript.clientHeaderEnd), .send(PeerScript.serverHeader + PeerScript.streamError("policy-violation", text: "slow down"))]
         }
@@ -32,7 +32,7 @@ final class HostileNegotiationTests: HostilePeerTestCase {
 
     func testStreamErrorDuringSASL() throws {
         let localhost = localhost!
-        let peer = try ScriptedPeer {
+        let peer = try scriptedPeer {
             PeerScript.startTLS(localhost) + PeerScript.open(PeerScript.saslFeatures(["SCRAM-SHA-1"]))
                 + [.expect("</auth>"), .send(PeerScript.streamError("system-shutdown"))]
         }
@@ -42,7 +42,7 @@ final class HostileNegotiationTests: HostilePeerTestCase {
 
     func testStreamErrorAtBind() throws {
         let localhost = localhost!
-        let peer = try ScriptedPeer {
+        let peer = try scriptedPeer {
             PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password)
                 + PeerScript.bind { _ in PeerScript.streamError("conflict", text: "Replaced by new connection") }
         }
@@ -51,7 +51,7 @@ final class HostileNegotiationTests: HostilePeerTestCase {
     }
 
     func testPlainOnlyWithoutTLSIsRefusedAndThePasswordNeverSent() throws {
-        let peer = try ScriptedPeer { PeerScript.open(PeerScript.saslFeatures(["PLAIN"])) + [.stall] }
+        let peer = try scriptedPeer { PeerScript.open(PeerScript.saslFeatures(["PLAIN"])) + [.stall] }
         guard let (error, _) = clientError(peer) else { return }
         guard case .tlsUnavailable = error else { return XCTFail("\(error)") }
         try assertTool(peer, exits: 7)
@@ -70,7 +70,7 @@ final class HostileNegotiationTests: HostilePeerTestCase {
         let wrong = try PeerCertificates.pair(for: "wrong.example")
         let identity = try PeerTLSIdentity(certificate: wrong.certificate, key: wrong.key)
         caFile = wrong.certificate  // trusted as a CA, but not valid for "localhost"
-        let peer = try ScriptedPeer { PeerScript.startTLS(identity) + [.stall] }
+        let peer = try scriptedPeer { PeerScript.startTLS(identity) + [.stall] }
         guard let (error, _) = clientError(peer) else { return }
         guard case .certificateRejected(let why) = error else { return XCTFail("\(error)") }
         XCTAssertEqual(why, "hostname mismatch (expected a certificate for localhost)")
@@ -82,7 +82,7 @@ final class HostileNegotiationTests: HostilePeerTestCase {
         let other = try PeerCertificates.pair(for: "other-ca.example")
         caFile = other.certificate  // a CA that did not sign the peer's certificate
         let localhost = localhost!
-        let peer = try ScriptedPeer { PeerScript.startTLS(localhost) + [.stall] }
+        let peer = try scriptedPeer { PeerScript.startTLS(localhost) + [.stall] }
         guard let (error, _) = clientError(peer) else { return }
         guard case .certificateRejected(let why) = error else { return XCTFail("\(error)") }
         XCTAssertTrue(why.hasPrefix("self-signed certificate"), why)
@@ -92,7 +92,7 @@ final class HostileNegotiationTests: HostilePeerTestCase {
     /// A fatal handshake_failure alert in answer to the ClientHello.
     func testTLSAlertMidHandshake() throws {
         let alert: [UInt8] = [0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28]
-        let peer = try ScriptedPeer {
+        let peer = try scriptedPeer {
             PeerScript.open(PeerScript.tlsFeatures)
                 + [.expect(PeerScript.starttlsEnd), .send(PeerScript.proceed), .expect("\u{16}\u{03}"), .send(alert), .stall]
         }
@@ -106,7 +106,7 @@ final class HostileNegotiationTests: HostilePeerTestCase {
     /// Half a ServerHello record, then the connection closes.
     func testCloseMidHandshake() throws {
         let partial: [UInt8] = [0x16, 0x03, 0x03, 0x00, 0x7a, 0x02, 0x00, 0x00, 0x76, 0x03, 0x03]
-        let peer = try ScriptedPeer {
+        let peer = try scriptedPeer {
             PeerScript.open(PeerScript.tlsFeatures)
                 + [.expect(PeerScript.starttlsEnd), .send(PeerScript.proceed), .expect("\u{16}\u{03}"), .send(partial), .close]
         }
@@ -117,7 +117,7 @@ final class HostileNegotiationTests: HostilePeerTestCase {
     }
 
     func testCloseRightAfterProceed() throws {
-        let peer = try ScriptedPeer {
+        let peer = try scriptedPeer {
             PeerScript.open(PeerScript.tlsFeatures) + [.expect(PeerScript.starttlsEnd), .send(PeerScript.proceed), .close]
         }
         guard let (error, elapsed) = clientError(peer) else { return }
@@ -129,7 +129,7 @@ final class HostileNegotiationTests: HostilePeerTestCase {
     /// The ClientHello arrives at a socket that is then closed unread: the kernel sends a reset,
     /// which must read as the server closing the connection, as the same reset does on a write.
     func testResetRightAfterProceed() throws {
-        let peer = try ScriptedPeer {
+        let peer = try scriptedPeer {
             PeerScript.open(PeerScript.tlsFeatures) + [.expect(PeerScript.starttlsEnd), .send(PeerScript.proceed), .resetWhenDataArrives]
         }
         guard let (error, elapsed) = clientError(peer) else { return }

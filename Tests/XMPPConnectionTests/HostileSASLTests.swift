@@ -8,7 +8,7 @@ final class HostileSASLTests: HostilePeerTestCase {
     /// The honest version of the scripts below logs in, so their failures are the hostility's doing.
     func testHonestPeerLogsIn() throws {
         let localhost = localhost!
-        let peer = try ScriptedPeer {
+        let peer = try scriptedPeer {
             PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password)
                 + PeerScript.bind { id in
                     "<iq type='result' id='\(id)'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><jid>alice@localhost/x</jid></bind></iq>"
@@ -37,7 +37,7 @@ final class HostileSASLTests: HostilePeerTestCase {
 
     func testWrongServerSignatureInSuccessFailsAuthentication() throws {
         let localhost = localhost!
-        let peer = try ScriptedPeer {
+        let peer = try scriptedPeer {
             PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password) { genuine in
                 "<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'>\(Base64.encode(Array(Self.tampered(genuine).utf8)))</success>"
             } + [.stall]
@@ -54,7 +54,7 @@ final class HostileSASLTests: HostilePeerTestCase {
     /// fail before the client answers it.
     func testWrongServerSignatureInChallengeFailsAuthentication() throws {
         let localhost = localhost!
-        let peer = try ScriptedPeer {
+        let peer = try scriptedPeer {
             PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password) { genuine in
                 "<challenge xmlns='urn:ietf:params:xml:ns:xmpp-sasl'>\(Base64.encode(Array(Self.tampered(genuine).utf8)))</challenge>"
             } + [.stall]
@@ -69,7 +69,7 @@ final class HostileSASLTests: HostilePeerTestCase {
 
     func testSuccessWithoutServerFinalFailsAuthentication() throws {
         let localhost = localhost!
-        let peer = try ScriptedPeer {
+        let peer = try scriptedPeer {
             PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password) { _ in
                 "<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'/>"
             } + [.stall]
@@ -82,7 +82,7 @@ final class HostileSASLTests: HostilePeerTestCase {
 
     func testServerErrorInServerFinalFailsAuthentication() throws {
         let localhost = localhost!
-        let peer = try ScriptedPeer {
+        let peer = try scriptedPeer {
             PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password) { _ in
                 "<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'>\(Base64.encode(Array("e=invalid-proof".utf8)))</success>"
             } + [.stall]

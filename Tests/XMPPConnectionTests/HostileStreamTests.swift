@@ -16,7 +16,7 @@ final class HostileStreamTests: HostilePeerTestCase {
 
     func testBillionLaughsDoctypeIsRefused() throws {
         let header = PeerScript.serverHeader.replacingOccurrences(of: "<?xml version='1.0'?>", with: "")
-        let peer = try ScriptedPeer {
+        let peer = try scriptedPeer {
             [.expect(PeerScript.clientHeaderEnd), .send(Self.billionLaughs + header + "<stream:features>&lol9;</stream:features>"), .stall]
         }
         guard let (error, _) = clientError(peer) else { return }
@@ -25,7 +25,7 @@ final class HostileStreamTests: HostilePeerTestCase {
     }
 
     func testUndeclaredEntityReferenceIsRefused() throws {
-        let peer = try ScriptedPeer {
+        let peer = try scriptedPeer {
             PeerScript.open("<stream:features><x>&lol9;</x></stream:features>") + [.stall]
         }
         guard let (error, _) = clientError(peer) else { return }
@@ -33,7 +33,7 @@ final class HostileStreamTests: HostilePeerTestCase {
     }
 
     func testEndlessStanzaHitsTheSizeLimit() throws {
-        let peer = try ScriptedPeer {
+        let peer = try scriptedPeer {
             PeerScript.open("<stream:features><x>") + [.flood(String(repeating: "a", count: 1024))]
         }
         guard let (error, _) = clientError(peer, limits: XMLLimits(maxStanzaBytes: 4096)) else { return }
@@ -43,7 +43,7 @@ final class HostileStreamTests: HostilePeerTestCase {
     }
 
     func testEndlessNestingHitsTheDepthLimit() throws {
-        let peer = try ScriptedPeer { PeerScript.open("") + [.flood("<a>")] }
+        let peer = try scriptedPeer { PeerScript.open("") + [.flood("<a>")] }
         guard let (error, _) = clientError(peer) else { return }
         guard case .xml(.tooDeep(limit: 64)) = error else { return XCTFail("\(error)") }
     }
@@ -57,7 +57,7 @@ final class HostileStreamTests: HostilePeerTestCase {
     }
 
     func testServerThatStopsMidStanzaBeforeTLSTimesOut() throws {
-        let peer = try ScriptedPeer { PeerScript.open("<stream:features><starttls xmlns='urn:ietf:params:xml:ns:xmpp-tls'>") + [.stall] }
+        let peer = try scriptedPeer { PeerScript.open("<stream:features><starttls xmlns='urn:ietf:params:xml:ns:xmpp-tls'>") + [.stall] }
         assertTimedOut(clientError(peer, timeout: .seconds(1)), timeout: .seconds(1))
         let (_, elapsed) = try assertTool(peer, exits: 6, timeoutSeconds: 1)
         XCTAssertLessThan(elapsed, .seconds(4))
@@ -65,7 +65,7 @@ final class HostileStreamTests: HostilePeerTestCase {
 
     func testServerThatStopsMidStanzaAtBindTimesOut() throws {
         let localhost = localhost!
-        let peer = try ScriptedPeer {
+        let peer = try scriptedPeer {
             PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password)
                 + PeerScript.bind { id in "<iq type='result' id='\(id)'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><jid>alice@local" }
                 + [.stall]
@@ -77,7 +77,7 @@ final class HostileStreamTests: HostilePeerTestCase {
 
     /// One byte every 200 ms never completes the features: the wait has one deadline, not one per byte.
     func testTricklingServerTimesOut() throws {
-        let peer = try ScriptedPeer {
+        let peer = try scriptedPeer {
             [.expect(PeerScript.clientHeaderEnd), .trickle(PeerScript.serverHeader + PeerScript.tlsFeatures, every: .milliseconds(200))]
         }
         assertTimedOut(clientError(peer, timeout: .seconds(1)), timeout: .seconds(1))
@@ -85,7 +85,7 @@ final class HostileStreamTests: HostilePeerTestCase {
 
     func testHTTPResponseInsteadOfXMLIsRefused() throws {
         let http = "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: 11\r\n\r\nBad Request"
-        let peer = try ScriptedPeer { [.expect(PeerScript.clientHeaderEnd), .send(http), .stall] }
+        let peer = try scriptedPeer { [.expect(PeerScript.clientHeaderEnd), .send(http), .stall] }
         guard let (error, elapsed) = clientError(peer) else { return }
         guard case .xml(.malformed) = error else { return XCTFail("\(error)") }
         XCTAssertLessThan(elapsed, .seconds(2), "refused at once, not after the timeout")
@@ -93,7 +93,7 @@ final class HostileStreamTests: HostilePeerTestCase {
     }
 
     func testHTMLPageInsteadOfAStreamIsRefused() throws {
-        let peer = try ScriptedPeer {
+        let peer = try scriptedPeer {
             [.expect(PeerScript.clientHeaderEnd), .send("<html><head><title>400</title></head><body>Bad Request</body></html>"), .stall]
         }
         guard let (error, _) = clientError(peer) else { return }
@@ -103,7 +103,7 @@ final class HostileStreamTests: HostilePeerTestCase {
 
     func testBinaryGarbageIsRefused() throws {
         let garbage = (0..<256).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
-        let peer = try ScriptedPeer { [.expect(PeerScript.clientHeaderEnd), .send(garbage), .stall] }
+        let peer = try scriptedPeer { [.expect(PeerScript.clientHeaderEnd), .send(garbage), .stall] }
         guard let (error, elapsed) = clientError(peer) else { return }
         guard case .xml = error else { return XCTFail("\(error)") }
         XCTAssertLessThan(elapsed, .seconds(2))
