@@ -42,6 +42,9 @@ let package = Package(
         .executableTarget(name: "xmpp-vcard", dependencies: ["XMPPTools"]),
         .executableTarget(name: "xmpp-avatar", dependencies: ["XMPPTools"]),
 
+        // Writes man/ and completions/ from the specs (`make docs`); a development tool, not a product.
+        .executableTarget(name: "xmpp-tools-docgen", dependencies: ["XMPPTools"]),
+
         // libFuzzer targets (fuzz/README.md): built with -sanitize=fuzzer by fuzz/run; in plain
         // builds each one replays input files through the same entry point.
         .target(name: "FuzzSupport"),

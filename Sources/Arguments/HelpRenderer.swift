@@ -89,7 +89,9 @@ public enum HelpRenderer {
         lines.enumerated().map { ($0.offset == 0 ? "Usage: " : "       ") + $0.element }
     }
 
-    private static func section(_ title: String, _ rows: [(label: String, text: String)], _ labelWidth: Int) -> [String] {
+    private static func section(
+        _ title: String, _ rows: [(label: String, text: String)], _ labelWidth: Int
+    ) -> [String] {
         rows.isEmpty ? [] : [title] + TextLayout.table(rows, labelWidth: labelWidth, width: width)
     }
 

@@ -34,7 +34,9 @@ struct ParseState {
     }
 
     /// `--name`, `--name=value` or `--name value`.
-    private mutating func readLong(_ word: String, _ args: ArraySlice<String>, _ index: inout Int) throws(ArgumentError) {
+    private mutating func readLong(
+        _ word: String, _ args: ArraySlice<String>, _ index: inout Int
+    ) throws(ArgumentError) {
         let body = word.dropFirst(2)
         let name = body.prefix { $0 != "=" }
         let inline = name.endIndex < body.endIndex ? String(body[body.index(after: name.endIndex)...]) : nil
@@ -56,7 +58,9 @@ struct ParseState {
     }
 
     /// `-a`, `-abc` (bundled flags), `-xVALUE` or `-x VALUE`.
-    private mutating func readShorts(_ word: String, _ args: ArraySlice<String>, _ index: inout Int) throws(ArgumentError) {
+    private mutating func readShorts(
+        _ word: String, _ args: ArraySlice<String>, _ index: inout Int
+    ) throws(ArgumentError) {
         var letters = word.dropFirst()
         while let letter = letters.popFirst() {
             guard let option = options.first(where: { $0.short == letter }) else {
@@ -85,7 +89,9 @@ struct ParseState {
         return error(.unknownOption("-" + String(letter), suggestion: nil))
     }
 
-    private func nextValue(_ args: ArraySlice<String>, _ index: inout Int, typed: String) throws(ArgumentError) -> String {
+    private func nextValue(
+        _ args: ArraySlice<String>, _ index: inout Int, typed: String
+    ) throws(ArgumentError) -> String {
         guard index < args.endIndex else { throw error(.missingValue(option: typed)) }
         defer { index += 1 }
         return args[index]

@@ -20,7 +20,8 @@ public struct ParsedCommand: Sendable, Equatable {
 
     /// An empty result for `command` of `tool`.
     public init(
-        tool: String, command: String, isDefault: Bool = false, values: [String: [String]] = [:], flags: Set<String> = [],
+        tool: String, command: String, isDefault: Bool = false, values: [String: [String]] = [:],
+        flags: Set<String> = [],
         positionals: [String] = [], arguments: [String: [String]] = [:], sources: [String: ValueSource] = [:]
     ) {
         self.tool = tool
@@ -73,7 +74,9 @@ public struct ParsedCommand: Sendable, Equatable {
 
     /// A usage error about option `long` of this command, for checks the spec cannot express.
     public func invalid(_ long: String, _ value: String, _ expected: String) -> ArgumentError {
-        ArgumentError(.invalidValue(option: "--" + long, value: value, expected: expected), tool: tool, command: isDefault ? nil : command)
+        ArgumentError(
+            .invalidValue(option: "--" + long, value: value, expected: expected), tool: tool,
+            command: isDefault ? nil : command)
     }
 }
 

@@ -23,7 +23,9 @@ enum Suggestion {
         let width = b.count + 1
         var rows = [[Int]](repeating: [Int](repeating: 0, count: width), count: 3)
         for j in 0..<width { rows[0][j] = j }
-        var previous2 = 2, previous = 0, current = 1
+        var previous2 = 2
+        var previous = 0
+        var current = 1
         for i in 1...a.count {
             rows[current][0] = i
             for j in 1...b.count {

@@ -10,14 +10,19 @@ enum TextLayout {
         let room = max(width - indent, 1)
         var lines: [String] = []
         var line = ""
+        var length = 0  // line.count, kept as it grows: counting characters walks the string
         for word in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }) {
+            let wordLength = word.count
             if line.isEmpty {
                 line = String(word)
-            } else if line.count + 1 + word.count <= room {
+                length = wordLength
+            } else if length + 1 + wordLength <= room {
                 line += " " + word
+                length += 1 + wordLength
             } else {
                 lines.append(margin + line)
                 line = String(word)
+                length = wordLength
             }
         }
         if !line.isEmpty { lines.append(margin + line) }
@@ -26,7 +31,9 @@ enum TextLayout {
 
     /// Rows of `label  text`, labels padded to `labelWidth` after `indent` spaces and texts
     /// wrapped at `width`; a label wider than `labelWidth` puts its text on the next line.
-    static func table(_ rows: [(label: String, text: String)], labelWidth: Int, indent: Int = 2, width: Int) -> [String] {
+    static func table(
+        _ rows: [(label: String, text: String)], labelWidth: Int, indent: Int = 2, width: Int
+    ) -> [String] {
         let column = indent + labelWidth + 2
         let margin = String(repeating: " ", count: indent)
         var lines: [String] = []

@@ -1,1 +1,3 @@
 import XMPPTools
+
+AvatarTool.main()

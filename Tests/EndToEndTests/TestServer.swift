@@ -58,11 +58,22 @@ final class TestServer: @unchecked Sendable {
         }
     }
 
-    private static func start() throws -> TestServer {
-        let env = ProcessInfo.processInfo.environment
-        if env["XT_PORT"] != nil { return try TestServer(env: env) }
-        let kind = env["XT_SERVER"] ?? "prosody"
-        let result = try Shell.run([Paths.root + "/scripts/test-server", "start", kind], timeout: 120)
+    /// A private server of `kind` started with `options` (e.g. `--tls12`), which the caller
+    /// stops with `stop()`. Under CI=true failing to start it fails the test.
+    static func startPrivate(_ kind: String, _ options: [String] = []) throws -> TestServer {
+        do {
+            return try launch(kind, options)
+        } catch {
+            if ProcessInfo.processInfo.environment["CI"] == "true" {
+                XCTFail("CI=true and no \(kind) server: \(error)")
+                throw error
+            }
+            throw XCTSkip("no \(kind) server: \(error)")
+        }
+    }
+
+    private static func launch(_ kind: String, _ options: [String]) throws -> TestServer {
+        let result = try Shell.run([Paths.root + "/scripts/test-server", "start", kind] + options, timeout: 120)
         guard result.status == 0 else {
             throw TestServerError.unusable("scripts/test-server start \(kind) failed: \(result.stderr)")
         }
@@ -73,7 +84,13 @@ final class TestServer: @unchecked Sendable {
             if value.hasPrefix("'") && value.hasSuffix("'") && value.count >= 2 { value = String(value.dropFirst().dropLast()) }
             vars[String(line[..<eq])] = value
         }
-        let server = try TestServer(env: vars)
+        return try TestServer(env: vars)
+    }
+
+    private static func start() throws -> TestServer {
+        let env = ProcessInfo.processInfo.environment
+        if env["XT_PORT"] != nil { return try TestServer(env: env) }
+        let server = try launch(env["XT_SERVER"] ?? "prosody", [])
         atexit {
             if let dir = try? TestServer.cached?.get().directory {
                 _ = try? Shell.run([Paths.root + "/scripts/test-server", "stop", dir], timeout: 60)

@@ -24,7 +24,7 @@ final class CacheTests: XCTestCase {
         defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + s) } }
         let db = try Database(path: path)
         try db.execute("CREATE TABLE t (k TEXT PRIMARY KEY, v BLOB)")
-        try db.transaction { try db.query("INSERT INTO t VALUES (?, ?)", [.text("a"), .blob([1, 2, 3])]) }
+        _ = try db.transaction { try db.query("INSERT INTO t VALUES (?, ?)", [.text("a"), .blob([1, 2, 3])]) }
         struct Boom: Error {}
         XCTAssertThrowsError(try db.transaction {
             try db.query("INSERT INTO t VALUES (?, ?)", [.text("b"), .null])

@@ -40,6 +40,14 @@ public enum Namespace {
     public static let pubsub = "http://jabber.org/protocol/pubsub"
     /// XEP-0060 publish-subscribe events.
     public static let pubsubEvent = "http://jabber.org/protocol/pubsub#event"
+    /// XEP-0060 publish-subscribe owner use cases (node configuration).
+    public static let pubsubOwner = "http://jabber.org/protocol/pubsub#owner"
+    /// XEP-0060 publish-subscribe application-specific error conditions.
+    public static let pubsubErrors = "http://jabber.org/protocol/pubsub#errors"
+    /// XEP-0060 §7.1.5 publish-options FORM_TYPE.
+    public static let pubsubPublishOptions = "http://jabber.org/protocol/pubsub#publish-options"
+    /// XEP-0060 §16.4 node configuration FORM_TYPE.
+    public static let pubsubNodeConfig = "http://jabber.org/protocol/pubsub#node_config"
     /// XEP-0084 avatar data node.
     public static let avatarData = "urn:xmpp:avatar:data"
     /// XEP-0084 avatar metadata node.

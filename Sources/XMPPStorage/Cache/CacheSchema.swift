@@ -2,5 +2,7 @@
 /// `CREATE … IF NOT EXISTS`, and the cache is disposable, so a change of shape bumps the
 /// table name rather than migrating.
 enum CacheSchema {
-    static let statements: [String] = []
+    static let statements: [String] =
+        AvatarCacheSchema.statements +
+        []
 }

@@ -47,7 +47,7 @@ public struct AccountContext {
     /// Opens a TLS-secured, unauthenticated connection to `domain`'s server.
     public func open(domain: String, settings: AccountSettings) throws -> Connection {
         if settings.insecure {
-            environment.warn("WARNING: --insecure: the server certificate is NOT verified; anyone on the path can read and change this session")
+            environment.alarm("WARNING: --insecure: the server certificate is NOT verified; anyone on the path can read and change this session")
         }
         let tls = try environment.tlsContext(TLSSettings(caFile: settings.caFile, pin: settings.pin, insecure: settings.insecure))
         let options = ConnectionOptions(domain: domain, serverHost: settings.server, serverPort: settings.port,

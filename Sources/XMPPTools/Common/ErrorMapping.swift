@@ -17,6 +17,7 @@ public enum ErrorMapping {
             return ToolFailure(.failed, e.description)
         case let e as JIDError: return ToolFailure(.badInput, "invalid JID: \(e)")
         case let e as PNGImageError: return ToolFailure(.badInput, e.description)
+        case let e as AvatarServiceError: return failure(for: e)
         default: return ToolFailure(.failed, "\(error)")
         }
     }
@@ -55,6 +56,15 @@ public enum ErrorMapping {
                 return ToolFailure(.conflict, "the account already exists" + (e.text.map { " (\($0))" } ?? ""))
             }
             return failure(for: c)
+        }
+    }
+
+    /// Avatar service errors: what the server sent was unusable (1), no PEP (8), or the connection's.
+    public static func failure(for error: AvatarServiceError) -> ToolFailure {
+        switch error {
+        case .invalidPayload, .invalidBase64, .hashMismatch: return ToolFailure(.failed, error.description)
+        case .pepUnavailable: return ToolFailure(.refused, error.description)
+        case .connection(let c): return failure(for: c)
         }
     }
 

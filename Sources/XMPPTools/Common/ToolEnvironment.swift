@@ -43,6 +43,11 @@ public final class ToolEnvironment {
         Output.err("\(program): \(message)")
     }
 
+    /// Prints a security warning that `-q` does not silence.
+    public func alarm(_ message: String) {
+        Output.err("\(program): \(message)")
+    }
+
     /// The working directory, for making paths absolute.
     public var currentDirectory: String {
         var buffer = [CChar](repeating: 0, count: 4096)

@@ -58,8 +58,32 @@ struct LoginCommand {
             throw ToolFailure(.auth, "\(jid.domain) offers no SCRAM mechanism; a session cannot be cached without storing the password, which this tool never does")
         }
         let bound = try connection.bind(resource: context.common.resource)
+        try verifyResumable(context: context, jid: jid, settings: settings, keys: keys)
         return Result(boundJID: bound, mechanism: outcome.mechanism, keys: keys,
                       tlsVersion: connection.tlsVersion ?? .other, endpoint: connection.endpoint)
+    }
+
+    /// Proves the keys authenticate on a fresh stream before anything is saved. A server that
+    /// keeps plain-text passwords (ejabberd `auth_password_format: plain`) salts every login
+    /// anew, so keys derived once never work again: say so now, not on the next command.
+    static func verifyResumable(context: AccountContext, jid: JID, settings: AccountSettings, keys: SCRAMKeys) throws {
+        let connection = try context.open(domain: jid.domain, settings: settings)
+        defer { connection.close() }
+        if let error = resume(connection, jid: jid, keys: keys) {
+            if case .sasl(.cachedKeysStale) = error {
+                throw ToolFailure(.auth, "\(jid.domain) salts every login anew (it stores plain-text passwords), so a password-free session cannot be cached; ask its operator to store SCRAM hashes (ejabberd: auth_password_format: scram)")
+            }
+            throw error
+        }
+    }
+
+    private static func resume(_ connection: Connection, jid: JID, keys: SCRAMKeys) -> ConnectionError? {
+        do {
+            _ = try connection.authenticate(username: jid.local ?? "", credential: .keys(keys), usedSCRAMBefore: true)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// Writes the session file and the account's settings.

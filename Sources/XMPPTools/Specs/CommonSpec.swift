@@ -7,20 +7,20 @@ public enum CommonSpec {
 
     /// The option group every subcommand of every tool accepts.
     public static let options: [OptionSpec] = [
-        OptionSpec("account", short: "a", value: "JID", help: "Account to use (default: the active one).",
+        OptionSpec("account", short: "a", value: "JID", help: "Act as this account instead of the active one.",
                    env: "XMPP_ACCOUNT", completion: .accounts),
-        .flag("json", help: "Print JSON for scripts instead of text for people."),
-        OptionSpec("server", value: "HOST[:PORT]", help: "Connect to this host instead of looking up SRV records."),
-        .flag("direct-tls", help: "Use TLS from the first byte (XEP-0368) instead of STARTTLS."),
-        OptionSpec("ca-file", value: "PATH", help: "Trust the certificates in this PEM file instead of the system store.",
+        .flag("json", help: "Print one JSON document for scripts instead of text for people."),
+        OptionSpec("server", value: "HOST[:PORT]", help: "Connect to this host and port instead of looking up the domain's SRV records."),
+        .flag("direct-tls", help: "Start TLS with the first byte (XEP-0368) instead of STARTTLS."),
+        OptionSpec("ca-file", value: "PATH", help: "Trust the certificate authorities in this PEM file instead of the system's.",
                    completion: .file(extensions: ["pem", "crt"])),
         OptionSpec("pin", value: "sha256/BASE64",
-                   help: "Require this SHA-256 of the server's public key; without --ca-file it is the trust decision."),
-        .flag("insecure", help: "Do not verify the server certificate (dangerous; warns on every use)."),
-        OptionSpec("timeout", value: "SECONDS", help: "Give up on the network after this long.", default: "15"),
-        OptionSpec("resource", value: "NAME", help: "Resource to bind (default: xmpp-tools.RANDOM)."),
-        .flag("trace", help: "Print the XML exchanged to stderr, with credentials redacted."),
-        .flag("quiet", short: "q", help: "Print no notes or warnings."),
+                   help: "Accept only a server whose public key has this SHA-256; without --ca-file, the pin replaces certificate verification."),
+        .flag("insecure", help: "Do not verify the server's certificate: anyone on the network path can read the session. Warns on every use, even with -q."),
+        OptionSpec("timeout", value: "SECONDS", help: "Give up on a network step (connect, TLS, a request) that takes longer than this many seconds.", default: "15"),
+        OptionSpec("resource", value: "NAME", help: "Bind this resource instead of xmpp-tools.RANDOM."),
+        .flag("trace", help: "Print the XML exchanged with the server on standard error, credentials redacted."),
+        .flag("quiet", short: "q", help: "Print no notes and no warnings, only data and errors."),
     ]
 
     /// `--password-file` and `--password-stdin`, for commands that take a password.
@@ -37,18 +37,20 @@ public enum CommonSpec {
 
     /// Environment variables every tool reads.
     public static let environment: [Definition] = [
-        Definition("XMPP_PASSWORD", "Password, when neither --password-file nor --password-stdin is given (never put it in argv)."),
+        Definition("XMPP_PASSWORD", "The password, when neither --password-file nor --password-stdin is given."),
         Definition("XDG_CONFIG_HOME", "Base of the configuration directory (default ~/.config)."),
         Definition("XDG_CACHE_HOME", "Base of the cache directory (default ~/.cache)."),
         Definition("XDG_STATE_HOME", "Base of the state directory for batch journals (default ~/.local/state)."),
-        Definition("NO_COLOR", "Disables colour in text output."),
+        Definition("NO_COLOR", "When set, text output has no colour."),
     ]
 
     /// Files every tool uses.
     public static let files: [Definition] = [
-        Definition("$XDG_CONFIG_HOME/xmpp-tools/accounts.json", "The active account and each account's connection settings."),
+        Definition("$XDG_CONFIG_HOME/xmpp-tools/accounts.json",
+                   "The active account and each account's connection settings (mode 0600)."),
         Definition("$XDG_CONFIG_HOME/xmpp-tools/sessions/JID",
-                   "Cached SCRAM keys of an account (mode 0600, never the password)."),
-        Definition("$XDG_CACHE_HOME/xmpp-tools/cache.sqlite3", "Disposable cache of rosters, vCards and avatars."),
+                   "The cached SCRAM keys of an account (mode 0600); never the password."),
+        Definition("$XDG_CACHE_HOME/xmpp-tools/cache.sqlite3",
+                   "The disposable cache of rosters, vCards and avatars; safe to delete."),
     ]
 }

@@ -7,27 +7,53 @@ public enum LoginSpec {
         name: "xmpp-login",
         summary: "log in to an XMPP account once and cache a password-free session",
         description: [
-            "xmpp-login authenticates with the password once (SASL SCRAM over TLS), binds a resource to prove the "
-                + "session works, and stores the SCRAM salt, iteration count and derived keys, never the password, "
-                + "together with the account's connection settings. Every other xmpp-tools program then works "
-                + "without a password and without flags.",
-            "With no subcommand word, the first argument is the JID to log in as.",
+            "xmpp-login authenticates with the password once (SASL SCRAM over TLS), binds a resource to prove "
+                + "that the session works, and stores the SCRAM salt, iteration count and derived keys, never the "
+                + "password, together with the account's connection settings. Every other xmpp-tools program then "
+                + "works without a password and without flags.",
+            "Without a command word, the first argument is the JID to log in as: xmpp-login JID is short for "
+                + "xmpp-login login JID.",
         ],
         version: CommonSpec.version,
         commonOptions: CommonSpec.options,
         subcommands: [
             CommandSpec("login", summary: "Log in as JID, cache the session and make the account active.",
+                        discussion: [
+                            "--server, --direct-tls, --ca-file and --pin given here are remembered with the account, "
+                                + "so later commands need none of them. Logging in again replaces the session.",
+                        ],
                         options: CommonSpec.passwordOptions,
                         positionals: [PositionalSpec("JID", help: "The account, user@domain.", completion: .accounts)]),
-            CommandSpec("status", summary: "Authenticate again with the cached session and report how.",
+            CommandSpec("status", summary: "Check the cached session by authenticating with it, and show how it went.",
+                        discussion: ["Shows the bound JID, SASL mechanism, TLS version and server. A session that no "
+                                     + "longer works (the password was changed elsewhere) is exit status 3."],
                         positionals: [PositionalSpec("JID", help: "The account (default: the active one).",
-                                                     optional: true, completion: .accounts)]),
-            CommandSpec("list", summary: "List accounts with a cached session; * marks the active one."),
+                                                     optional: true, completion: .accounts)],
+                        examples: [
+                            Example("xmpp-login status --json | jq -r .mechanism",
+                                    "Show which SASL mechanism the session uses."),
+                        ]),
+            CommandSpec("list", summary: "List the known accounts; * marks the active one.",
+                        examples: [
+                            Example("xmpp-login list --json | jq -r '.[] | select(.session) | .jid'",
+                                    "Print the JIDs of the accounts that have a session."),
+                        ]),
             CommandSpec("switch", summary: "Make another logged-in account the active one.",
-                        positionals: [PositionalSpec("JID", help: "The account.", completion: .accounts)]),
-            CommandSpec("logout", summary: "Delete the cached session of an account (default: the active one).",
+                        positionals: [PositionalSpec("JID", help: "The account.", completion: .accounts)],
+                        examples: [
+                            Example("xmpp-login switch work@example.com",
+                                    "Use work@example.com from now on when no --account is given."),
+                        ]),
+            CommandSpec("logout", summary: "Forget the cached session of an account (default: the active one).",
+                        discussion: ["Logging out of an account that is not logged in succeeds with a note, so "
+                                     + "scripts may call it unconditionally. The server is not contacted."],
                         options: [.flag("all", help: "Log out of every account.")],
-                        positionals: [PositionalSpec("JID", help: "The account.", optional: true, completion: .accounts)]),
+                        positionals: [PositionalSpec("JID", help: "The account.", optional: true, completion: .accounts)],
+                        examples: [
+                            Example("xmpp-login list --json | jq -r '.[] | select(.active | not) | .jid' "
+                                        + "| xargs -r -n 1 xmpp-login logout",
+                                    "Log out of every account but the active one."),
+                        ]),
         ],
         defaultSubcommand: "login",
         exitCodes: CommonSpec.exitCodes,
@@ -39,8 +65,6 @@ public enum LoginSpec {
                     "Log in with a password from a password manager."),
             Example("xmpp-login bot@localhost --server 127.0.0.1:5222 --ca-file ca.pem --password-file pw.txt",
                     "Log in to a private server with its own certificate authority."),
-            Example("xmpp-login status --json | jq -r .mechanism", "Show which SASL mechanism the session uses."),
-            Example("xmpp-login list --json | jq -r '.[].jid'", "List the logged-in accounts."),
         ],
         seeAlso: ["xmpp-register(1)", "xmpp-roster(1)", "xmpp-vcard(1)", "xmpp-avatar(1)", "xmpp-tools(7)"]
     )

@@ -1,0 +1,71 @@
+# xmpp-tools: build, install and uninstall; regenerate and check the man pages and completions.
+#
+#   make                                   release build, Swift standard library linked statically
+#   make install PREFIX=/usr/local         programs, man pages and shell completions (DESTDIR honoured)
+#   make install-strip                     the same with the programs stripped (25 MB -> 15 MB each)
+#   make uninstall PREFIX=/usr/local       removes exactly what install put there
+#   make docs                              rewrites man/ and completions/ from the command specs
+#   make check-docs                        fails when man/ or completions/ differ from the specs
+#
+# Variables: PREFIX, DESTDIR, BINDIR, MANDIR, BASHCOMPDIR, ZSHCOMPDIR, FISHCOMPDIR;
+# SWIFT (the swift driver); SWIFTFLAGS (added to every swift command, e.g.
+# SWIFTFLAGS="--scratch-path /tmp/build"); BUILDDIR=DIR installs programs already built in DIR
+# without building.
+
+PREFIX      ?= /usr/local
+DESTDIR     ?=
+BINDIR      ?= $(PREFIX)/bin
+MANDIR      ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+
+SWIFT      ?= swift
+SWIFTFLAGS ?=
+RELEASE    := -c release --static-swift-stdlib
+INSTALL    ?= install
+INSTALL_PROGRAM ?= $(INSTALL) -m 755
+INSTALL_DATA    ?= $(INSTALL) -m 644
+BUILDDIR   ?=
+
+# The programs: one per generated section 1 page, that is one per spec in AllSpecs
+# (Sources/XMPPTools/Specs/AllSpecs.swift). A new tool needs only `make docs`.
+TOOLS := $(sort $(basename $(notdir $(wildcard man/*.1))))
+PAGES7 := $(wildcard man/*.7)
+
+# Where the release programs are: BUILDDIR, or what swift reports (asked only when installing).
+BIN = $(or $(BUILDDIR),$(shell $(SWIFT) build $(SWIFTFLAGS) $(RELEASE) --show-bin-path))
+
+.PHONY: all build install install-strip uninstall docs check-docs
+
+all: build
+
+build:
+	$(SWIFT) build $(SWIFTFLAGS) $(RELEASE)
+
+install: $(if $(BUILDDIR),,build)
+	@test -n "$(TOOLS)" || { echo "no man/*.1 pages: run 'make docs' first" >&2; exit 1; }
+	$(INSTALL) -d '$(DESTDIR)$(BINDIR)'
+	$(INSTALL_PROGRAM) $(TOOLS:%='$(BIN)/%') '$(DESTDIR)$(BINDIR)/'
+	$(INSTALL) -d '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man7'
+	$(INSTALL_DATA) $(TOOLS:%=man/%.1) '$(DESTDIR)$(MANDIR)/man1/'
+	$(INSTALL_DATA) $(PAGES7) '$(DESTDIR)$(MANDIR)/man7/'
+	$(INSTALL) -d '$(DESTDIR)$(BASHCOMPDIR)' '$(DESTDIR)$(ZSHCOMPDIR)' '$(DESTDIR)$(FISHCOMPDIR)'
+	$(INSTALL_DATA) $(TOOLS:%=completions/bash/%) '$(DESTDIR)$(BASHCOMPDIR)/'
+	$(INSTALL_DATA) $(TOOLS:%=completions/zsh/_%) '$(DESTDIR)$(ZSHCOMPDIR)/'
+	$(INSTALL_DATA) $(TOOLS:%=completions/fish/%.fish) '$(DESTDIR)$(FISHCOMPDIR)/'
+
+install-strip:
+	$(MAKE) INSTALL_PROGRAM='$(INSTALL_PROGRAM) -s' install
+
+uninstall:
+	rm -f $(TOOLS:%='$(DESTDIR)$(BINDIR)/%')
+	rm -f $(TOOLS:%='$(DESTDIR)$(MANDIR)/man1/%.1') $(PAGES7:man/%='$(DESTDIR)$(MANDIR)/man7/%')
+	rm -f $(TOOLS:%='$(DESTDIR)$(BASHCOMPDIR)/%') $(TOOLS:%='$(DESTDIR)$(ZSHCOMPDIR)/_%') \
+	      $(TOOLS:%='$(DESTDIR)$(FISHCOMPDIR)/%.fish')
+
+docs:
+	$(SWIFT) run $(SWIFTFLAGS) xmpp-tools-docgen .
+
+check-docs:
+	$(SWIFT) run $(SWIFTFLAGS) xmpp-tools-docgen --check .

@@ -1,0 +1,100 @@
+import XMLTree
+import XMPPConnection
+import XMPPStanzas
+
+/// How a publish that asked for node configuration (publish-options) went.
+public enum PublishOptionsOutcome: String, Sendable {
+    /// The service applied or confirmed the options.
+    case accepted
+    /// The node had another configuration; it was reconfigured, then the publish succeeded.
+    case reconfigured
+    /// The service refused the options (or refused to reconfigure); the item was published without them.
+    case ignored
+}
+
+/// The XEP-0060 requests PEP (XEP-0163) needs: read items, publish with publish-options and
+/// the §7.1.5 recovery, retract. Network only.
+public enum PubSubClient {
+    /// Conditions that mean "there is nothing you may read here": no node, no such account,
+    /// an access model that excludes the requester, or no PEP service at all.
+    static let absentConditions: Set<String> = [
+        "item-not-found", "forbidden", "not-authorized", "service-unavailable", "feature-not-implemented",
+        "not-allowed", "registration-required", "subscription-required",
+    ]
+
+    /// The items of `node` at `jid` (nil: the account's own PEP service): the newest `maxItems`,
+    /// or those with `ids`. Nil when the node is absent or not readable by this account.
+    public static func items(on connection: Connection, jid: JID?, node: String, ids: [String] = [],
+                             maxItems: Int? = nil) throws(AvatarServiceError) -> [PubSubItem]? {
+        let request = PubSubItems(node: node, items: ids.map { PubSubItem(id: $0) }, maxItems: maxItems)
+        let reply: Iq
+        do {
+            reply = try connection.request(Iq(type: .get, id: connection.makeID(), to: jid?.bare, payload: request.element))
+        } catch {
+            if case .stanzaError(let e) = error, absentConditions.contains(e.condition) { return nil }
+            throw .connection(error)
+        }
+        guard let payload = reply.payload else { return [] }
+        let result: PubSubItems
+        do { result = try PubSubItems(element: payload) } catch { throw .invalidPayload("\(node) items", error) }
+        guard result.node == node else {
+            throw .invalidPayload("\(node) items", .invalidContent("items of node '\(result.node)', asked for '\(node)'"))
+        }
+        return result.items
+    }
+
+    /// Publishes `item` to the account's own `node`, asking for `options` as publish-options.
+    /// A node with another configuration is reconfigured and the publish repeated; a service
+    /// that does not take publish-options gets the item without them. Without options, the
+    /// node keeps whatever configuration it has (or the service's default, when it is new).
+    public static func publish(on connection: Connection, node: String, item: PubSubItem,
+                               options: [String: String]?) throws(AvatarServiceError) -> PublishOptionsOutcome {
+        guard let options else {
+            if let error = attempt(connection, PubSubPublish(node: node, item: item)) { throw .connection(error) }
+            return .ignored
+        }
+        let first = attempt(connection, PubSubPublish(node: node, item: item, options: options))
+        guard case .stanzaError(let error)? = first else {
+            if let first { throw .connection(first) }
+            return .accepted
+        }
+        switch PublishOptionsRecovery(after: error) {
+        case .fail:
+            throw .connection(.stanzaError(error))
+        case .reconfigureNode:
+            let configure = PubSubConfigure(node: node, fields: options)
+            if attempt(connection, configure.element) == nil,
+               attempt(connection, PubSubPublish(node: node, item: item, options: options)) == nil {
+                return .reconfigured
+            }
+        case .publishWithoutOptions:
+            break
+        }
+        if let last = attempt(connection, PubSubPublish(node: node, item: item, options: nil)) { throw .connection(last) }
+        return .ignored
+    }
+
+    /// Retracts `ids` from the account's own `node`, notifying subscribers; ids that are already
+    /// gone are not an error.
+    public static func retract(on connection: Connection, node: String, ids: [String]) throws(AvatarServiceError) {
+        for id in ids {
+            guard let error = attempt(connection, PubSubRetract(node: node, ids: [id]).element) else { continue }
+            if case .stanzaError(let e) = error, e.condition == "item-not-found" { continue }
+            throw .connection(error)
+        }
+    }
+
+    private static func attempt(_ connection: Connection, _ publish: PubSubPublish) -> ConnectionError? {
+        attempt(connection, publish.element)
+    }
+
+    /// Sends one IQ set; the error, if any (kept out of a typed catch, see AccountContext.resume).
+    private static func attempt(_ connection: Connection, _ payload: XMLElement) -> ConnectionError? {
+        do {
+            try connection.request(Iq(type: .set, id: connection.makeID(), payload: payload))
+            return nil
+        } catch {
+            return error
+        }
+    }
+}

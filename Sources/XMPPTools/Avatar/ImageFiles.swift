@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PNGImage
+
+/// Where `set` and `resize` read images and `get` and `resize` write them: files, or the
+/// standard streams for `-`.
+enum ImageFiles {
+    /// Most bytes read from standard input (a file is streamed instead, never held whole).
+    static let maxStdinBytes = 64 << 20
+
+    /// Resizes the image at `path` (`-`: standard input) with `options`.
+    static func resize(_ path: String, options: ResizeOptions) throws -> [UInt8] {
+        guard path == "-" else { return try AvatarPipeline.resize(file: path, options: options) }
+        guard isatty(0) != 1 else {
+            throw ToolFailure(.usage, "IMAGE is - but standard input is a terminal: pipe an image in, or name a file")
+        }
+        let bytes = readAll(fd: 0, limit: maxStdinBytes + 1)
+        guard bytes.count <= maxStdinBytes else {
+            throw ToolFailure(.badInput, "standard input holds more than \(maxStdinBytes >> 20) MB; give the image as a file")
+        }
+        return try AvatarPipeline.resize(data: bytes, options: options)
+    }
+
+    /// Whether `path` means standard output.
+    static func isStdout(_ path: String?) -> Bool { path == nil || path == "-" }
+
+    /// Refuses binary output to a terminal, and `--json` together with binary on standard output.
+    static func checkBinaryDestination(_ path: String?, json: Bool) throws(ToolFailure) {
+        guard isStdout(path) else { return }
+        if json {
+            throw ToolFailure(.usage, "--json prints a description on standard output; write the image with -o FILE")
+        }
+        if Output.stdoutIsTTY {
+            throw ToolFailure(.usage, "refusing to write binary image data to a terminal: give -o FILE or redirect (> image.png)")
+        }
+    }
+
+    /// Writes `bytes` to standard output (`-` or nil) or atomically to the file `path`: a
+    /// temporary file in the same directory, then rename, so readers never see half an image.
+    static func write(_ bytes: [UInt8], to path: String?) throws(ToolFailure) {
+        guard let path, path != "-" else {
+            Output.bytes(bytes)
+            return
+        }
+        var template = Array((path + ".tmp.XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw ToolFailure(.failed, "cannot write \(path): \(errorText())") }
+        let tempPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // mkstemp makes 0600; an image is no secret: the usual 0666 less the umask.
+        let mask = umask(0)
+        _ = umask(mask)
+        var ok = fchmod(fd, 0o666 & ~mask) == 0
+        var offset = 0
+        while ok && offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { ok = false } else { offset += n }
+        }
+        let reason = ok ? "" : errorText()
+        ok = close(fd) == 0 && ok
+        guard ok, rename(tempPath, path) == 0 else {
+            let why = reason.isEmpty ? errorText() : reason
+            _ = unlink(tempPath)
+            throw ToolFailure(.failed, "cannot write \(path): \(why)")
+        }
+    }
+
+    private static func errorText() -> String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,209 @@
+import Arguments
+
+/// The section 7 page `xmpp-tools(7)`: what every program of the suite shares (accounts and
+/// sessions, what is stored and how, JSON output, the cache, exit statuses, security options).
+/// Its program table, exit statuses, environment, files and references come from the specs and
+/// `ExitCode`, so it follows `AllSpecs` without edits.
+public enum OverviewPage {
+    /// The page for the suite made of `tools`.
+    public static func page(tools: [ToolSpec]) -> ManualPage {
+        ManualPage(
+            name: "xmpp-tools", section: "7", summary: "command-line programs for XMPP accounts and what they share",
+            sections: [
+                .init("DESCRIPTION", description(tools)),
+                .init("ACCOUNTS AND SESSIONS", accounts),
+                .init("STORED DATA", stored),
+                .init("JSON OUTPUT", json),
+                .init("THE CACHE", cache),
+                .init("SHELL COMPLETION", completion),
+                .init("EXIT STATUSES", exitStatuses),
+                .init("ENVIRONMENT", [.definitions(environment, style: .environment)]),
+                .init("FILES", [.definitions(CommonSpec.files, style: .path)]),
+                .init("EXAMPLES", examples),
+                .init("SEE ALSO", [.references(tools.map { $0.name + "(1)" } + ["jq(1)", "sqlite3(1)"])]),
+                .init("STANDARDS", [.definitions(standards, style: .plain)]),
+                .init("SECURITY CONSIDERATIONS", security),
+            ])
+    }
+
+    private static func description(_ tools: [ToolSpec]) -> [ManualPage.Block] {
+        [
+            .paragraph(
+                "The xmpp-tools programs do XMPP account work from a shell: create accounts, log in once, and "
+                    + "manage rosters, vCards and avatars, with text for people and JSON for pipes."),
+            .definitions(tools.map { Definition($0.name, $0.summary) }, style: .command),
+            .paragraph(
+                "This page describes what they share. Each program's own page lists its commands and options; "
+                    + "every program and command also prints its help with -h or --help."),
+        ]
+    }
+
+    private static let accounts: [ManualPage.Block] = [
+        .paragraph(
+            "An account is a bare JID, user@domain. xmpp-login JID authenticates with the password once and "
+                + "caches a session: what is needed to authenticate again without the password. Every other "
+                + "program then works with the cached session, without a password and without flags. "
+                + "xmpp-register JID --login creates an account and logs in to it in one step."),
+        .paragraph(
+            "The account logged in last is the active one. Every program uses it unless -a JID (--account) "
+                + "or XMPP_ACCOUNT names another. xmpp-login list shows the accounts (* marks the active one), "
+                + "xmpp-login switch JID makes another one active, and xmpp-login logout forgets a session; "
+                + "logging out of an account that is not logged in succeeds, so scripts may call it freely."),
+        .paragraph(
+            "xmpp-login remembers --server, --direct-tls, --ca-file and --pin with the account, so later "
+                + "commands need none of them. When the password is changed elsewhere the cached keys stop "
+                + "working: programs say so and exit with status 3, and xmpp-login JID makes a new session. "
+                + "xmpp-register passwd changes the password and refreshes the session itself."),
+        .paragraph(
+            "Passwords never come from the command line, where other users could read them in the process "
+                + "list. They are read, in this order, from --password-file FILE (its first line), "
+                + "--password-stdin (the first line of standard input), XMPP_PASSWORD, or a prompt on the "
+                + "terminal with echo off."),
+        .paragraph(
+            "Wherever a contact's JID is expected, a name without @ means that name on the account's own "
+                + "domain. Each run binds its own resource, xmpp-tools.RANDOM unless --resource names one, so "
+                + "two programs using one account at once never knock each other off the server."),
+    ]
+
+    private static let stored: [ManualPage.Block] = [
+        .paragraph(
+            "The configuration directory, $XDG_CONFIG_HOME/xmpp-tools (by default ~/.config/xmpp-tools), is "
+                + "created with mode 0700. It holds two things:"),
+        .definitions(
+            [
+                Definition(
+                    "accounts.json",
+                    "The active account and, for each account, its connection settings: server and port, direct "
+                        + "TLS, the CA file as an absolute path, the key pin, whether --insecure was used (so that "
+                        + "its warning repeats on every use) and whether the account has authenticated with SCRAM "
+                        + "(so that PLAIN is refused from then on)."),
+                Definition(
+                    "sessions/JID",
+                    "One file per logged-in account, mode 0600: the SCRAM mechanism, salt, iteration count and "
+                        + "the derived ClientKey and ServerKey, which RFC 5802 allows a client to cache. Never the "
+                        + "password. Whoever can read this file can log in as the account until its password "
+                        + "changes, but cannot learn the password from it. A session file that other users could "
+                        + "read is refused (exit status 3)."),
+            ], style: .path),
+        .paragraph(
+            "A server that offers no SCRAM mechanism cannot give a password-free session: xmpp-login refuses "
+                + "rather than store the password. Every write is atomic, a temporary file renamed over the old "
+                + "one or a single SQLite transaction, so an interrupted program never leaves a half-written file."),
+    ]
+
+    private static let json: [ManualPage.Block] = [
+        .paragraph(
+            "Text output is for people and may change. With --json a command prints one JSON document on "
+                + "standard output instead, with stable snake_case keys: a key, once documented, keeps its name "
+                + "and meaning. An absent value is null rather than a missing key, and no results is an empty "
+                + "array with exit status 0."),
+        .paragraph(
+            "Commands that report as they go, such as watch and batch, and commands that read a list from "
+                + "standard input print JSON Lines instead: one compact document per line, flushed as each "
+                + "result is ready, so jq and other readers can act on each line at once."),
+        .paragraph(
+            "Data goes to standard output only. Notes, warnings, progress and errors go to standard error; "
+                + "an error is a single line, the program's name, a colon and the reason, and the exit status "
+                + "says what kind of failure it was. -q (--quiet) drops the notes and warnings."),
+        .literal(["xmpp-login list --json | jq -r '.[] | select(.active) | .jid'"]),
+    ]
+
+    private static let cache: [ManualPage.Block] = [
+        .paragraph(
+            "$XDG_CACHE_HOME/xmpp-tools/cache.sqlite3 keeps what programs last fetched from the server: "
+                + "rosters with their roster version (XEP-0237), so that a refresh transfers only the changes, "
+                + "vCards and avatars. Options such as --cached answer from it without the network, and shell "
+                + "completion reads contacts from it."),
+        .paragraph(
+            "The cache is disposable: deleting it loses nothing that the server does not hold. It uses "
+                + "SQLite's write-ahead log and a busy timeout, so several programs may use it at once, and a "
+                + "file that cannot be opened or fails its integrity check is deleted and rebuilt, with a "
+                + "warning on standard error."),
+    ]
+
+    private static let completion: [ManualPage.Block] = [
+        .paragraph(
+            "Completion scripts for bash, zsh and fish complete commands, options, option values and file "
+                + "names, and JIDs from local files: accounts for --account and the commands that take an "
+                + "account, contacts of the account in scope where a contact is expected. For these the script "
+                + "runs the program itself, which answers from accounts.json, the sessions directory and the "
+                + "cache only: no network, no password, no prompt. The hidden request is"),
+        .literal(["PROGRAM __complete KIND [--account JID]"]),
+        .paragraph(
+            "with KIND accounts or contacts; it prints one candidate per line and exits 0, printing nothing "
+                + "for a kind it does not know."),
+    ]
+
+    private static var exitStatuses: [ManualPage.Block] {
+        [
+            .paragraph("Every program exits with one of these statuses; its own page lists them too."),
+            .definitions(ExitCode.allCases.map { Definition(String($0.rawValue), $0.meaning) }, style: .plain),
+            .paragraph(
+                "A script can tell an account that exists (5) from a server that refuses (8) or cannot be "
+                    + "reached (6), and retry only what is worth retrying."),
+        ]
+    }
+
+    private static var environment: [Definition] {
+        [Definition("XMPP_ACCOUNT", "The account to use when -a (--account) is not given.")] + CommonSpec.environment
+    }
+
+    private static let examples: [ManualPage.Block] = [
+        .paragraph("Create an account on a private server with its own certificate authority, and log in to it:"),
+        .literal([
+            "$ xmpp-register bot@xmpp.example.net --server 192.0.2.7:5222 \\",
+            "    --ca-file ca.pem --password-file pw.txt --login",
+        ]),
+        .paragraph("Use a second account for one command, then make it the active one:"),
+        .literal(["$ xmpp-login status -a work@example.com", "$ xmpp-login switch work@example.com"]),
+        .paragraph("Stop a script when the session no longer works:"),
+        .literal([
+            "$ xmpp-login status -q || { echo \"log in again\" >&2; exit 1; }"
+        ]),
+        .paragraph("Compute the pin of a server's public key from its certificate, for --pin:"),
+        .literal([
+            "$ openssl x509 -in server.pem -pubkey -noout |",
+            "    openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64",
+        ]),
+    ]
+
+    private static let standards: [Definition] = [
+        Definition("RFC 6120, RFC 6121", "XMPP core, instant messaging and presence: streams, rosters."),
+        Definition("RFC 5802, RFC 7677", "SCRAM-SHA-1 and SCRAM-SHA-256 authentication, with channel binding."),
+        Definition("XEP-0077", "In-band registration."),
+        Definition("XEP-0004", "Data forms."),
+        Definition("XEP-0054, XEP-0153", "vcard-temp and vCard-based avatars."),
+        Definition("XEP-0084", "User avatars."),
+        Definition("XEP-0237", "Roster versioning."),
+        Definition("XEP-0368", "SRV records for XMPP over TLS (direct TLS)."),
+    ]
+
+    private static let security: [ManualPage.Block] = [
+        .paragraph(
+            "Every connection uses TLS, by STARTTLS or, with --direct-tls, from the first byte. The server's "
+                + "certificate is verified against the system's trusted authorities and must name the JID's "
+                + "domain, even when --server gives an IP address. Three options change whom to trust:"),
+        .definitions(
+            [
+                Definition(
+                    "--ca-file PATH",
+                    "Trust the authorities in this PEM file instead of the system store: for a private server."),
+                Definition(
+                    "--pin sha256/BASE64",
+                    "Require that the SHA-256 of the server's public key (SubjectPublicKeyInfo) equals this pin. "
+                        + "Without --ca-file the pin alone is the trust decision and the chain is not verified, "
+                        + "as with DANE-EE; with --ca-file both must hold."),
+                Definition(
+                    "--insecure",
+                    "Verify nothing. Anyone on the network path can read and change the session, the password "
+                        + "included. Every use prints a warning, even with -q, and so does every later use of the "
+                        + "account, which remembers the option."),
+            ], style: .command),
+        .paragraph(
+            "Authentication prefers SCRAM-SHA-512, then -256, then -1, with channel binding (-PLUS) where the "
+                + "server supports it, and verifies the server's signature. PLAIN is used only over TLS and never "
+                + "for an account that has used SCRAM before, so an attacker cannot downgrade a login to learn "
+                + "the password. --trace shows the XML exchanged with credentials redacted; a trace may still "
+                + "hold personal data, such as contacts and vCards."),
+    ]
+}

@@ -1,0 +1,114 @@
+import Arguments
+import Foundation
+import XCTest
+
+/// Runs generated completion scripts in real shells, in a scratch directory holding a few files
+/// and stub tools whose `__complete` answers from a fixed "cache":
+/// contacts `alice@example.org` and `bob@example.org` (or `carol@DOMAIN` with `--account X@DOMAIN`),
+/// accounts `me@example.org` and `work@example.com`, groups `Friends` and `Work`.
+final class CompletionHarness {
+    let directory: URL
+
+    init() throws {
+        directory = try Shell.temporaryDirectory()
+        let stub = """
+            #!/bin/sh
+            [ "$1" = __complete ] || exit 64
+            case "$2" in
+            contacts) if [ "$3" = --account ]; then printf 'carol@%s\\n' "${4#*@}"
+                      else printf 'alice@example.org\\nbob@example.org\\n'; fi ;;
+            accounts) printf 'me@example.org\\nwork@example.com\\n' ;;
+            groups) printf 'Friends\\nWork\\n' ;;
+            esac
+
+            """
+        for tool in ["xmpp-roster", "xmpp-login", "xmpp-avatar"] {
+            try Shell.write(stub, to: "bin/" + tool, in: directory, executable: true)
+        }
+        for file in ["work/me.png", "work/notes.txt", "work/list.json", "work/photos/x.jpg"] {
+            try Shell.write("", to: file, in: directory)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    private var environment: [String: String] {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return [
+            "PATH": directory.path + "/bin:" + path, "HOME": directory.path,
+            "XDG_CONFIG_HOME": directory.path + "/config",
+            "XDG_DATA_HOME": directory.path + "/data", "XDG_CACHE_HOME": directory.path + "/cache",
+        ]
+    }
+
+    /// What bash offers for `words`, the last being the word under the cursor: the function
+    /// registered with `complete -F` is called with COMP_WORDS and COMP_CWORD set.
+    func bash(_ spec: ToolSpec, _ words: [String]) throws -> [String] {
+        let script = try Shell.write(CompletionRenderer.bash(spec), to: spec.name + ".bash", in: directory)
+        let driver = """
+            cd "$1/work" || exit 1
+            source "$2" || exit 1
+            shift 2
+            function=$(complete -p "$1" | sed -n 's/.*-F \\([^ ]*\\) .*/\\1/p')
+            [ -n "$function" ] || { echo "no completion registered for $1" >&2; exit 1; }
+            COMP_WORDS=("$@")
+            COMP_CWORD=$(( $# - 1 ))
+            COMP_LINE="$*"
+            COMP_POINT=${#COMP_LINE}
+            "$function" "$1" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let output = try Shell.run(
+            "bash", ["--norc", "--noprofile", "-c", driver, "bash", directory.path, script] + words,
+            environment: environment)
+        XCTAssertEqual(output.stderr, "", "bash: \(words)")
+        return output.stdout.split(separator: "\n").map(String.init)
+    }
+
+    /// What fish offers for `line` (`complete -C`), without descriptions.
+    func fish(_ spec: ToolSpec, _ line: String) throws -> [String] {
+        let script = try Shell.write(CompletionRenderer.fish(spec), to: spec.name + ".fish", in: directory)
+        let output = try Shell.run(
+            "fish",
+            [
+                "--no-config", "-c", "cd $argv[1]/work; and source $argv[2]; and complete -C $argv[3]",
+                directory.path, script, line,
+            ], environment: environment)
+        XCTAssertEqual(output.stderr, "", "fish: \(line)")
+        return output.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+    }
+
+    /// What zsh offers for `line` typed at an interactive prompt followed by Tab: a pseudo-terminal
+    /// runs zsh with compinit and the script, and every `compadd` is echoed.
+    func zsh(_ spec: ToolSpec, _ line: String) throws -> [String] {
+        let script = try Shell.write(CompletionRenderer.zsh(spec), to: "_" + spec.name, in: directory)
+        let driver = """
+            zmodload zsh/zpty
+            zpty z zsh -f -i
+            zpty -w z "PROMPT='> ' RPROMPT=''; cd ${(q)1}/work"
+            zpty -w z "autoload -U compinit; compinit -u -D"
+            zpty -w z "source ${(q)2}"
+            zpty -w z 'compadd () { local -a hits; builtin compadd -O hits "$@"; (( $#hits )) && print -r -- "<<${(j:|:)hits}>>"; builtin compadd "$@"; }'
+            zpty -w z "bindkey '^I' complete-word"
+            zpty -w -n z "$3"$'\\t'
+            local out chunk
+            integer idle=0
+            while (( idle < 15 )); do
+              if zpty -r -t z chunk; then out+=$chunk; idle=0; else sleep 0.1; (( idle++ )); fi
+            done
+            zpty -d z
+            print -r -- ${(M)${(f)out}:#*<<*}
+            """
+        let output = try Shell.run(
+            "zsh", ["-f", "-c", driver, "zsh", directory.path, script, line], environment: environment)
+        var matches: [String] = []
+        for group in output.stdout.split(separator: "<<").dropFirst() {
+            let body = group.prefix { $0 != ">" }
+            if body.contains("$") { continue }  // the echo of the compadd definition itself
+            for match in body.split(separator: "|") where !matches.contains(String(match)) {
+                matches.append(String(match))
+            }
+        }
+        return matches
+    }
+}

@@ -1,0 +1,43 @@
+import XCTest
+import XMPPConnection
+import XMPPServices
+import XMPPStanzas
+@testable import XMPPTools
+
+/// xmpp-avatar's pure parts: whose avatar a JID argument means, --source, and exit statuses.
+final class AvatarToolTests: XCTestCase {
+    private let account = try! JID("alice@example.org")
+
+    func testBareNameIsOnTheAccountsDomain() throws {
+        XCTAssertEqual(try AvatarLookup.target(nil, account: account).description, "alice@example.org")
+        XCTAssertEqual(try AvatarLookup.target("bob", account: account).description, "bob@example.org")
+        XCTAssertEqual(try AvatarLookup.target("Bob/phone", account: account).description, "bob@example.org")
+        XCTAssertEqual(try AvatarLookup.target("carol@other.example/desk", account: account).description, "carol@other.example")
+        XCTAssertThrowsError(try AvatarLookup.target("a b", account: account)) {
+            XCTAssertEqual(($0 as? ToolFailure)?.code, .badInput)
+        }
+        XCTAssertThrowsError(try AvatarLookup.target("@example.org", account: account)) {
+            XCTAssertEqual(($0 as? ToolFailure)?.code, .badInput)
+        }
+    }
+
+    func testSourcesInOrder() throws {
+        XCTAssertEqual(try AvatarLookup.sources(nil), [.pep, .vcard])
+        XCTAssertEqual(try AvatarLookup.sources("auto"), [.pep, .vcard])
+        XCTAssertEqual(try AvatarLookup.sources("vcard"), [.vcard])
+        XCTAssertEqual(try AvatarLookup.sources("pep"), [.pep])
+        XCTAssertThrowsError(try AvatarLookup.sources("ldap"))
+    }
+
+    func testAvatarServiceErrorsMapToExitStatuses() {
+        let code = { (e: AvatarServiceError) in ErrorMapping.failure(for: e as any Error).code }
+        XCTAssertEqual(code(.hashMismatch(expected: "a", actual: "b")), .failed)
+        XCTAssertEqual(code(.invalidBase64(.vcard)), .failed)
+        XCTAssertEqual(code(.invalidPayload("avatar metadata", .missingChild(element: "a", child: "b"))), .failed)
+        XCTAssertEqual(code(.pepUnavailable(StanzaError(type: "cancel", condition: "service-unavailable"))), .refused)
+        XCTAssertEqual(code(.connection(.timedOut("waiting"))), .network)
+        XCTAssertEqual(code(.connection(.stanzaError(StanzaError(type: "auth", condition: "forbidden")))), .refused)
+        XCTAssertTrue(ErrorMapping.failure(for: AvatarServiceError.hashMismatch(expected: "a1", actual: "b2") as any Error)
+            .message.contains("a1"))
+    }
+}

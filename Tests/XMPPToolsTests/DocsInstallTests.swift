@@ -1,0 +1,81 @@
+import Foundation
+import XCTest
+import XMPPTools
+
+/// `make install DESTDIR=… PREFIX=/usr` puts the programs, man pages and completions in the
+/// standard places with the right modes, `man` finds the pages there, and `make uninstall`
+/// removes every file again. It installs programs that are already built (a release build in
+/// .build/release when there is one, else the build these tests run from), so it takes a second.
+final class DocsInstallTests: XCTestCase {
+    func testMakeBuildsReleaseWithTheStaticStandardLibrary() throws {
+        let plan = try make(["-n", "build", "SWIFT=swift", "SWIFTFLAGS="])
+        XCTAssertEqual(plan.stdout, "swift build  -c release --static-swift-stdlib\n")
+    }
+
+    func testInstallAndUninstall() throws {
+        let binaries = try programs()
+        let destination = try DocsSupport.temporaryDirectory("install")
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let variables = ["DESTDIR=" + destination.path, "PREFIX=/usr", "BUILDDIR=" + binaries]
+        let install = try make(["install"] + variables)
+        XCTAssertEqual(install.status, 0, install.stderr)
+
+        var expected: [String: Int] = ["usr/share/man/man7/xmpp-tools.7": 0o644]
+        for spec in AllSpecs.tools {
+            expected["usr/bin/" + spec.name] = 0o755
+            expected["usr/share/man/man1/\(spec.name).1"] = 0o644
+            expected["usr/share/bash-completion/completions/" + spec.name] = 0o644
+            expected["usr/share/zsh/site-functions/_" + spec.name] = 0o644
+            expected["usr/share/fish/vendor_completions.d/\(spec.name).fish"] = 0o644
+        }
+        XCTAssertEqual(try installedFiles(destination), expected)
+        for file in Documentation.files() where file.path.hasPrefix("man/") {
+            let installed = try String(contentsOf: destination.appendingPathComponent(
+                "usr/share/man/man\(file.path.suffix(1))/" + file.path.dropFirst(4)), encoding: .utf8)
+            XCTAssertEqual(installed, file.contents, file.path)
+        }
+
+        // man finds the pages by name under the installed tree, and the programs run.
+        let manpath = destination.path + "/usr/share/man"
+        for (name, section) in AllSpecs.tools.map({ ($0.name, "1") }) + [("xmpp-tools", "7")] {
+            let page = try DocsSupport.run(
+                "man", ["-M", manpath, section, name], environment: ["MANPAGER": "cat", "PAGER": "cat", "MANWIDTH": "100"])
+            XCTAssertEqual(page.status, 0, "man \(section) \(name): \(page.stderr)")
+            XCTAssertTrue(DocsSupport.plain(page.stdout).contains("\(name) — "), "man \(section) \(name)")
+        }
+        for spec in AllSpecs.tools {
+            let help = try DocsSupport.run(destination.path + "/usr/bin/" + spec.name, ["--help"])
+            XCTAssertEqual(help.status, 0, spec.name)
+            XCTAssertTrue(help.stdout.hasPrefix("Usage: \(spec.name) "), spec.name)
+        }
+
+        let uninstall = try make(["uninstall"] + variables)
+        XCTAssertEqual(uninstall.status, 0, uninstall.stderr)
+        XCTAssertEqual(try installedFiles(destination), [:])
+    }
+
+    /// A release build when one exists, else the programs these tests were built with.
+    private func programs() throws -> String {
+        for candidate in [
+            ProcessInfo.processInfo.environment["XT_RELEASE_DIR"], DocsSupport.root.path + "/.build/release",
+        ] {
+            if let candidate, FileManager.default.isExecutableFile(atPath: candidate + "/xmpp-login") { return candidate }
+        }
+        return try DocsSupport.binaries()
+    }
+
+    private func make(_ arguments: [String]) throws -> DocsSupport.Output {
+        try DocsSupport.run("make", ["--no-print-directory", "-C", DocsSupport.root.path] + arguments)
+    }
+
+    /// Every regular file below `directory` and its permission bits.
+    private func installedFiles(_ directory: URL) throws -> [String: Int] {
+        var files: [String: Int] = [:]
+        for entry in try FileManager.default.subpathsOfDirectory(atPath: directory.path) {
+            let attributes = try FileManager.default.attributesOfItem(atPath: directory.path + "/" + entry)
+            guard attributes[.type] as? FileAttributeType == .typeRegular else { continue }
+            files[entry] = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+        }
+        return files
+    }
+}

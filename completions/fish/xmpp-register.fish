@@ -1,0 +1,97 @@
+# fish completion for xmpp-register. Generated from its argument spec; do not edit.
+
+# Prints the subcommand being completed and how many of its arguments precede the cursor.
+function __xmpp_register_position
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l cmd ''
+    set -l count 0
+    set -l skip 0
+    set -l ended 0
+    for token in $tokens
+        if test $skip = 1
+            set skip 0
+        else if test $ended = 0; and string match -q -- '-?*' $token
+            switch $token
+                case --
+                    set ended 1
+                case -a --account --server --ca-file --pin --timeout --resource --password-file --field
+                    set skip 1
+            end
+        else if test -z "$cmd"
+            if contains -- $token create form passwd delete
+                set cmd $token
+            else
+                set cmd create
+                set count 1
+            end
+        else
+            set count (math $count + 1)
+        end
+    end
+    printf '%s\n' "$cmd" $count
+end
+
+# Succeeds when completing argument INDEX (from 0) of subcommand CMD ('' before any);
+# INDEX +N means N or later.
+function __xmpp_register_at --argument-names cmd index
+    set -l position (__xmpp_register_position)
+    test "$position[1]" = "$cmd"; or return 1
+    if string match -q -- '+*' $index
+        test $position[2] -ge (string sub -s 2 -- $index)
+    else
+        test $position[2] -eq $index
+    end
+end
+
+# Files ending in one of the given extensions, and directories.
+function __xmpp_register_files
+    set -l token (commandline -ct)
+    for path in $token*
+        if test -d $path
+            printf '%s/\n' $path
+        else if string match -q -r -- '\.('(string join '|' $argv)')$' $path
+            printf '%s\n' $path
+        end
+    end
+end
+
+# Candidates the tool lists offline: 'xmpp-register __complete KIND', one per line.
+function __xmpp_register_dynamic --argument-names kind
+    set -l request __complete $kind
+    set -l tokens (commandline -opc)
+    for i in (seq (count $tokens))
+        switch $tokens[$i]
+            case -a --account
+                set -q tokens[(math $i + 1)]; and set request $request --account $tokens[(math $i + 1)]
+            case '--account=*'
+                set request $request --account (string replace -- --account= '' $tokens[$i])
+        end
+    end
+    command xmpp-register $request 2>/dev/null
+end
+
+complete -c xmpp-register -f
+complete -c xmpp-register -s a -l account -x -a '(__xmpp_register_dynamic accounts)' -d 'Act as this account instead of the active one.'
+complete -c xmpp-register -l json -d 'Print one JSON document for scripts instead of text for people.'
+complete -c xmpp-register -l server -x -d 'Connect to this host and port instead of looking up the domain\'s SRV records.'
+complete -c xmpp-register -l direct-tls -d 'Start TLS with the first byte (XEP-0368) instead of STARTTLS.'
+complete -c xmpp-register -l ca-file -x -a '(__xmpp_register_files pem PEM crt CRT)' -d 'Trust the certificate authorities in this PEM file instead of the system\'s.'
+complete -c xmpp-register -l pin -x -d 'Accept only a server whose public key has this SHA-256; without --ca-file, the pin replaces certificate verification.'
+complete -c xmpp-register -l insecure -d 'Do not verify the server\'s certificate: anyone on the network path can read the session. Warns on every use, even with -q.'
+complete -c xmpp-register -l timeout -x -d 'Give up on a network step (connect, TLS, a request) that takes longer than this many seconds.'
+complete -c xmpp-register -l resource -x -d 'Bind this resource instead of xmpp-tools.RANDOM.'
+complete -c xmpp-register -l trace -d 'Print the XML exchanged with the server on standard error, credentials redacted.'
+complete -c xmpp-register -s q -l quiet -d 'Print no notes and no warnings, only data and errors.'
+complete -c xmpp-register -s h -l help -d 'Show this help and exit.'
+complete -c xmpp-register -l version -d 'Print the version and exit.'
+complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_at "" 0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
+complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_at "" 0' -l password-stdin -d 'Read the password from the first line of standard input.'
+complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_at "" 0' -l login -d 'Also log in and cache a session, making the account active.'
+complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_at "" 0' -l field -x -d 'Answer one more field the server asks for, such as email=alice@example.org.'
+complete -c xmpp-register -n '__xmpp_register_at passwd +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
+complete -c xmpp-register -n '__xmpp_register_at passwd +0' -l password-stdin -d 'Read the password from the first line of standard input.'
+complete -c xmpp-register -n '__xmpp_register_at delete +0' -l yes -d 'Confirm: deleting cannot be undone.'
+complete -c xmpp-register -n '__xmpp_register_at "" 0' -a form -d 'Show the fields a server asks for before it creates an account.'
+complete -c xmpp-register -n '__xmpp_register_at "" 0' -a passwd -d 'Change the password of the account and refresh its cached session.'
+complete -c xmpp-register -n '__xmpp_register_at "" 0' -a delete -d 'Delete the account from the server and forget its session.'
