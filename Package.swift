@@ -45,10 +45,18 @@ let package = Package(
         // Writes man/ and completions/ from the specs (`make docs`); a development tool, not a product.
         .executableTarget(name: "xmpp-tools-docgen", dependencies: ["XMPPTools"]),
 
+        // libFuzzer targets (fuzz/README.md): built with -sanitize=fuzzer by fuzz/run; in plain
+        // builds each one replays input files through the same entry point.
+        .target(name: "FuzzSupport"),
+        .executableTarget(name: "FuzzXML", dependencies: ["FuzzSupport", "XMLTree"]),
+        .executableTarget(name: "FuzzJID", dependencies: ["FuzzSupport", "XMPPStanzas"]),
+        .executableTarget(name: "FuzzSCRAM", dependencies: ["FuzzSupport", "XMPPConnection"]),
+        .executableTarget(name: "FuzzPNG", dependencies: ["FuzzSupport", "PNGImage"]),
+
         // Tests mirror Sources.
         .testTarget(name: "XMLTreeTests", dependencies: ["XMLTree"]),
         .testTarget(name: "XMPPStanzasTests", dependencies: ["XMPPStanzas", "XMLTree"]),
-        .testTarget(name: "XMPPConnectionTests", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree"]),
+        .testTarget(name: "XMPPConnectionTests", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree", "COpenSSL"]),
         .testTarget(name: "XMPPStorageTests", dependencies: ["XMPPStorage", "XMPPStanzas"]),
         .testTarget(name: "PNGImageTests", dependencies: ["PNGImage"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),

@@ -79,7 +79,7 @@ extension LibXMLSession {
             return
         }
         let name = String(cString: localName)
-        let namespace = uri.map { String(cString: $0) }
+        let namespace = uri.map(Self.namespaceURI)
         var converted: [XMLAttribute] = []
         converted.reserveCapacity(attributes.count / 5)
         for index in stride(from: 0, to: attributes.count - 4, by: 5) {
@@ -94,7 +94,7 @@ extension LibXMLSession {
         if builder.expectsStreamHeader {
             var defaultNamespace: String?
             for index in stride(from: 0, to: namespaces.count - 1, by: 2) where namespaces[index] == nil {
-                defaultNamespace = namespaces[index + 1].map { String(cString: $0) } ?? ""
+                defaultNamespace = namespaces[index + 1].map(Self.namespaceURI) ?? ""
             }
             builder.openHeader(
                 XMLStreamHeader(
@@ -116,8 +116,14 @@ extension LibXMLSession {
             return XMLAttribute(name: local, value: attributeValue(value))
         }
         let prefixText = String(cString: prefix)
-        let namespace = prefixText == "xml" ? nil : uri.map { String(cString: $0) }
+        let namespace = prefixText == "xml" ? nil : uri.map(namespaceURI)
         return XMLAttribute(name: prefixText + ":" + local, value: attributeValue(value), namespace: namespace)
+    }
+
+    /// A namespace URI as libxml2 hands it over: it was declared in an attribute value, so an
+    /// `&` in it arrives as `&#38;` too (`xmlns='urn:a&amp;b'` is `urn:a&b`, not `urn:a&#38;b`).
+    private static func namespaceURI(_ uri: UnsafePointer<xmlChar>) -> String {
+        attributeValue(UnsafeBufferPointer(start: uri, count: Int(max(0, xmlStrlen(uri)))))
     }
 
     /// Without entity substitution libxml2 hands `&` in attribute values over as `&#38;`

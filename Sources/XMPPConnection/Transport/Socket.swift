@@ -74,6 +74,9 @@ final class Socket {
             if n > 0 { return Array(buffer[0..<n]) }
             if n == 0 { return [] }
             if errno == EINTR { continue }
+            // A reset means the same as on a write: the server went away (it closed with our
+            // bytes unread, as after <proceed/>), not some local I/O failure.
+            if errno == ECONNRESET { throw .closedByPeer }
             guard errno == EAGAIN || errno == EWOULDBLOCK else { throw .io(errnoText()) }
             guard try wait(for: Int16(POLLIN), until: deadline) else { throw .timedOut("waiting for the server") }
         }

@@ -1,0 +1,169 @@
+import Foundation
+import XCTest
+import XMLTree
+@testable import XMPPConnection
+
+/// Base for hostile-peer tests: runs the real client against a `ScriptedPeer` on a separate
+/// thread under an overall deadline (a hang fails the test instead of stalling the suite), and
+/// runs the built `xmpp-login` against the same script to check its exit status and its one line.
+class HostilePeerTestCase: XCTestCase {
+    static let password = "hunter2-hostile-pw"
+    /// Longest any client run may take before the test calls it a hang.
+    static let overallDeadline: Duration = .seconds(20)
+
+    /// The peer's identity for `localhost`, and the file the client trusts.
+    var localhost: PeerTLSIdentity!
+    var caFile = ""
+
+    override func setUpWithError() throws {
+        let pair = try PeerCertificates.pair(for: "localhost")
+        localhost = try PeerTLSIdentity(certificate: pair.certificate, key: pair.key)
+        caFile = pair.certificate
+    }
+
+    /// A peer playing `script` on each connection, stopped when the test ends.
+    func scriptedPeer(_ script: @escaping () -> [ScriptedPeer.Step]) throws -> ScriptedPeer {
+        let peer = try ScriptedPeer(script: script)
+        addTeardownBlock { peer.stop() }
+        return peer
+    }
+
+    /// The whole client flow of a login: open (STARTTLS), authenticate with SCRAM or PLAIN, bind.
+    static func login(port: Int, caFile: String, timeout: Duration, limits: XMLLimits) throws(ConnectionError) {
+        let options = ConnectionOptions(domain: "localhost", serverHost: "127.0.0.1", serverPort: port,
+                                        timeout: timeout, limits: limits)
+        let connection = try Connection.open(options, tls: TLSContext(settings: TLSSettings(caFile: caFile)))
+        defer { connection.close() }
+        _ = try connection.authenticate(username: "alice", credential: .password(password), usedSCRAMBefore: false)
+        _ = try connection.bind()
+    }
+
+    /// Runs `login` against `peer` on its own thread: the error it ended with (nil on success)
+    /// and how long it took; nil (and a failure) if it has not ended by `overallDeadline`.
+    func runLogin(_ peer: ScriptedPeer, timeout: Duration = .seconds(5), limits: XMLLimits = XMLLimits(),
+                  file: StaticString = #filePath, line: UInt = #line) -> (ConnectionError?, Duration)? {
+        let box = ResultBox()
+        let port = peer.port, caFile = caFile
+        let thread = Thread {
+            let start = ContinuousClock.now
+            var outcome: ConnectionError?
+            do throws(ConnectionError) {
+                try HostilePeerTestCase.login(port: port, caFile: caFile, timeout: timeout, limits: limits)
+            } catch {
+                outcome = error
+            }
+            box.set(outcome, ContinuousClock.now - start)
+        }
+        thread.start()
+        guard box.wait(Self.overallDeadline) else {
+            XCTFail("the client hung: no result after \(Self.overallDeadline)", file: file, line: line)
+            peer.stop()  // closes the connection under the client so its thread can end
+            _ = box.wait(.seconds(5))
+            return nil
+        }
+        return box.value
+    }
+
+    /// Runs `login` against `peer` and returns the error it ended with and how long it took;
+    /// fails the test if the client succeeds or hangs, or if the error is not one line.
+    func clientError(_ peer: ScriptedPeer, timeout: Duration = .seconds(5), limits: XMLLimits = XMLLimits(),
+                     file: StaticString = #filePath, line: UInt = #line) -> (ConnectionError, Duration)? {
+        guard let (error, elapsed) = runLogin(peer, timeout: timeout, limits: limits, file: file, line: line) else { return nil }
+        guard let error else {
+            XCTFail("the client succeeded against a hostile peer", file: file, line: line)
+            return nil
+        }
+        XCTAssertFalse(error.description.contains("\n"), "error is not one line: \(error)", file: file, line: line)
+        return (error, elapsed)
+    }
+
+    /// Runs the built `xmpp-login` against `peer` (the peer's next connection); skips when the
+    /// binary is not built. Asserts `exitCode` and exactly one line on stderr; returns the line
+    /// and how long the tool ran.
+    @discardableResult
+    func assertTool(_ peer: ScriptedPeer, exits exitCode: Int32, timeoutSeconds: Int = 5,
+                    file: StaticString = #filePath, line: UInt = #line) throws -> (String, Duration) {
+        guard let binary = Self.loginBinary else {
+            throw XCTSkip("xmpp-login is not built next to the test bundle; its exit status was not checked")
+        }
+        let home = NSTemporaryDirectory() + "xt-hostile-home-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["alice@localhost", "--server", "127.0.0.1:\(peer.port)", "--ca-file", caFile,
+                             "--timeout", String(timeoutSeconds), "--password-stdin"]
+        var env = ProcessInfo.processInfo.environment
+        for key in ["XMPP_ACCOUNT", "XMPP_PASSWORD"] { env[key] = nil }
+        env["HOME"] = home
+        env["XDG_CONFIG_HOME"] = home + "/config"
+        env["XDG_CACHE_HOME"] = home + "/cache"
+        process.environment = env
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        let start = ContinuousClock.now
+        try process.run()
+        stdin.fileHandleForWriting.write(Data((Self.password + "\n").utf8))
+        try stdin.fileHandleForWriting.close()
+        if exited.wait(timeout: .now() + .seconds(Int(Self.overallDeadline.components.seconds))) == .timedOut {
+            process.terminate()
+            XCTFail("xmpp-login hung against the hostile peer", file: file, line: line)
+            return ("", ContinuousClock.now - start)
+        }
+        let elapsed = ContinuousClock.now - start
+        let errText = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let outText = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(process.terminationReason, .exit, "xmpp-login died of a signal: \(errText)", file: file, line: line)
+        XCTAssertEqual(process.terminationStatus, exitCode, "stderr: \(errText)", file: file, line: line)
+        XCTAssertEqual(outText, "", file: file, line: line)
+        let lines = errText.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(lines.count, 2, "expected one line on stderr, got: \(errText)", file: file, line: line)
+        XCTAssertEqual(lines.last, "", file: file, line: line)
+        XCTAssertTrue(errText.hasPrefix("xmpp-login: "), errText, file: file, line: line)
+        return (String(lines.first ?? ""), elapsed)
+    }
+
+    /// The built `xmpp-login`: `XT_BIN_DIR`, or next to the test bundle.
+    static let loginBinary: String? = {
+        let fm = FileManager.default
+        if let dir = ProcessInfo.processInfo.environment["XT_BIN_DIR"] {
+            return fm.isExecutableFile(atPath: dir + "/xmpp-login") ? dir + "/xmpp-login" : nil
+        }
+        for start in CommandLine.arguments + [Bundle.main.bundlePath] {
+            var url = URL(fileURLWithPath: start)
+            for _ in 0..<4 {
+                url.deleteLastPathComponent()
+                let candidate = url.appendingPathComponent("xmpp-login").path
+                if fm.isExecutableFile(atPath: candidate) { return candidate }
+            }
+        }
+        return nil
+    }()
+}
+
+/// Hands a result from the client thread to the test thread.
+final class ResultBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private let ready = DispatchSemaphore(value: 0)
+    private var stored: (ConnectionError?, Duration)?
+
+    func set(_ error: ConnectionError?, _ elapsed: Duration) {
+        lock.lock()
+        stored = (error, elapsed)
+        lock.unlock()
+        ready.signal()
+    }
+
+    func wait(_ limit: Duration) -> Bool {
+        ready.wait(timeout: .now() + .milliseconds(Int(limit.components.seconds * 1000))) == .success
+    }
+
+    var value: (ConnectionError?, Duration)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+}

@@ -1,0 +1,94 @@
+import XCTest
+import XMLTree
+@testable import XMPPConnection
+
+/// Servers that cannot prove they know the password: authentication must fail (exit 3) and the
+/// client must not go on to restart the stream or bind.
+final class HostileSASLTests: HostilePeerTestCase {
+    /// The honest version of the scripts below logs in, so their failures are the hostility's doing.
+    func testHonestPeerLogsIn() throws {
+        let localhost = localhost!
+        let peer = try scriptedPeer {
+            PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password)
+                + PeerScript.bind { id in
+                    "<iq type='result' id='\(id)'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><jid>alice@localhost/x</jid></bind></iq>"
+                }
+        }
+        guard let (error, _) = runLogin(peer) else { return }
+        XCTAssertNil(error)
+        guard let transcript = peer.transcript(0) else { return XCTFail("the peer never finished") }
+        XCTAssertNil(transcript.endedEarly.flatMap { $0 == "client closed the connection" ? nil : $0 })
+        XCTAssertTrue(transcript.text.hasSuffix("</stream:stream>"), transcript.text)
+    }
+
+    /// `v=` with one bit of the genuine signature flipped.
+    private static func tampered(_ genuine: String) -> String {
+        var signature = Base64.decode(genuine.dropFirst(2)) ?? []
+        if !signature.isEmpty { signature[0] ^= 0x01 }
+        return "v=" + Base64.encode(signature)
+    }
+
+    /// The client stopped after SASL: no stream restart and no bind after the server's answer.
+    private func assertStoppedAfterSASL(_ peer: ScriptedPeer, connection: Int, line: UInt = #line) {
+        guard let text = peer.transcript(connection)?.text else { return XCTFail("the peer never finished", line: line) }
+        XCTAssertEqual(text.components(separatedBy: "<stream:stream ").count - 1, 2, text, line: line)
+        XCTAssertFalse(text.contains("<iq"), text, line: line)
+    }
+
+    func testWrongServerSignatureInSuccessFailsAuthentication() throws {
+        let localhost = localhost!
+        let peer = try scriptedPeer {
+            PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password) { genuine in
+                "<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'>\(Base64.encode(Array(Self.tampered(genuine).utf8)))</success>"
+            } + [.stall]
+        }
+        guard let (error, _) = clientError(peer) else { return }
+        guard case .sasl(.serverSignatureMismatch) = error else { return XCTFail("\(error)") }
+        assertStoppedAfterSASL(peer, connection: 0)
+        let (line, _) = try assertTool(peer, exits: 3)
+        XCTAssertEqual(line, "xmpp-login: authentication failed: the server's SCRAM signature is wrong: it may not be the real server")
+        assertStoppedAfterSASL(peer, connection: 1)
+    }
+
+    /// RFC 6120 §6.3.10 lets the server send server-final in a challenge; a wrong one there must
+    /// fail before the client answers it.
+    func testWrongServerSignatureInChallengeFailsAuthentication() throws {
+        let localhost = localhost!
+        let peer = try scriptedPeer {
+            PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password) { genuine in
+                "<challenge xmlns='urn:ietf:params:xml:ns:xmpp-sasl'>\(Base64.encode(Array(Self.tampered(genuine).utf8)))</challenge>"
+            } + [.stall]
+        }
+        guard let (error, _) = clientError(peer) else { return }
+        guard case .sasl(.serverSignatureMismatch) = error else { return XCTFail("\(error)") }
+        let text = peer.transcript(0)?.text ?? ""
+        XCTAssertEqual(text.components(separatedBy: "<response").count - 1, 1, "answered the bad challenge: \(text)")
+        assertStoppedAfterSASL(peer, connection: 0)
+        try assertTool(peer, exits: 3)
+    }
+
+    func testSuccessWithoutServerFinalFailsAuthentication() throws {
+        let localhost = localhost!
+        let peer = try scriptedPeer {
+            PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password) { _ in
+                "<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'/>"
+            } + [.stall]
+        }
+        guard let (error, _) = clientError(peer) else { return }
+        guard case .sasl(.malformedServerMessage("empty server-final-message")) = error else { return XCTFail("\(error)") }
+        assertStoppedAfterSASL(peer, connection: 0)
+        try assertTool(peer, exits: 3)
+    }
+
+    func testServerErrorInServerFinalFailsAuthentication() throws {
+        let localhost = localhost!
+        let peer = try scriptedPeer {
+            PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password) { _ in
+                "<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'>\(Base64.encode(Array("e=invalid-proof".utf8)))</success>"
+            } + [.stall]
+        }
+        guard let (error, _) = clientError(peer) else { return }
+        guard case .sasl(.serverError("invalid-proof")) = error else { return XCTFail("\(error)") }
+        try assertTool(peer, exits: 3)
+    }
+}
