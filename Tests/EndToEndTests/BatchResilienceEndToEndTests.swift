@@ -4,16 +4,16 @@ import XCTest
 /// A batch killed with SIGKILL and resumed, and a batch whose server restarts under it. Each
 /// test starts its own Prosody (scripts/test-server) so restarting it disturbs no other test.
 final class BatchResilienceEndToEndTests: XCTestCase {
-    private var server: BatchPrivateServer?
+    private var server: TestServer?
 
     override func tearDownWithError() throws {
-        try server?.stop()
+        server?.stop()
     }
 
     /// A runner (private HOME) and this test's own server.
-    private func start() throws -> (ToolRunner, BatchPrivateServer) {
+    private func start() throws -> (ToolRunner, TestServer) {
         let shared = try TestServer.require()  // skips (or fails under CI) where no server can run
-        let s = try BatchPrivateServer.start()
+        let s = try TestServer.startPrivate("prosody")
         server = s
         return (try ToolRunner(server: shared), s)
     }
@@ -27,7 +27,7 @@ final class BatchResilienceEndToEndTests: XCTestCase {
     }
 
     /// Starts a batch in the background.
-    private func launch(_ t: ToolRunner, _ s: BatchPrivateServer, _ args: [String]) throws -> BatchChildProcess {
+    private func launch(_ t: ToolRunner, _ s: TestServer, _ args: [String]) throws -> BatchChildProcess {
         try BatchChildProcess([Paths.binaries + "/xmpp-register", "batch"] + args + s.serverArgs,
                               environment: t.environment, captureStdout: false)
     }
@@ -125,57 +125,5 @@ final class BatchResilienceEndToEndTests: XCTestCase {
         XCTAssertEqual(try reportStatuses(report), Array(repeating: "created", count: 40), "no throttled row is dropped")
         XCTAssertEqual(try s.accountCount(), 40)
         XCTAssertGreaterThan(elapsed, 5, "30 rows over the burst at 5/s take 6 s: the server did throttle")
-    }
-}
-
-/// A Prosody of the test's own, from scripts/test-server (same domain as the shared one).
-struct BatchPrivateServer {
-    let directory: String
-    let port: String
-    let caFile: String
-
-    static func start() throws -> BatchPrivateServer {
-        let result = try BatchChildProcess.run([Paths.root + "/scripts/test-server", "start", "prosody"])
-        guard result.status == 0 else { throw TestServerError.unusable("private server: \(result.stderr)") }
-        var vars: [String: String] = [:]
-        for line in result.stdout.split(separator: "\n") {
-            guard let eq = line.firstIndex(of: "=") else { continue }
-            var value = String(line[line.index(after: eq)...])
-            if value.hasPrefix("'") && value.hasSuffix("'") && value.count >= 2 { value = String(value.dropFirst().dropLast()) }
-            vars[String(line[..<eq])] = value
-        }
-        guard let dir = vars["XT_DIR"], let port = vars["XT_PORT"], let ca = vars["XT_CA_FILE"] else {
-            throw TestServerError.unusable("private server printed no settings: \(result.stdout)")
-        }
-        return BatchPrivateServer(directory: dir, port: port, caFile: ca)
-    }
-
-    /// Points a tool at this server.
-    var serverArgs: [String] { ["--server", "127.0.0.1:\(port)", "--ca-file", caFile] }
-
-    /// Edits the instance's Prosody config (takes effect at the next restart).
-    func configure(replacing old: String, with new: String) throws {
-        let path = directory + "/prosody.cfg.lua"
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        guard text.contains(old) else { throw TestServerError.unusable("\(path) has no '\(old)'") }
-        try text.replacingOccurrences(of: old, with: new).write(toFile: path, atomically: true, encoding: .utf8)
-    }
-
-    /// Same ports and data, new process.
-    func restart() throws {
-        let r = try BatchChildProcess.run([Paths.root + "/scripts/test-server", "restart", directory])
-        guard r.status == 0 else { throw TestServerError.unusable("restart failed: \(r.stderr)") }
-    }
-
-    func stop() throws {
-        _ = try BatchChildProcess.run([Paths.root + "/scripts/test-server", "stop", directory])
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    /// Accounts on disk (`data/localhost/accounts/*.dat`).
-    func accountCount() throws -> Int {
-        let dir = directory + "/data/localhost/accounts"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
-        return names.filter { $0.hasSuffix(".dat") }.count
     }
 }

@@ -22,7 +22,7 @@ final class RosterCacheEndToEndTests: XCTestCase {
 
     func testCachedListWorksWithTheServerStopped() throws {
         // A private server, so stopping it disturbs no other test.
-        let server = try PrivateServer.start()
+        let server = try TestServer.startPrivate("prosody")
         defer { server.stop() }
         let w = try RosterWorld(serverArgs: server.serverArgs)
         let alice = try w.account("cs")
@@ -89,58 +89,4 @@ private final class Results: @unchecked Sendable {
     private var list: [String] = []
     func add(_ s: String) { lock.lock(); list.append(s); lock.unlock() }
     var all: [String] { lock.lock(); defer { lock.unlock() }; return list }
-}
-
-/// A second Prosody of this test's own (scripts/test-server), for tests that stop the server.
-/// The script is run with posix_spawn and waitpid rather than Foundation's Process: a script
-/// that leaves a daemon behind was not always reaped by Process here, hanging the test.
-final class PrivateServer {
-    let directory: String
-    let serverArgs: [String]
-
-    private init(directory: String, serverArgs: [String]) {
-        self.directory = directory
-        self.serverArgs = serverArgs
-    }
-
-    static func start() throws -> PrivateServer {
-        _ = try TestServer.require()
-        let (status, output) = try script(["start", "prosody"])
-        guard status == 0 else { throw TestServerError.unusable("private server: \(output)") }
-        var vars: [String: String] = [:]
-        for line in output.split(separator: "\n") {
-            guard let eq = line.firstIndex(of: "=") else { continue }
-            var value = String(line[line.index(after: eq)...])
-            if value.hasPrefix("'") && value.hasSuffix("'") && value.count >= 2 { value = String(value.dropFirst().dropLast()) }
-            vars[String(line[..<eq])] = value
-        }
-        guard let dir = vars["XT_DIR"], let host = vars["XT_HOST"], let port = vars["XT_PORT"], let ca = vars["XT_CA_FILE"] else {
-            throw TestServerError.unusable("private server printed no settings: \(output)")
-        }
-        return PrivateServer(directory: dir, serverArgs: ["--server", "\(host):\(port)", "--ca-file", ca])
-    }
-
-    func stop() { _ = try? Self.script(["stop", directory]) }
-
-    func restart() throws {
-        let (status, output) = try Self.script(["restart", directory])
-        guard status == 0 else { throw TestServerError.unusable("restart failed: \(output)") }
-    }
-
-    /// Runs scripts/test-server with stdout and stderr in a temporary file; returns status and output.
-    private static func script(_ args: [String]) throws -> (Int32, String) {
-        let log = NSTemporaryDirectory() + "xt-private-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: log) }
-        let argv = ["/bin/sh", "-c", "exec \"$0\" \"$@\" >'\(log)' 2>&1 </dev/null", Paths.root + "/scripts/test-server"] + args
-        var pid: pid_t = 0
-        let cArgs = argv.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        let rc = posix_spawn(&pid, "/bin/sh", nil, nil, cArgs, environ)
-        guard rc == 0 else { throw TestServerError.unusable("posix_spawn failed: \(rc)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        let exited = (status & 0x7f) == 0
-        return (exited ? (status >> 8) & 0xff : -1, output)
-    }
 }

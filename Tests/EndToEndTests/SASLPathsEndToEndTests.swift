@@ -6,7 +6,7 @@ import XCTest
 final class SASLPathsEndToEndTests: XCTestCase {
     private func loginMechanism(_ kind: String, _ options: [String], file: StaticString = #filePath, line: UInt = #line) throws -> (RunResult, String?) {
         let server = try TestServer.startPrivate(kind, options)
-        defer { try? server.stop() }
+        defer { server.stop() }
         let t = try ToolRunner(server: server)
         let (jid, password) = try t.makeAccount("sasl")
         let login = try t.run("xmpp-login", [jid, "--json"] + t.serverArgs, password: password)

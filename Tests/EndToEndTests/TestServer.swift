@@ -111,8 +111,33 @@ final class TestServer: @unchecked Sendable {
     }
 
     /// Stops the server (tests of "server down" restart it afterwards).
-    func stop() throws {
-        _ = try Shell.run([Paths.root + "/scripts/test-server", "stop", directory], timeout: 60)
+    func stop() {
+        _ = try? Shell.run([Paths.root + "/scripts/test-server", "stop", directory], timeout: 60)
+    }
+
+    /// `--server` and `--ca-file` for this server.
+    var serverArgs: [String] { ["--server", server, "--ca-file", caFile] }
+
+    /// Registers and logs in a fresh account on this server in `t`'s home; returns its JID.
+    func account(_ t: ToolRunner, _ prefix: String) throws -> String {
+        let jid = ToolRunner.username(prefix) + "@" + domain
+        let r = try t.run("xmpp-register", [jid, "--login"] + serverArgs, password: "pw-" + UUID().uuidString)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return jid
+    }
+
+    /// Edits a private Prosody's config (takes effect at the next restart).
+    func configure(replacing old: String, with new: String) throws {
+        let path = directory + "/prosody.cfg.lua"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        guard text.contains(old) else { throw TestServerError.unusable("\(path) has no '\(old)'") }
+        try text.replacingOccurrences(of: old, with: new).write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// Accounts on a private Prosody's disk (`data/localhost/accounts/*.dat`).
+    func accountCount() throws -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/data/localhost/accounts")) ?? []
+        return names.filter { $0.hasSuffix(".dat") }.count
     }
 }
 

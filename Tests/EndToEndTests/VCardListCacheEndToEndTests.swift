@@ -40,7 +40,7 @@ final class VCardListCacheEndToEndTests: XCTestCase {
 
     func testCacheAnswersOfflineAndTheDefaultFallsBackWhenTheServerIsDown() throws {
         // A server of this test's own, so stopping it disturbs no other test.
-        let server = try VCardPrivateServer.start()
+        let server = try TestServer.startPrivate("prosody")
         defer { server.stop() }
         let alice = try ToolRunner(server: try TestServer.require()), bob = try ToolRunner(server: try TestServer.require())
         let aliceJID = try server.account(alice, "ca"), _ = try server.account(bob, "cb")
@@ -87,64 +87,5 @@ final class VCardListCacheEndToEndTests: XCTestCase {
         XCTAssertEqual(try t.run("xmpp-vcard", ["get", "--format", "vcf", "--field", "note"]).status, 2)
         XCTAssertEqual(try t.run("xmpp-vcard", ["get", "a", "b", "--photo-out", t.home + "/p"]).status, 2)
         XCTAssertEqual(try t.run("xmpp-vcard", ["get", "--format", "xml"]).status, 2)
-    }
-}
-
-/// A second Prosody of this test's own (scripts/test-server), for a test that stops its server.
-/// The script runs under posix_spawn + waitpid rather than Foundation's Process, which here did
-/// not always reap a script that leaves a daemon behind, hanging the test.
-private final class VCardPrivateServer {
-    let directory: String
-    let serverArgs: [String]
-
-    private init(directory: String, serverArgs: [String]) {
-        self.directory = directory
-        self.serverArgs = serverArgs
-    }
-
-    static func start() throws -> VCardPrivateServer {
-        _ = try TestServer.require()
-        let (status, output) = try script(["start", "prosody"])
-        guard status == 0 else { throw TestServerError.unusable("private server: \(output)") }
-        var vars: [String: String] = [:]
-        for line in output.split(separator: "\n") {
-            guard let eq = line.firstIndex(of: "=") else { continue }
-            vars[String(line[..<eq])] = String(line[line.index(after: eq)...])
-        }
-        guard let dir = vars["XT_DIR"], let host = vars["XT_HOST"], let port = vars["XT_PORT"], let ca = vars["XT_CA_FILE"] else {
-            throw TestServerError.unusable("private server printed no settings: \(output)")
-        }
-        return VCardPrivateServer(directory: dir, serverArgs: ["--server", "\(host):\(port)", "--ca-file", ca])
-    }
-
-    /// Registers and logs in a fresh account on this server in `t`'s home; returns its JID.
-    func account(_ t: ToolRunner, _ prefix: String) throws -> String {
-        let jid = ToolRunner.username(prefix) + "@localhost"
-        let r = try t.run("xmpp-register", [jid, "--login"] + serverArgs, password: "pw-" + UUID().uuidString)
-        XCTAssertEqual(r.status, 0, r.stderr)
-        return jid
-    }
-
-    func stop() { _ = try? Self.script(["stop", directory]) }
-
-    func restart() throws {
-        let (status, output) = try Self.script(["restart", directory])
-        guard status == 0 else { throw TestServerError.unusable("restart failed: \(output)") }
-    }
-
-    /// Runs scripts/test-server with its output in a temporary file; returns status and output.
-    private static func script(_ args: [String]) throws -> (Int32, String) {
-        let log = NSTemporaryDirectory() + "xt-vcard-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: log) }
-        let argv = ["/bin/sh", "-c", "exec \"$0\" \"$@\" >'\(log)' 2>&1 </dev/null", Paths.root + "/scripts/test-server"] + args
-        var pid: pid_t = 0
-        let cArgs = argv.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        let rc = posix_spawn(&pid, "/bin/sh", nil, nil, cArgs, environ)
-        guard rc == 0 else { throw TestServerError.unusable("posix_spawn failed: \(rc)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        return ((status & 0x7f) == 0 ? (status >> 8) & 0xff : -1, output)
     }
 }
