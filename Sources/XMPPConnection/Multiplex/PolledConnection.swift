@@ -16,46 +16,11 @@ public final class PolledConnection {
         self.fileDescriptor = fileDescriptor
     }
 
-    /// Connects like `Connection.open` (first endpoint that answers, TLS direct or by STARTTLS,
-    /// clear text refused) and keeps the socket descriptor for polling.
+    /// Connects exactly as `Connection.open` does (first endpoint that answers, TLS direct or by
+    /// STARTTLS, clear text refused) and keeps the socket descriptor for polling.
     public static func open(_ options: ConnectionOptions, tls: TLSContext, trace: TraceSink? = nil) throws(ConnectionError) -> PolledConnection {
-        var lastError = ConnectionError.dnsFailed(host: options.domain, reason: "no endpoints")
-        for endpoint in options.endpoints {
-            do {
-                return try open(options, endpoint: endpoint, tls: tls, trace: trace)
-            } catch {
-                lastError = error
-                switch error {
-                case .dnsFailed, .connectFailed, .timedOut, .closedByPeer, .io: continue
-                default: throw error
-                }
-            }
-        }
-        throw lastError
-    }
-
-    private static func open(_ options: ConnectionOptions, endpoint: Endpoint, tls: TLSContext, trace: TraceSink?) throws(ConnectionError) -> PolledConnection {
-        let deadline = ContinuousClock.now + options.timeout
-        let socket = try Socket.connect(host: endpoint.host, port: endpoint.port, deadline: deadline)
-        let transport = Transport(socket: socket)
-        if endpoint.directTLS {
-            try transport.startTLS(context: tls, referenceName: options.domain, directTLS: true, deadline: deadline)
-        }
-        let stream = XMPPStream(transport: transport, timeout: options.timeout, limits: options.limits, trace: trace)
-        var features = try stream.open(to: options.domain)
-        if !transport.isSecure {
-            guard features.startTLS else { stream.close(); throw .tlsUnavailable }
-            try stream.send(XMLElement("starttls", namespace: Namespace.tls))
-            let answer = try stream.nextElement(deadline: .now + options.timeout)
-            guard answer.name == "proceed", answer.namespace == Namespace.tls else {
-                stream.close()
-                throw .protocolViolation("server refused STARTTLS (<\(answer.name)/>)")
-            }
-            try transport.startTLS(context: tls, referenceName: options.domain, directTLS: false, deadline: .now + options.timeout)
-            features = try stream.open(to: options.domain)
-        }
-        let connection = Connection(stream: stream, options: options, endpoint: endpoint, features: features)
-        return PolledConnection(connection: connection, fileDescriptor: socket.fd)
+        let connection = try Connection.open(options, tls: tls, trace: trace)
+        return PolledConnection(connection: connection, fileDescriptor: connection.stream.transport.fileDescriptor)
     }
 
     /// Appends to `elements` everything complete that has arrived, without waiting: plaintext

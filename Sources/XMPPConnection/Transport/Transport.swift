@@ -5,6 +5,9 @@ final class Transport {
 
     init(socket: Socket) { self.socket = socket }
 
+    /// The socket descriptor, for callers that poll many connections at once.
+    var fileDescriptor: Int32 { socket.fd }
+
     /// True once TLS is in place.
     var isSecure: Bool { tls != nil }
 
