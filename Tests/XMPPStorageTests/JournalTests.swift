@@ -117,13 +117,20 @@ final class JournalTests: XCTestCase {
     func testReportFileIsAtomicPrivateAndLeavesDirectoryModeAlone() throws {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory)
         let report = directory + "/report.csv"
-        try ReportFile.write(Array("one\n".utf8), to: report)
-        try ReportFile.write(Array("two\n".utf8), to: report)
+        try SecureFile.write(Array("one\n".utf8), to: report)
+        try SecureFile.write(Array("two\n".utf8), to: report)
         XCTAssertEqual(try String(contentsOfFile: report, encoding: .utf8), "two\n")
         let fileMode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: report)[.posixPermissions] as? Int)
         XCTAssertEqual(fileMode & 0o777, 0o600)
         let dirMode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int)
         XCTAssertEqual(dirMode & 0o777, 0o755, "the user's directory keeps its mode")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["report.csv"], "no temp files left")
+        // A user's image or card gets the mode any new file gets (0666 less the umask).
+        let image = directory + "/photo.png"
+        let mask = umask(0o022)
+        defer { umask(mask) }
+        try SecureFile.write([1, 2, 3], to: image, mode: .shared)
+        let imageMode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: image)[.posixPermissions] as? Int)
+        XCTAssertEqual(imageMode & 0o777, 0o644)
     }
 }

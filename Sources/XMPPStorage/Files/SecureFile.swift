@@ -18,15 +18,27 @@ public enum SecureFile {
         if tighten { _ = chmod(path, 0o700) }
     }
 
-    /// Writes `bytes` to `path` atomically with mode 0600: nothing half-written survives a crash.
-    public static func write(_ bytes: [UInt8], to path: String) throws(StorageError) {
+    /// The mode a new file gets: `private` (0600) for credentials, journals and reports;
+    /// `shared` (0666 less the umask, like any new file) for images and cards a user asked for.
+    public enum Mode: Sendable { case `private`, shared }
+
+    /// Writes `bytes` to `path` atomically: a temporary file in the same directory, fsync, then
+    /// rename, so readers see the old file or the new one and nothing half-written survives a
+    /// crash. Missing parent directories are created 0700; existing ones are left alone.
+    public static func write(_ bytes: [UInt8], to path: String, mode: Mode = .private) throws(StorageError) {
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         if !directory.isEmpty { try makeDirectory(directory, tighten: false) }
         var template = Array((path + ".tmp.XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .io(path: path, reason: errnoText()) }
         let tempPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var ok = fchmod(fd, 0o600) == 0
+        var permissions: mode_t = 0o600
+        if mode == .shared {
+            let mask = umask(0)
+            _ = umask(mask)
+            permissions = 0o666 & ~mask
+        }
+        var ok = fchmod(fd, permissions) == 0
         var offset = 0
         while ok && offset < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import PNGImage
+import XMPPStorage
 
 /// Where `set` and `resize` read images and `get` and `resize` write them: files, or the
 /// standard streams for `-`.
@@ -43,28 +44,11 @@ enum ImageFiles {
             Output.bytes(bytes)
             return
         }
-        var template = Array((path + ".tmp.XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw ToolFailure(.failed, "cannot write \(path): \(errorText())") }
-        let tempPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        // mkstemp makes 0600; an image is no secret: the usual 0666 less the umask.
-        let mask = umask(0)
-        _ = umask(mask)
-        var ok = fchmod(fd, 0o666 & ~mask) == 0
-        var offset = 0
-        while ok && offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { ok = false } else { offset += n }
-        }
-        let reason = ok ? "" : errorText()
-        ok = close(fd) == 0 && ok
-        guard ok, rename(tempPath, path) == 0 else {
-            let why = reason.isEmpty ? errorText() : reason
-            _ = unlink(tempPath)
-            throw ToolFailure(.failed, "cannot write \(path): \(why)")
+        do {
+            try SecureFile.write(bytes, to: path, mode: .shared)
+        } catch {
+            throw ToolFailure(.failed, "cannot write \(error)")
         }
     }
 
-    private static func errorText() -> String { String(cString: strerror(errno)) }
 }

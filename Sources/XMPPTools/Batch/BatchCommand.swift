@@ -101,7 +101,7 @@ struct BatchCommand {
         try journal.setFinished(allFinal)
         if let reportPath {
             do {
-                try ReportFile.write(BatchReport.csv(entries, includePasswords: options.generatePasswords), to: reportPath)
+                try SecureFile.write(BatchReport.csv(entries, includePasswords: options.generatePasswords), to: reportPath)
             } catch {
                 output.note("cannot write the report: \(error) (the journal \(journalPath) has every outcome)")
             }

@@ -24,28 +24,16 @@ enum VCardFiles {
         do { return .success(try SecureFile.read(path, maxBytes: limit)) } catch { return .failure(error) }
     }
 
-    /// Writes `bytes` to `path` (stdout for '-') through a temporary file and a rename, mode 0644.
+    /// Writes `bytes` to `path` (stdout for '-') atomically, with the mode any new file gets.
     static func write(_ bytes: [UInt8], to path: String) throws {
         if path == "-" {
             Output.bytes(bytes)
             return
         }
-        var template = Array((path + ".tmp.XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw ToolFailure(.failed, "cannot write \(path): \(String(cString: strerror(errno)))") }
-        let temp = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var ok = fchmod(fd, 0o644) == 0
-        var offset = 0
-        while ok && offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { ok = false } else { offset += n }
-        }
-        let reason = String(cString: strerror(errno))
-        ok = close(fd) == 0 && ok
-        guard ok, rename(temp, path) == 0 else {
-            _ = unlink(temp)
-            throw ToolFailure(.failed, "cannot write \(path): \(reason)")
+        do {
+            try SecureFile.write(bytes, to: path, mode: .shared)
+        } catch {
+            throw ToolFailure(.failed, "cannot write \(error)")
         }
     }
 }
