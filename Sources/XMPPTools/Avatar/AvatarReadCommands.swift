@@ -14,7 +14,7 @@ struct AvatarReadCommands {
         let output = command.string("output")
         try ImageFiles.checkBinaryDestination(output, json: json)
         let found = try find()
-        try ImageFiles.write(found.bytes, to: output)
+        try Output.write(found.bytes, toFileOrStdout: output)
         guard !ImageFiles.isStdout(output) else { return }
         if json {
             Output.line(JSONValue.object(describe(found) + [("file", .string(output ?? "-"))]).pretty)

@@ -28,7 +28,7 @@ struct AvatarResizeCommand {
         try ImageFiles.checkBinaryDestination(output, json: common.json)
         let options = try Self.options(command)
         let png = try ImageFiles.resize(command.argument("IMAGE") ?? "-", options: options)
-        try ImageFiles.write(png, to: output)
+        try Output.write(png, toFileOrStdout: output)
         if common.json {
             Output.line(JSONValue.object([
                 ("file", .string(output ?? "-")), ("hash", .string(AvatarService.hash(png))), ("type", .string("image/png")),

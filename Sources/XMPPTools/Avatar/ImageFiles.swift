@@ -36,19 +36,4 @@ enum ImageFiles {
             throw ToolFailure(.usage, "refusing to write binary image data to a terminal: give -o FILE or redirect (> image.png)")
         }
     }
-
-    /// Writes `bytes` to standard output (`-` or nil) or atomically to the file `path`: a
-    /// temporary file in the same directory, then rename, so readers never see half an image.
-    static func write(_ bytes: [UInt8], to path: String?) throws(ToolFailure) {
-        guard let path, path != "-" else {
-            Output.bytes(bytes)
-            return
-        }
-        do {
-            try SecureFile.write(bytes, to: path, mode: .shared)
-        } catch {
-            throw ToolFailure(.failed, "cannot write \(error)")
-        }
-    }
-
 }

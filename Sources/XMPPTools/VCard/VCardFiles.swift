@@ -23,17 +23,4 @@ enum VCardFiles {
     private static func readFile(_ path: String, limit: Int) -> Result<[UInt8]?, StorageError> {
         do { return .success(try SecureFile.read(path, maxBytes: limit)) } catch { return .failure(error) }
     }
-
-    /// Writes `bytes` to `path` (stdout for '-') atomically, with the mode any new file gets.
-    static func write(_ bytes: [UInt8], to path: String) throws {
-        if path == "-" {
-            Output.bytes(bytes)
-            return
-        }
-        do {
-            try SecureFile.write(bytes, to: path, mode: .shared)
-        } catch {
-            throw ToolFailure(.failed, "cannot write \(error)")
-        }
-    }
 }

@@ -129,7 +129,7 @@ struct VCardGetCommand {
         guard let bytes = VCardPhotoFile.info(photo).bytes else {
             throw ToolFailure(.notFound, "the vCard of \(r.jid) links its photo (\(photo.externalURL ?? "?")) instead of embedding it")
         }
-        try VCardFiles.write(bytes, to: path)
+        try Output.write(bytes, toFileOrStdout: path)
     }
 
     /// `--format`, or json for `--json`.
