@@ -98,13 +98,19 @@ final class LibXMLSession {
 
     private func parse(_ piece: UnsafeBufferPointer<UInt8>, context: xmlParserCtxtPtr, terminate: Bool) {
         guard failure == nil else { return }
-        bytesParsed += piece.count
-        let status = piece.withMemoryRebound(to: CChar.self) { chars in
-            xmlParseChunk(context, chars.baseAddress, Int32(chars.count), terminate ? 1 : 0)
-        }
-        if status != 0 && failure == nil {
-            failure = .malformed(Self.describe(xmlCtxtGetLastError(context)) ?? "libxml2 error \(status)")
-        }
+        var offset = 0
+        repeat {  // at most Int32.max bytes per call; held-back input can exceed it only with huge limits
+            let count = min(piece.count - offset, Int(Int32.max))
+            let slice = UnsafeBufferPointer(rebasing: piece[offset..<offset + count])
+            offset += count
+            bytesParsed += count
+            let status = slice.withMemoryRebound(to: CChar.self) { chars in
+                xmlParseChunk(context, chars.baseAddress, Int32(clamping: chars.count), terminate && offset == piece.count ? 1 : 0)
+            }
+            if status != 0 && failure == nil {
+                failure = .malformed(Self.describe(xmlCtxtGetLastError(context)) ?? "libxml2 error \(status)")
+            }
+        } while failure == nil && offset < piece.count
     }
 
     /// False once libxml2 has switched to a decoder, i.e. detected an encoding other than UTF-8.

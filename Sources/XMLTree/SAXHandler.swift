@@ -9,8 +9,8 @@ func makeSAXHandler() -> xmlSAXHandler {
         guard let session = LibXMLSession.from(userData), !session.stopIfFailed(), let localName else { return }
         session.startElement(
             localName: localName, prefix: prefix, uri: uri,
-            namespaces: UnsafeBufferPointer(start: namespaces, count: 2 * max(0, Int(namespaceCount))),
-            attributes: UnsafeBufferPointer(start: attributes, count: 5 * max(0, Int(attributeCount))))
+            namespaces: UnsafeBufferPointer(start: namespaces, count: namespaces == nil ? 0 : 2 * max(0, Int(namespaceCount))),
+            attributes: UnsafeBufferPointer(start: attributes, count: attributes == nil ? 0 : 5 * max(0, Int(attributeCount))))
     }
     handler.endElementNs = { userData, _, _, _ in
         guard let session = LibXMLSession.from(userData), !session.stopIfFailed() else { return }

@@ -62,4 +62,39 @@ final class HostileInputTests: XCTestCase {
     func testNULByteIsMalformed() {
         XCTAssertNotNil(malformedMessage(streamError(Fixture.header + "<a>\u{0}</a>")))
     }
+
+    /// Random mutations of a valid stream, fed in random chunks: every outcome is events or a
+    /// typed error (no crash), and an error repeats on the next feed.
+    func testMutatedStreamsNeverCrash() {
+        let iterations = Int(ProcessInfo.processInfo.environment["XMLTREE_FUZZ_ITERATIONS"] ?? "") ?? 300
+        let seedBytes = Array((ChunkingTests.stream + StreamParsingTests.stream.dropFirst(Fixture.header.count)).utf8)
+        let alphabet = Array("<>/='\"&;#x![]?-: \u{0}\u{FF}".utf8) + [0xC3, 0xA9, 0xF0, 0x9F, 0x80, 0xBF]
+        var generator = SplitMix(seed: 7)
+        var failures = 0
+        for _ in 0..<iterations {
+            var bytes = seedBytes
+            for _ in 0..<Int(generator.next() % 8) + 1 {
+                let position = Int(generator.next() % UInt64(bytes.count))
+                switch generator.next() % 3 {
+                case 0: bytes[position] = alphabet[Int(generator.next() % UInt64(alphabet.count))]
+                case 1: bytes.insert(alphabet[Int(generator.next() % UInt64(alphabet.count))], at: position)
+                default: bytes.remove(at: position)
+                }
+            }
+            let parser = XMLStreamParser(limits: XMLLimits(maxStanzaBytes: 4096, maxDepth: 8, maxAttributes: 4))
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(bytes.count, offset + Int(generator.next() % 64) + 1)
+                do {
+                    _ = try parser.feed(bytes[offset..<end])
+                } catch {
+                    failures += 1
+                    XCTAssertThrowsError(try parser.feed([UInt8(ascii: " ")])) { XCTAssertEqual($0 as? XMLTreeError, error) }
+                    break
+                }
+                offset = end
+            }
+        }
+        XCTAssertGreaterThan(failures, 0)
+    }
 }
