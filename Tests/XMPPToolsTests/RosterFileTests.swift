@@ -77,6 +77,18 @@ final class RosterFileTests: XCTestCase {
         XCTAssertThrowsError(try RosterFile.parse(Array("jid,subscription\na@b.c,maybe\n".utf8)))
     }
 
+    func testCSVErrorsNameThePhysicalLineAndRefuseInvalidUTF8() {
+        // The bad row starts on line 5: a quoted name spans lines 2–3 and line 4 is blank.
+        let text = "jid,name,subscription\na@b.c,\"two\nlines\",both\n\nd@e.f,,maybe\n"
+        XCTAssertThrowsError(try RosterFile.parse(Array(text.utf8))) {
+            XCTAssertEqual(($0 as? ToolFailure)?.message, "invalid roster CSV line 5: unknown subscription 'maybe'")
+        }
+        XCTAssertThrowsError(try RosterFile.parse(Array("jid\nok@b.c\n".utf8) + [0xC3, 0x28, 0x0A])) {
+            XCTAssertEqual(($0 as? ToolFailure)?.code, .badInput)
+            XCTAssertEqual(($0 as? ToolFailure)?.message, "invalid roster CSV: line 3: not valid UTF-8 (save the file as UTF-8)")
+        }
+    }
+
     func testValidText() {
         XCTAssertTrue(RosterFile.isValidText("Tab\tand\nnewline ünï"))
         XCTAssertFalse(RosterFile.isValidText("bell\u{07}"))

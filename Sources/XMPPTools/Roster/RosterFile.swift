@@ -90,23 +90,23 @@ enum RosterFile {
     // MARK: CSV
 
     private static func parseCSV(_ bytes: [UInt8]) throws(ToolFailure) -> [Entry] {
-        var text = String(decoding: bytes, as: UTF8.self)
-        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        let rows = try CSV.rows(text)
-        guard let header = rows.first?.map({ $0.trimmingWhitespace().lowercased() }) else { return [] }
+        let records: [CSVRecord]
+        do { records = try CSVReader.parse(bytes) } catch { throw ToolFailure(.badInput, "invalid roster CSV: \(error)") }
+        guard let header = records.first?.fields.map({ $0.trimmingWhitespace().lowercased() }) else { return [] }
         guard let jidColumn = header.firstIndex(of: "jid") else {
             throw ToolFailure(.badInput, "invalid roster CSV: the first line must be a header naming a 'jid' column")
         }
         let column = { (name: String) in header.firstIndex(of: name) }
         var entries: [Entry] = []
-        for (n, row) in rows.dropFirst().enumerated() where !(row.count == 1 && row[0].isEmpty) {
+        for record in records.dropFirst() {
+            let row = record.fields
             func cell(_ i: Int?) -> String? { i.flatMap { $0 < row.count ? row[$0] : nil } }
             var entry = Entry(jid: cell(jidColumn) ?? "", name: nil, groups: nil, subscription: nil, ask: false)
             if let name = cell(column("name")) { entry.name = .some(name.isEmpty ? nil : name) }
             if let groups = cell(column("groups")) { entry.groups = splitGroups(groups) }
             if let sub = cell(column("subscription"))?.trimmingWhitespace(), !sub.isEmpty {
                 guard let value = Subscription(rawValue: sub), value != .remove else {
-                    throw ToolFailure(.badInput, "invalid roster CSV line \(n + 2): unknown subscription '\(sub)'")
+                    throw ToolFailure(.badInput, "invalid roster CSV line \(record.line): unknown subscription '\(sub)'")
                 }
                 entry.subscription = value
             }
@@ -137,11 +137,11 @@ enum RosterFile {
 
     /// The CSV export.
     static func csv(_ items: [RosterItem]) -> String {
-        var out = "jid,name,groups,subscription,ask\n"
+        var out = CSVWriter.record(["jid", "name", "groups", "subscription", "ask"], lineEnd: "\n")
         for item in items {
             let cells = [item.jid.description, item.name ?? "", joinGroups(item.groups), item.subscription.rawValue,
                          item.ask ? "true" : "false"]
-            out += cells.map(CSV.quote).joined(separator: ",") + "\n"
+            out += CSVWriter.record(cells, lineEnd: "\n")
         }
         return out
     }

@@ -1,25 +1,32 @@
 /// One record of a CSV file: its fields and the line it starts on.
-struct CSVRecord: Sendable, Equatable {
+public struct CSVRecord: Sendable, Equatable {
     /// 1-based physical line where the record begins (quoted newlines count as lines).
-    var line: Int
+    public var line: Int
     /// The fields, unquoted.
-    var fields: [String]
+    public var fields: [String]
+
+    public init(line: Int, fields: [String]) {
+        self.line = line
+        self.fields = fields
+    }
 }
 
 /// Size limits for CSV input, so a hostile or mistaken file cannot exhaust memory.
-struct CSVLimits: Sendable {
+public struct CSVLimits: Sendable {
     /// Largest input, in bytes.
-    var maxBytes = 256 << 20
+    public var maxBytes = 256 << 20
     /// Largest field, in bytes.
-    var maxFieldBytes = 64 << 10
+    public var maxFieldBytes = 64 << 10
     /// Most fields in one record.
-    var maxFields = 64
+    public var maxFields = 64
     /// Most records, header included.
-    var maxRecords = 2_000_000
+    public var maxRecords = 2_000_000
+
+    public init() {}
 }
 
 /// Why a CSV file cannot be read at all (per-row problems are validation's business).
-enum CSVError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum CSVError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The input is larger than the limit.
     case tooLarge(limit: Int)
     /// A field is not valid UTF-8.
@@ -37,7 +44,7 @@ enum CSVError: Error, Sendable, Equatable, CustomStringConvertible {
     /// More records than the limit.
     case tooManyRecords(limit: Int)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .tooLarge(let l): return "the CSV is larger than \(l >> 20) MiB"
         case .invalidUTF8(let n): return "line \(n): not valid UTF-8 (save the file as UTF-8)"
@@ -55,11 +62,11 @@ enum CSVError: Error, Sendable, Equatable, CustomStringConvertible {
 /// and line breaks; records end with CRLF, LF or a lone CR; a UTF-8 BOM is skipped; empty lines
 /// are skipped. A quote inside an unquoted field is kept as text (common in hand-written files).
 /// Total: every input gives records or a `CSVError` naming the line.
-enum CSVReader {
+public enum CSVReader {
     private static let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
 
     /// Parses all records of `bytes`.
-    static func parse(_ bytes: [UInt8], limits: CSVLimits = CSVLimits()) throws(CSVError) -> [CSVRecord] {
+    public static func parse(_ bytes: [UInt8], limits: CSVLimits = CSVLimits()) throws(CSVError) -> [CSVRecord] {
         guard bytes.count <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
         var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var line = 1

@@ -1,0 +1,35 @@
+import XCTest
+@testable import XMPPTools
+
+/// What `CSVWriter` quotes, and that `CSVReader` reads every record back to the same fields.
+final class CSVWriterTests: XCTestCase {
+    func testQuotesOnlyWhatNeedsIt() {
+        XCTAssertEqual(CSVWriter.quote("plain@example.org"), "plain@example.org")
+        XCTAssertEqual(CSVWriter.quote(""), "")
+        XCTAssertEqual(CSVWriter.quote("a,b"), "\"a,b\"")
+        XCTAssertEqual(CSVWriter.quote("say \"hi\""), "\"say \"\"hi\"\"\"")
+        XCTAssertEqual(CSVWriter.quote(" padded "), "\" padded \"")
+        XCTAssertEqual(CSVWriter.record(["a", "b"]), "a,b\r\n")
+        XCTAssertEqual(CSVWriter.record(["a"], lineEnd: "\n"), "a\n")
+    }
+
+    func testEdgesThatCharacterComparisonMisses() {
+        // "\r\n" is one Character, equal to neither "\r" nor "\n": the old writers left it bare.
+        XCTAssertEqual(CSVWriter.quote("two\r\nlines"), "\"two\r\nlines\"")
+        // A quote followed by a combining mark is one Character too; its quote must still double.
+        XCTAssertEqual(CSVWriter.quote("\"\u{301}"), "\"\"\"\u{301}\"")
+    }
+
+    func testRecordsReadBackUnchanged() throws {
+        let records: [[String]] = [
+            ["\u{FEFF}starts with a BOM", "x"],
+            [""],
+            ["", ""],
+            ["two\r\nlines", "lone\rcr", "lf\nonly"],
+            ["\"\u{301}quoted mark", "O\"Brien", "müller", "日本"],
+            [" ", "trailing ", "comma,inside"],
+        ]
+        let text = records.map { CSVWriter.record($0) }.joined()
+        XCTAssertEqual(try CSVReader.parse(Array(text.utf8)).map(\.fields), records)
+    }
+}
