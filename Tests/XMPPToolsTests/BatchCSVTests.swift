@@ -66,6 +66,17 @@ final class BatchCSVTests: XCTestCase {
         XCTAssertEqual(error("abcdef", limits: limits), .tooLarge(limit: 5))
     }
 
+    /// Found by FuzzCSV (fuzz/regressions/FuzzCSV): doubled quotes and CRLFs inside a quoted
+    /// field were appended without the size check, so such a field could grow past the limit.
+    func testFieldLimitCountsDoubledQuotesAndCRLFs() {
+        var limits = CSVLimits()
+        limits.maxFieldBytes = 1
+        XCTAssertEqual(error("\"A\"\"\"\"\"", limits: limits), .fieldTooLong(line: 1, limit: 1))
+        limits.maxFieldBytes = 3
+        XCTAssertEqual(error("x\n\"\r\n\r\n\"\n", limits: limits), .fieldTooLong(line: 2, limit: 3))
+        XCTAssertEqual(try? CSVReader.parse(Array("\"\"\"\"\"\"\"\"\n".utf8), limits: limits).map(\.fields), [["\"\"\""]])
+    }
+
     func testTotalOnArbitraryBytes() {
         // Whatever the input, the reader returns records or a CSVError, and never traps.
         var generator = SystemRandomNumberGenerator()

@@ -109,17 +109,24 @@ public enum CSVReader {
                 while true {
                     guard i < bytes.count else { throw .unterminatedQuote(line: opened) }
                     let c = bytes[i]
+                    let next: UInt8? = i + 1 < bytes.count ? bytes[i + 1] : nil
                     if c == quote {
-                        if i + 1 < bytes.count && bytes[i + 1] == quote { field.append(quote); i += 2; continue }
+                        guard next == quote else { i += 1; break }
+                        field.append(quote)
+                        i += 2
+                    } else if c == 0 {
+                        throw .nulByte(line: line)
+                    } else if c == cr && next == lf {
+                        field.append(contentsOf: [cr, lf])
+                        i += 2
+                        line += 1
+                    } else {
+                        if c == lf || c == cr { line += 1 }
+                        field.append(c)
                         i += 1
-                        break
                     }
-                    if c == 0 { throw .nulByte(line: line) }
-                    if c == lf || (c == cr && !(i + 1 < bytes.count && bytes[i + 1] == lf)) { line += 1 }
-                    if c == cr && i + 1 < bytes.count && bytes[i + 1] == lf { field.append(cr); field.append(lf); i += 2; line += 1; continue }
-                    field.append(c)
+                    // After every append: a field of doubled quotes or CRLFs is bounded too.
                     guard field.count <= limits.maxFieldBytes else { throw .fieldTooLong(line: opened, limit: limits.maxFieldBytes) }
-                    i += 1
                 }
                 guard i < bytes.count else { break }
                 if bytes[i] == comma { try endField(); i += 1; continue }
