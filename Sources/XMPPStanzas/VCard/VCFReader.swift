@@ -55,7 +55,8 @@ public enum VCFReader {
             throw .malformed(line: line.line, reason: "quoted-printable is vCard 2.1, which is not supported (use 3.0 or 4.0)")
         }
         let text = VCFText.unescape(line.value)
-        let nonEmpty: String? = text.isEmpty ? nil : text
+        // Blank is absent, as in the XML form (VCard(element:)): the two must agree on every card.
+        let nonEmpty: String? = VCard.isBlank(text) ? nil : text
         switch line.name {
         case "VERSION":
             let version = line.value.trimmingWhitespace()
@@ -63,6 +64,9 @@ public enum VCFReader {
                 throw .malformed(line: line.line, reason: "unsupported vCard version '\(VCFContentLine.excerpt(version))' (3.0 and 4.0 are read)")
             }
         case "PRODID", "REV": break  // the writer's own bookkeeping, regenerated on export
+        case "BEGIN", "END":
+            // BEGIN:VCARD and END:VCARD never get here; anything else (BEGIN:VCALENDAR, END:VCARDS) is no property.
+            throw .malformed(line: line.line, reason: "\(line.name):\(VCFContentLine.excerpt(line.value)) inside a vCard (expected END:VCARD)")
         case "FN": card.fullName = nonEmpty
         case "N":
             let c = VCFText.components(line.value, count: 5)
@@ -83,7 +87,7 @@ public enum VCFReader {
         case "TEL":
             var number = text
             if number.lowercased().hasPrefix("tel:") { number = String(number.dropFirst(4)) }
-            if !number.isEmpty { card.phones.append(VCard.Phone(number: number, types: types(line))) }
+            if !VCard.isBlank(number) { card.phones.append(VCard.Phone(number: number, types: types(line))) }
         case "ADR":
             let c = VCFText.components(line.value, count: 7)
             card.addresses.append(VCard.Address(poBox: c[0], extended: c[1], street: c[2], locality: c[3], region: c[4],
@@ -94,12 +98,13 @@ public enum VCFReader {
                 card.extras.append(simple(line.name, text))
                 return
             }
-            if card.jabberID == nil { card.jabberID = uri.isEmpty ? nil : uri } else { card.extras.append(simple("JABBERID", uri)) }
+            guard !VCard.isBlank(uri) else { return }
+            if card.jabberID == nil { card.jabberID = uri } else { card.extras.append(simple("JABBERID", uri)) }
         case "PHOTO": card.photo = try photo(line)
         case "CATEGORIES":
             var e = XMLElement("CATEGORIES", namespace: Namespace.vcardTemp)
-            for keyword in VCFText.split(line.value, on: ",") { e.appendLeaf("KEYWORD", VCFText.unescape(keyword)) }
-            card.extras.append(e)
+            for keyword in VCFText.split(line.value, on: ",") where !VCard.isBlank(VCFText.unescape(keyword)) { e.appendLeaf("KEYWORD", VCFText.unescape(keyword)) }
+            if !e.elements.isEmpty { card.extras.append(e) }
         default:
             guard let first = line.name.unicodeScalars.first, first.properties.isAlphabetic else { return }
             card.extras.append(simple(line.name, text))
@@ -133,8 +138,7 @@ public enum VCFReader {
         let encoding = line.values(of: "ENCODING").map { $0.lowercased() }
         if encoding.contains("b") || encoding.contains("base64") {
             guard isBase64(value) else { throw .malformed(line: line.line, reason: "PHOTO data is not valid Base64") }
-            let declared = (line.values(of: "TYPE") + line.values(of: "MEDIATYPE")).first
-            return VCard.Photo(type: declared.map(mediaType), base64: compact(value))
+            return VCard.Photo(type: declaredMediaType(line), base64: compact(value))
         }
         if value.lowercased().hasPrefix("data:") {
             guard let comma = value.firstIndex(of: ",") else {
@@ -146,10 +150,15 @@ public enum VCFReader {
             guard parts.contains(where: { $0.lowercased() == "base64" }), isBase64(data) else {
                 throw .malformed(line: line.line, reason: "PHOTO data: URI is not Base64")
             }
-            let type = parts.first.flatMap { $0.contains("/") ? String($0) : nil }
+            let type = parts.first.flatMap { $0.contains("/") ? mediaType(String($0)) : nil }
             return VCard.Photo(type: type, base64: compact(data))
         }
-        return VCard.Photo(type: line.values(of: "MEDIATYPE").first, externalURL: uriValue(value))
+        return VCard.Photo(type: declaredMediaType(line), externalURL: uriValue(value))
+    }
+
+    /// The photo's media type from `TYPE` (3.0) or `MEDIATYPE` (4.0), if valid.
+    static func declaredMediaType(_ line: VCFContentLine) -> String? {
+        (line.values(of: "TYPE") + line.values(of: "MEDIATYPE")).lazy.compactMap(mediaType).first
     }
 
     /// A URI value: not escaped by the RFCs, but some writers escape ':' ',' ';' anyway, and
@@ -173,9 +182,24 @@ public enum VCFReader {
         return result.isEmpty ? nil : result
     }
 
-    /// `JPEG` → `image/jpeg`; a full media type stays as it is.
-    static func mediaType(_ t: String) -> String {
-        t.contains("/") ? t.lowercased() : "image/" + t.lowercased()
+    /// `JPEG` → `image/jpeg`, `image/PNG` → `image/png`; nil for anything that is not a media
+    /// type (RFC 6838 §4.2 names), so a photo never carries a type no one can write back.
+    static func mediaType(_ t: String) -> String? {
+        let parts = t.lowercased().split(separator: "/", omittingEmptySubsequences: false)
+        let full = parts.count == 1 ? ["image", parts[0]] : parts
+        guard full.count == 2, full.allSatisfy(isMediaTypeName) else { return nil }
+        return full.joined(separator: "/")
+    }
+
+    /// RFC 6838 restricted-name: a letter or digit, then up to 126 of letters, digits and `!#$&-^_.+`.
+    static func isMediaTypeName(_ name: Substring) -> Bool {
+        let u = name.utf8
+        guard let first = u.first, u.count <= 127, isAlnum(first) else { return false }
+        return u.allSatisfy { isAlnum($0) || "!#$&-^_.+".utf8.contains($0) }
+    }
+
+    private static func isAlnum(_ b: UInt8) -> Bool {
+        (0x30...0x39).contains(b) || (0x61...0x7A).contains(b) || (0x41...0x5A).contains(b)
     }
 
     static func compact(_ s: String) -> String {

@@ -63,7 +63,7 @@ enum VCFText {
     static func components(_ text: String, count: Int? = nil) -> [String?] {
         var parts = split(text, on: ";").map { part -> String? in
             let value = unescape(part)
-            return value.isEmpty ? nil : value
+            return VCard.isBlank(value) ? nil : value
         }
         if let count, parts.count < count { parts += Array(repeating: nil, count: count - parts.count) }
         return parts

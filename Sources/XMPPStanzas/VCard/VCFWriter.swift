@@ -29,16 +29,27 @@ public enum VCFWriter {
                 if let type = photoType(photo.type) { line += ";TYPE=" + type }
                 lines.append(line + ":" + data)
             } else if let url = photo.externalURL {
-                lines.append("PHOTO;VALUE=uri:" + url)
+                var line = "PHOTO;VALUE=uri"
+                if let type = photoType(photo.type) { line += ";TYPE=" + type }
+                lines.append(line + ":" + url)
             }
         }
-        if let v = card.birthday { lines.append("BDAY:" + v) }
+        if let v = card.birthday { lines.append("BDAY:" + e(v)) }
         for a in card.addresses {
             lines.append("ADR" + typeParameter(a.types) + ":" + a.components.map { e($0 ?? "") }.joined(separator: ";"))
         }
-        for t in card.phones { lines.append("TEL" + typeParameter(t.types) + ":" + e(t.number)) }
+        for t in card.phones {
+            // The reader drops one `tel:` (4.0 writes numbers as URIs): a number that starts with it gets another.
+            let number = t.number.lowercased().hasPrefix("tel:") ? "tel:" + t.number : t.number
+            lines.append("TEL" + typeParameter(t.types) + ":" + e(number))
+        }
         for m in card.emails { lines.append("EMAIL" + typeParameter(m.types) + ":" + e(m.address)) }
-        if let v = card.jabberID { lines.append("IMPP:xmpp:" + v) }
+        if let v = card.jabberID {
+            // IMPP is a URI and is not escaped: text that a URI cannot carry goes in an escaped JABBERID.
+            let uriSafe = !v.unicodeScalars.contains { $0 == "\\" || $0 == "\n" || $0 == "\r" }
+                && v.trimmingWhitespace() == v
+            lines.append(uriSafe ? "IMPP:xmpp:" + v : "JABBERID:" + e(v))
+        }
         if let v = card.title { lines.append("TITLE:" + e(v)) }
         if let v = card.role { lines.append("ROLE:" + e(v)) }
         if !card.organization.isEmpty {
@@ -59,11 +70,11 @@ public enum VCFWriter {
         types.isEmpty ? "" : ";TYPE=" + types.joined(separator: ",")
     }
 
-    /// The 3.0 TYPE of a photo: `image/png` → `PNG`.
+    /// The 3.0 TYPE of a photo: `image/png` → `PNG`; another valid media type as it is
+    /// (`/` and the other RFC 6838 name characters are safe in a parameter value).
     static func photoType(_ mime: String?) -> String? {
-        guard let mime, mime.lowercased().hasPrefix("image/") else { return nil }
-        let sub = String(mime.dropFirst(6)).uppercased()
-        return VCFContentLine.isName(sub) ? sub : nil
+        guard let mime, let type = VCFReader.mediaType(mime) else { return nil }
+        return type.hasPrefix("image/") ? String(type.dropFirst(6)).uppercased() : type
     }
 
     /// A simple text element (`<TZ>+01:00</TZ>`) as `TZ:+01:00`; CATEGORIES from its KEYWORDs.

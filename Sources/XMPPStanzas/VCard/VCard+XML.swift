@@ -231,7 +231,8 @@ extension XMLElement {
     /// Appends `<NAME>text</NAME>` in vcard-temp when `text` is set.
     mutating func appendLeaf(_ name: String, _ text: String?) {
         guard let text else { return }
-        append(XMLElement(name, namespace: Namespace.vcardTemp, children: [.text(text)]))
+        // No empty text node: parsed XML has none, and the two must compare equal.
+        append(XMLElement(name, namespace: Namespace.vcardTemp, children: text.isEmpty ? [] : [.text(text)]))
     }
 
     /// Appends a type flag such as `<WORK/>`.

@@ -1,0 +1,101 @@
+import XCTest
+import XMLTree
+@testable import XMPPStanzas
+
+/// Inputs FuzzVCard found (fuzz/README.md; the full inputs are in fuzz/regressions/FuzzVCard),
+/// minimised. Each broke the promise that a card read from a .vcf file survives being written
+/// back (`VCFWriter`) and being published as vcard-temp XML, and each failed before its fix.
+final class FuzzRegressionTests: XCTestCase {
+    private func card(_ body: String) throws -> VCard {
+        let entries = try VCFReader.read("BEGIN:VCARD\r\nVERSION:3.0\r\n" + body + "END:VCARD\r\n")
+        XCTAssertEqual(entries.count, 1)
+        return try XCTUnwrap(entries.first?.card)
+    }
+
+    /// The round trips FuzzVCard checks.
+    private func assertRoundTrips(_ card: VCard, file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(try VCFReader.read(VCFWriter.write(card)).map(\.card), [card], "through .vcf", file: file, line: line)
+        XCTAssertEqual(try VCard(xml: card.xml), card, "through XML", file: file, line: line)
+    }
+
+    private func reason(_ text: String) -> String? {
+        do { _ = try VCFReader.read(text); return nil } catch { return error.description }
+    }
+
+    /// `END:VCARD\r082932`: a lone CR did not end the line, so the card never ended and an
+    /// `END` property holding a CR went into the extras (and would have gone to the server).
+    func testLoneCRIsALineEndAndControlCharactersAreRefused() throws {
+        let entries = try VCFReader.read("BEGIN:VCARD\rVERSION:3.0\rFN:Old Mac\rEND:VCARD\r")
+        XCTAssertEqual(entries.map(\.card.fullName), ["Old Mac"])
+        XCTAssertEqual(reason("BEGIN:VCARD\r\nFN:bell\u{07}\r\nEND:VCARD\r\n"),
+                       "line 2: a control character (U+0007), which vCard text cannot hold")
+        XCTAssertEqual(reason("BEGIN:VCARD\r\nNOTE:a\u{7F}\r\nEND:VCARD\r\n"),
+                       "line 2: a control character (U+007F), which vCard text cannot hold")
+        XCTAssertEqual(reason("BEGIN:VCARD\r\nFN:x\r\nEND:VCARDS\r\n"), "line 3: END:VCARDS inside a vCard (expected END:VCARD)")
+        XCTAssertEqual(reason("BEGIN:VCARD\r\nBEGIN:VCALENDAR\r\nEND:VCARD\r\n"),
+                       "line 2: BEGIN:VCALENDAR inside a vCard (expected END:VCARD)")
+        XCTAssertEqual(try card("FN:tab\there\r\n").fullName, "tab\there")
+    }
+
+    /// `data:image/pngJABBERID:;base64,…`: a media type no writer could put back.
+    func testPhotoMediaTypesAreValidatedAndNormalised() throws {
+        let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+        XCTAssertNil(try card("PHOTO:data:image/pngJABBERID:;base64,\(png)\r\n").photo?.type)
+        XCTAssertEqual(try card("PHOTO:data:image/PNG;base64,\(png)\r\n").photo?.type, "image/png")
+        XCTAssertEqual(try card("PHOTO;ENCODING=b;TYPE=SVG+XML:\(png)\r\n").photo?.type, "image/svg+xml")
+        XCTAssertNil(try card("PHOTO;ENCODING=b;TYPE=a/b/c:\(png)\r\n").photo?.type)
+        let linked = try card("PHOTO;VALUE=uri;TYPE=JPEG:https://example.org/a.jpg\r\n")
+        XCTAssertEqual(linked.photo?.type, "image/jpeg")
+        try assertRoundTrips(linked)
+        try assertRoundTrips(try card("PHOTO;ENCODING=b;TYPE=application/octet-stream:\(png)\r\n"))
+    }
+
+    /// `BDAY:…tel:\\+1…`: the reader unescaped BDAY and the writer did not escape it.
+    func testBirthdayIsEscapedOnTheWayOut() throws {
+        let c = try card("BDAY:1996-04-15\\, \\\\n\r\n")
+        XCTAssertEqual(c.birthday, "1996-04-15, \\n")
+        try assertRoundTrips(c)
+    }
+
+    /// `TEL:tel:tel:+0-418…`: the reader drops one `tel:`, so the writer must add one back.
+    func testPhoneNumberThatStartsWithTel() throws {
+        let c = try card("TEL;VALUE=uri:tel:tel:+1-555-0100\r\n")
+        XCTAssertEqual(c.phones.map(\.number), ["tel:+1-555-0100"])
+        try assertRoundTrips(c)
+    }
+
+    /// `CATEGORIES:` gave an empty KEYWORD with an empty text node, which XML cannot hold.
+    func testEmptyCategoriesAreDropped() throws {
+        XCTAssertEqual(try card("CATEGORIES:\r\n").extras, [])
+        let c = try card("CATEGORIES:a,, ,b\r\n")
+        XCTAssertEqual(c.extras.first?.elements.map(\.text), ["a", "b"])
+        try assertRoundTrips(c)
+    }
+
+    /// `JABBERID:line one\nline two`: written as an unescaped IMPP URI, it broke the file.
+    func testJabberIDThatNoURICanCarry() throws {
+        let c = try card("JABBERID:line one\\nline two\\\\\r\n")
+        XCTAssertEqual(c.jabberID, "line one\nline two\\")
+        XCTAssertTrue(VCFWriter.write(c).contains("JABBERID:line one\\nline two\\\\\r\n"))
+        try assertRoundTrips(c)
+        XCTAssertTrue(VCFWriter.write(try card("IMPP:xmpp:juliet@example.org\r\n")).contains("IMPP:xmpp:juliet@example.org\r\n"))
+    }
+
+    /// `N:;\n;]9;`: a blank part was a value in .vcf but absent in XML.
+    func testBlankValuesAreAbsentAsInXML() throws {
+        let c = try card("N:;\\n;]9;\r\nFN: \r\nNICKNAME:\\n\r\nTEL: \r\n")
+        XCTAssertEqual(c.name, VCard.Name(middle: "]9"))
+        XCTAssertNil(c.fullName)
+        XCTAssertNil(c.nickname)
+        XCTAssertEqual(c.phones, [])
+        try assertRoundTrips(c)
+    }
+
+    /// A second, empty `IMPP:xmpp:` became `<JABBERID/>`, which the XML reader drops.
+    func testSecondEmptyIMPPIsIgnored() throws {
+        let c = try card("IMPP:xmpp:one@example.org\r\nIMPP:xmpp:\r\nIMPP:xmpp:two@example.org\r\n")
+        XCTAssertEqual(c.jabberID, "one@example.org")
+        XCTAssertEqual(c.extras.map(\.text), ["two@example.org"])
+        try assertRoundTrips(c)
+    }
+}
