@@ -52,6 +52,8 @@ let package = Package(
         .executableTarget(name: "FuzzJID", dependencies: ["FuzzSupport", "XMPPStanzas"]),
         .executableTarget(name: "FuzzSCRAM", dependencies: ["FuzzSupport", "XMPPConnection"]),
         .executableTarget(name: "FuzzPNG", dependencies: ["FuzzSupport", "PNGImage"]),
+        .executableTarget(name: "FuzzVCard", dependencies: ["FuzzSupport", "XMPPStanzas"]),
+        .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "XMPPTools"]),
 
         // Tests mirror Sources.
         .testTarget(name: "XMLTreeTests", dependencies: ["XMLTree"]),

@@ -1,0 +1,61 @@
+import FuzzSupport
+import XMPPTools
+
+/// Fuzz target for `CSVReader`, which reads the account lists `xmpp-register batch` provisions
+/// and the files `xmpp-roster import` loads, and `CSVWriter`, which writes the batch report and
+/// the roster export.
+///
+/// The first byte picks small limits (so the limit paths are reached with small inputs); the
+/// rest is the file. Invariants checked: reading never crashes; records start on increasing
+/// lines and respect the limits; every record written back with `CSVWriter` (CRLF or LF ends)
+/// reads in again with the same fields.
+enum FuzzCSVTarget {
+    static func run(_ data: UnsafeBufferPointer<UInt8>) {
+        guard let selector = data.first else { return }
+        var limits = CSVLimits()
+        limits.maxFieldBytes = 1 + Int(selector & 0x0F) * 16
+        limits.maxFields = 1 + Int(selector >> 4)
+        limits.maxRecords = 64
+        let bytes = Array(data.dropFirst())
+        guard let records = try? CSVReader.parse(bytes, limits: limits) else { return }
+
+        var previousLine = 0
+        for record in records {
+            FuzzReplay.invariant(record.line > previousLine, "record lines go \(previousLine) → \(record.line)")
+            FuzzReplay.invariant(!record.fields.isEmpty && record.fields.count <= limits.maxFields,
+                                 "\(record.fields.count) fields on line \(record.line), limit \(limits.maxFields)")
+            FuzzReplay.invariant(record.fields.allSatisfy { $0.utf8.count <= limits.maxFieldBytes },
+                                 "a field over \(limits.maxFieldBytes) bytes on line \(record.line)")
+            previousLine = record.line
+        }
+        FuzzReplay.invariant(records.count <= limits.maxRecords, "\(records.count) records, limit \(limits.maxRecords)")
+
+        let fields = records.map(\.fields)
+        for lineEnd in ["\r\n", "\n"] {
+            let written = fields.map { CSVWriter.record($0, lineEnd: lineEnd) }.joined()
+            var unlimited = CSVLimits()
+            unlimited.maxRecords = limits.maxRecords
+            do throws(CSVError) {
+                let again = try CSVReader.parse(Array(written.utf8), limits: unlimited).map(\.fields)
+                FuzzReplay.invariant(again == fields, "\(fields) written as \(written.debugDescription) reads back as \(again)")
+            } catch {
+                FuzzReplay.invariant(false, "\(fields) written as \(written.debugDescription) is refused: \(error)")
+            }
+        }
+    }
+}
+
+#if XT_FUZZ
+/// libFuzzer's entry point (built by `fuzz/run` with `--sanitize=fuzzer -DXT_FUZZ`).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzCSV(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    FuzzCSVTarget.run(UnsafeBufferPointer(start: data, count: size))
+    return 0
+}
+#else
+/// In plain builds: replays input files through the same code (see `FuzzReplay`).
+@main
+enum FuzzCSVMain {
+    static func main() { FuzzReplay.main(name: "FuzzCSV", { FuzzCSVTarget.run($0) }) }
+}
+#endif

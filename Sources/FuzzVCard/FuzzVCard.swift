@@ -1,0 +1,56 @@
+import FuzzSupport
+import XMPPStanzas
+
+/// Fuzz target for `VCFReader`, which reads the .vcf files `xmpp-vcard set --from` and
+/// `import` load (vCard 3.0 and 4.0: folding, escapes, parameters, data: URIs, base64 photos).
+///
+/// The input is the file. Invariants checked: reading never crashes; every card read is written
+/// back by `VCFWriter` and read again to an equal card (the writer's promise); the card's
+/// vcard-temp XML, as published and cached, reads back to an equal card.
+enum FuzzVCardTarget {
+    static func run(_ data: UnsafeBufferPointer<UInt8>) {
+        guard let entries = try? VCFReader.read(Array(data)) else { return }
+        for entry in entries {
+            let card = entry.card
+            let vcf = VCFWriter.write(card)
+            do throws(VCFError) {
+                let again = try VCFReader.read(vcf).map(\.card)
+                FuzzReplay.invariant(again == [card], "card of line \(entry.line) written as \(vcf.debugDescription) reads back differently: \(difference(card, again.first))")
+            } catch {
+                FuzzReplay.invariant(false, "card of line \(entry.line) written as \(vcf.debugDescription) is refused: \(error)")
+            }
+            let xml = card.xml
+            do throws(StanzaParseError) {
+                let fromXML = try VCard(xml: xml)
+                FuzzReplay.invariant(fromXML == card, "card of line \(entry.line) as XML \(xml.debugDescription) reads back differently: \(difference(card, fromXML))")
+            } catch {
+                FuzzReplay.invariant(false, "card of line \(entry.line) as XML \(xml.debugDescription) is refused: \(error)")
+            }
+        }
+    }
+}
+
+/// The fields where `a` and `b` differ, for the failure message.
+private func difference(_ a: VCard, _ b: VCard?) -> String {
+    guard let b else { return "not one card" }
+    let left = Mirror(reflecting: a).children, right = Array(Mirror(reflecting: b).children)
+    return zip(left, right).compactMap { l, r in
+        let (x, y) = (String(describing: l.value), String(describing: r.value))
+        return x == y ? nil : "\(l.label ?? "?"): \(x) ≠ \(y)"
+    }.joined(separator: "; ")
+}
+
+#if XT_FUZZ
+/// libFuzzer's entry point (built by `fuzz/run` with `--sanitize=fuzzer -DXT_FUZZ`).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzVCard(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    FuzzVCardTarget.run(UnsafeBufferPointer(start: data, count: size))
+    return 0
+}
+#else
+/// In plain builds: replays input files through the same code (see `FuzzReplay`).
+@main
+enum FuzzVCardMain {
+    static func main() { FuzzReplay.main(name: "FuzzVCard", { FuzzVCardTarget.run($0) }) }
+}
+#endif
