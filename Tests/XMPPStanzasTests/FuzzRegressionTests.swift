@@ -91,6 +91,15 @@ final class FuzzRegressionTests: XCTestCase {
         try assertRoundTrips(c)
     }
 
+    /// `IMPP:xmpp:xmpp:two@…` as a second JID: written back as `JABBERID:xmpp:two@…`, whose
+    /// text lost its `xmpp:` on the way in (only IMPP is a URI).
+    func testJabberIDTextKeepsAnXMPPPrefix() throws {
+        let c = try card("IMPP:xmpp:one@example.org\r\nIMPP:xmpp:xmpp:two@example.org\r\nX-JABBER:xmpp:three@example.org\r\n")
+        XCTAssertEqual(c.jabberID, "one@example.org")
+        XCTAssertEqual(c.extras.map(\.text), ["xmpp:two@example.org", "xmpp:three@example.org"])
+        try assertRoundTrips(c)
+    }
+
     /// A second, empty `IMPP:xmpp:` became `<JABBERID/>`, which the XML reader drops.
     func testSecondEmptyIMPPIsIgnored() throws {
         let c = try card("IMPP:xmpp:one@example.org\r\nIMPP:xmpp:\r\nIMPP:xmpp:two@example.org\r\n")

@@ -93,10 +93,15 @@ public enum VCFReader {
             card.addresses.append(VCard.Address(poBox: c[0], extended: c[1], street: c[2], locality: c[3], region: c[4],
                                                 code: c[5], country: c[6], types: types(line)))
         case "IMPP", "X-JABBER", "JABBERID":
-            var uri = line.name == "IMPP" ? uriValue(line.value) ?? "" : text
-            if uri.lowercased().hasPrefix("xmpp:") { uri = String(uri.dropFirst(5)) } else if line.name == "IMPP" {
-                card.extras.append(simple(line.name, text))
-                return
+            // IMPP is a URI (only xmpp: ones are the JID); JABBERID and X-JABBER hold the JID as text.
+            var uri = text
+            if line.name == "IMPP" {
+                uri = uriValue(line.value) ?? ""
+                guard uri.lowercased().hasPrefix("xmpp:") else {
+                    card.extras.append(simple(line.name, text))
+                    return
+                }
+                uri = String(uri.dropFirst(5))
             }
             guard !VCard.isBlank(uri) else { return }
             if card.jabberID == nil { card.jabberID = uri } else { card.extras.append(simple("JABBERID", uri)) }
