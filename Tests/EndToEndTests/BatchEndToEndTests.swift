@@ -137,6 +137,43 @@ final class BatchEndToEndTests: XCTestCase {
                        "the account exists and the CSV password does not log in, so it was not updated")
     }
 
+    /// Profile columns are set by logging in as each new account, --jobs at a time; rows that
+    /// share an image get the same avatar, and a row's own image its own.
+    func testProfileColumnsAreAppliedToEveryRowInParallel() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        try VCardEndToEndTests.png.write(to: URL(fileURLWithPath: t.home + "/logo.png"))
+        try TestPNG.rgb(width: 40, height: 30, seed: 7).write(to: URL(fileURLWithPath: t.home + "/own.png"))
+        let users = (0..<6).map { _ in ToolRunner.username("bp") }
+        let csv = try file(t, "p.csv", Array(("jid,password,nickname,fullname,avatar\n" + users.enumerated().map { i, u in
+            "\(t.jid(u)),pw-\(u),Nick \(i),\"Person, \(i)\",\(i == 5 ? "own.png" : "logo.png")"
+        }.joined(separator: "\n")).utf8))
+        let r = try t.run("xmpp-register", ["batch", csv, "--jobs", "3", "--json"] + t.serverArgs)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let rows = try Self.rows(r)
+        XCTAssertEqual(rows.count, 6, r.stdout)
+        for (line, row) in rows {
+            XCTAssertEqual(row["status"] as? String, "created", "line \(line)")
+            XCTAssertEqual(row["profile"] as? String, "applied", "line \(line): \(row)")
+        }
+
+        let reader = try ToolRunner(server: t.server)
+        _ = try reader.makeAccount("bq", login: true)
+        var hashes: [String] = []
+        for (i, user) in users.enumerated() {
+            let card = try reader.run("xmpp-vcard", ["get", t.jid(user), "--json"])
+            XCTAssertEqual(card.status, 0, card.stderr)
+            let c = try XCTUnwrap(try ToolRunner.json(card) as? [String: Any])
+            XCTAssertEqual(c["nickname"] as? String, "Nick \(i)")
+            XCTAssertEqual(c["fullname"] as? String, "Person, \(i)")
+            let info = try reader.run("xmpp-avatar", ["info", t.jid(user), "--json"])
+            XCTAssertEqual(info.status, 0, info.stderr)
+            hashes.append(try XCTUnwrap((try ToolRunner.json(info) as? [String: Any])?["hash"] as? String))
+        }
+        XCTAssertEqual(hashes[0], try VCardEndToEndTests.resizedPhoto(t).sha1)
+        XCTAssertEqual(Set(hashes[0..<5]).count, 1, "one shared image, one avatar: \(hashes)")
+        XCTAssertNotEqual(hashes[5], hashes[0])
+    }
+
     func testPasswdThenDeleteWithTheSameCSVShape() throws {
         let t = try ToolRunner(server: try TestServer.require())
         let users = (0..<3).map { _ in ToolRunner.username("pd") }

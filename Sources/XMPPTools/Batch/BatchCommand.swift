@@ -87,7 +87,7 @@ struct BatchCommand {
         if journal.resumed { output.note("resuming: \(plan.doneEarlier) rows done earlier, \(plan.work.count + plan.followUps.count) to go") }
 
         let recorder = BatchRecorder(journal: journal, output: output)
-        BatchSignals.install()
+        StopSignal.install(secondSignalKills: true)
         output.start(total: plan.work.count + plan.followUps.count)
         let runner = BatchRunner(context: context, options: options, recorder: recorder)
         var end = RegistrationEngine.End.completed

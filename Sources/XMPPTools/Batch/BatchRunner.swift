@@ -3,6 +3,7 @@ import XMPPStanzas
 
 /// Runs a plan: the registration engine per domain (rows keep their order within a domain),
 /// then the log-in phase for follow-ups; for `--delete` and `--passwd`, the log-in phase only.
+/// Both use `--jobs` streams at once.
 struct BatchRunner {
     let context: AccountContext
     let options: BatchOptions
@@ -40,8 +41,9 @@ struct BatchRunner {
                 tasks += items.map { (item: $0, task: options.mode == .delete ? LoginPhase.Task.delete : .passwd) }
             }
             guard !tasks.isEmpty else { continue }
+            let traceEnabled = context.common.trace
             let phase = LoginPhase(settings: settings, recorder: recorder, resource: context.common.resource) { () throws(ConnectionError) in
-                try Connection.open(connection, tls: tls, trace: trace)
+                try Connection.open(connection, tls: tls, trace: TraceOutput.sink(enabled: traceEnabled))
             }
             if try phase.run(tasks) == .interrupted { return .interrupted }
         }

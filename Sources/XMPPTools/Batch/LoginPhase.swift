@@ -1,16 +1,21 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 import XMPPConnection
 import XMPPServices
 import XMPPStanzas
 import XMPPStorage
 
 /// Row work that needs the row's own log-in: `--on-exists update`, checking whether an
-/// unanswered registration created the account, `--delete` and `--passwd`. One row at a time,
-/// each on its own authenticated stream (SASL and stream restarts are blocking in
-/// `Connection`); network failures back off and retry like the registration engine's.
-final class LoginPhase {
+/// unanswered registration created the account, profile columns, `--delete` and `--passwd`.
+/// Each row gets its own authenticated stream; SASL and stream restarts block in `Connection`,
+/// so `jobs` worker threads take rows from one queue. Network failures back off and retry like
+/// the registration engine's.
+///
+/// `@unchecked Sendable`: the recorder (journal and output) is used only under `recorderLock`;
+/// everything else is immutable or thread-safe.
+final class LoginPhase: @unchecked Sendable {
     /// What to do with a row.
     enum Task: Sendable {
         /// A registration went unanswered and the retry met `conflict`: did ours create it?
@@ -25,43 +30,81 @@ final class LoginPhase {
 
     private let settings: RegistrationEngine.Settings
     private let recorder: BatchRecorder
-    private let connect: () throws(ConnectionError) -> Connection
+    private let recorderLock = Mutex(())
+    private let connect: @Sendable () throws(ConnectionError) -> Connection
     private let resource: String?
+    private let avatars = ResizedAvatars()
 
     init(settings: RegistrationEngine.Settings, recorder: BatchRecorder, resource: String?,
-         connect: @escaping () throws(ConnectionError) -> Connection) {
+         connect: @escaping @Sendable () throws(ConnectionError) -> Connection) {
         self.settings = settings
         self.recorder = recorder
         self.resource = resource
         self.connect = connect
     }
 
-    /// Runs every task in order; stops early when interrupted.
+    /// Runs every task, `settings.jobs` at a time; stops taking rows when interrupted or when
+    /// one fails in a way that ends the run (that error is thrown once every worker stopped).
     func run(_ work: [(item: WorkItem, task: Task)]) throws -> RegistrationEngine.End {
-        for (start, task) in work {
-            var item = start
-            var failures = 0
+        struct State { var next = 0; var stoppedEarly = false; var fatal: (any Error)? }
+        let state = Mutex(State())
+        WorkerThreads.run(count: min(settings.jobs, work.count)) { _ in
             while true {
-                if BatchSignals.interrupted { return .interrupted }
-                let result: RowOutcome
-                do {
-                    result = try perform(&item, task)
-                } catch let error as ConnectionError where ReplyClassifier.isTransient(error) {
-                    failures += 1
-                    if failures >= settings.maxAttempts {
-                        try recorder.commit([outcome(item, .failed, error: "gave up after \(failures) attempts: \(error)", retryable: true)])
-                        break
-                    }
-                    pause(settings.backoff.delay(failures: failures))
-                    continue
-                } catch let error as ConnectionError where LoginPhase.isRowFailure(error) {
-                    result = outcome(item, .failed, error: error.description)
+                let index: Int? = state.withLock { s in
+                    guard s.next < work.count else { return nil }
+                    guard !StopSignal.stopRequested && s.fatal == nil else { s.stoppedEarly = true; return nil }
+                    defer { s.next += 1 }
+                    return s.next
                 }
-                try recorder.commit([result])
-                break
+                guard let index else { return }
+                do {
+                    if try !self.runRow(work[index].item, work[index].task) {
+                        state.withLock { s in s.stoppedEarly = true }
+                        return
+                    }
+                } catch {
+                    state.withLock { s in if s.fatal == nil { s.fatal = error } }
+                    return
+                }
             }
         }
-        return .completed
+        let end = state.withLock { s in (s.fatal, s.stoppedEarly) }
+        if let fatal = end.0 { throw fatal }
+        return end.1 ? .interrupted : .completed
+    }
+
+    /// One row to its outcome, retrying network failures with back-off; false when interrupted
+    /// before it had one (the journal keeps it for `--resume`).
+    private func runRow(_ start: WorkItem, _ task: Task) throws -> Bool {
+        var item = start
+        var failures = 0
+        while true {
+            let result: RowOutcome
+            do {
+                result = try perform(&item, task)
+            } catch let error as ConnectionError where ReplyClassifier.isTransient(error) {
+                failures += 1
+                if failures >= settings.maxAttempts {
+                    try commit(outcome(item, .failed, error: "gave up after \(failures) attempts: \(error)", retryable: true))
+                    return true
+                }
+                pause(settings.backoff.delay(failures: failures))
+                if StopSignal.stopRequested { return false }
+                continue
+            } catch let error as ConnectionError where LoginPhase.isRowFailure(error) {
+                result = outcome(item, .failed, error: error.description)
+            }
+            try commit(result)
+            return true
+        }
+    }
+
+    private func commit(_ outcome: RowOutcome) throws {
+        try recorderLock.withLock { _ throws(JournalError) in try recorder.commit([outcome]) }
+    }
+
+    private func markSent(_ line: Int) throws {
+        try recorderLock.withLock { _ throws(JournalError) in try recorder.markSent(lines: [line]) }
     }
 
     private func perform(_ item: inout WorkItem, _ task: Task) throws -> RowOutcome {
@@ -84,7 +127,7 @@ final class LoginPhase {
             }
             defer { connection.close() }
             try connection.bind(resource: resource)
-            try recorder.markSent(lines: [item.row.line])
+            try markSent(item.row.line)
             item.uncertain = true
             try unwrap { () throws(RegistrationError) in try RegistrationService.cancel(on: connection) }
             return outcome(item, .deleted)
@@ -99,7 +142,7 @@ final class LoginPhase {
             }
             defer { connection.close() }
             try connection.bind(resource: resource)
-            try recorder.markSent(lines: [item.row.line])
+            try markSent(item.row.line)
             item.uncertain = true
             try unwrap { () throws(RegistrationError) in
                 try RegistrationService.changePassword(on: connection, username: user, newPassword: newPassword)
@@ -133,7 +176,7 @@ final class LoginPhase {
     /// STEP 3 (see `ProfileStep`): binds, then sets the profile columns.
     private func applyProfile(_ row: BatchRow, on connection: Connection) throws -> (ProfileState?, String?) {
         if ProfileStep.canApplyNow && !row.profile.isEmpty { try connection.bind(resource: resource) }
-        return ProfileStep.apply(row, alreadyApplied: [], on: connection)
+        return ProfileStep.apply(row, alreadyApplied: [], avatars: avatars, on: connection)
     }
 
     /// Rethrows a registration error's connection error as itself, so transient ones retry.
@@ -147,7 +190,7 @@ final class LoginPhase {
     /// Sleeps, waking early for Ctrl-C.
     private func pause(_ duration: Duration) {
         let until = ContinuousClock.now + duration
-        while !BatchSignals.interrupted {
+        while !StopSignal.stopRequested {
             let left = ContinuousClock.now.duration(to: until)
             if left <= .zero { return }
             _ = poll(nil, 0, Int32(min(100, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)))

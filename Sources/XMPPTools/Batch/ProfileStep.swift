@@ -51,16 +51,18 @@ enum ProfileStep {
     }
 
     /// Applies the row's profile columns on an authenticated, bound connection; `alreadyApplied`
-    /// were set at registration. Returns nil when the row has no profile columns, and the
-    /// columns left with the reason when the server refused them (the row itself succeeded).
-    static func apply(_ row: BatchRow, alreadyApplied: [String], on connection: Connection) -> (ProfileState?, String?) {
+    /// were set at registration; the avatar comes from `avatars`, resized once per image.
+    /// Returns nil when the row has no profile columns, and the columns left with the reason
+    /// when the server refused them (the row itself succeeded).
+    static func apply(_ row: BatchRow, alreadyApplied: [String], avatars: ResizedAvatars,
+                      on connection: Connection) -> (ProfileState?, String?) {
         guard !row.profile.names.isEmpty else { return (nil, nil) }
         let wanted = row.profile.names.filter { !alreadyApplied.contains($0) }
         guard !wanted.isEmpty else { return (.applied, nil) }
         let profile = Profile(nickname: row.profile.nickname, fullname: row.profile.fullname,
                               email: wanted.contains("email") ? row.profile.email : nil, avatar: row.profile.avatar)
         do {
-            let png = try ProfileApplier.prepareAvatar(profile)
+            let png = try avatars.png(for: profile)
             try ProfileApplier.apply(profile, avatarPNG: png, on: connection)
             return (.applied, nil)
         } catch {

@@ -77,7 +77,7 @@ final class RegistrationEngine {
         lastProgress = .now
         while true {
             let now = ContinuousClock.now
-            if BatchSignals.interrupted && drainDeadline == nil { drainDeadline = now + .seconds(3) }
+            if StopSignal.stopRequested && drainDeadline == nil { drainDeadline = now + .seconds(3) }
             if drainDeadline == nil { try fill(now) }
             try flush()
             let inFlight = slots.reduce(0) { $0 + $1.inFlight.count }

@@ -23,9 +23,11 @@ extension RegisterSpec {
                 + "the rows it finishes; the report always lists every row.",
             "An account that exists is reported as 'exists' (--on-exists skip, the default), counted as a failure "
                 + "(fail), or logged into with the row's password to apply its profile columns (update). The email column "
-                + "is sent with the registration when the server's form asks for it. The vCard and avatar columns "
-                + "(nickname, fullname, avatar) are validated; this version reports them as 'profile: pending'. "
-                + "--on-exists update, --delete and --passwd log in as each account, one account at a time.",
+                + "is sent with the registration when the server's form asks for it. The other profile columns are set "
+                + "after registration by logging in as the account: nickname, fullname and email into its vCard, avatar "
+                + "(resized once per image, however many rows share it) as its vCard photo and PEP avatar. A column the "
+                + "server refuses leaves the row created, with 'profile: pending' and the reason. Profile "
+                + "columns, --on-exists update, --delete and --passwd log in as each account, --jobs accounts at once.",
             "--json prints one JSON Line per finished row: line, jid, status (created, exists, updated, deleted, changed, "
                 + "failed or invalid), error (null on success), profile (null, applied or pending, with pending_columns). "
                 + "--report writes the same as CSV, atomically with mode 0600, including the passwords --generate-passwords "
@@ -33,7 +35,7 @@ extension RegisterSpec {
                 + "a summary follows. The exit status is 0 when every row succeeded and 1 when some did not.",
         ],
         options: [
-            OptionSpec("jobs", value: "N", help: "Registration streams at once (default 4; each pipelines several requests)."),
+            OptionSpec("jobs", value: "N", help: "Streams at once (default 4): registration streams each pipeline several requests; log-ins (profiles, update, --delete, --passwd) run one account per stream."),
             OptionSpec("window", value: "N", help: "Registrations in flight per stream (default 4).", hidden: true),
             OptionSpec("max-stream-age", value: "SECONDS", help: "Replace each registration stream after this long (default 240).",
                        hidden: true),
