@@ -100,6 +100,15 @@ final class FuzzRegressionTests: XCTestCase {
         try assertRoundTrips(c)
     }
 
+    /// `TEL;TYPE=number,net:…`: the flag `<NUMBER/>` read back as the number's own (empty) part.
+    func testTypesNamedLikeAnEntrysOwnPartsAreDropped() throws {
+        let c = try card("TEL;TYPE=number,net:+1 555\r\nEMAIL;TYPE=userid,work:a@b.c\r\nADR;TYPE=street,home:;;Main St;;;;\r\n")
+        XCTAssertEqual(c.phones.map(\.types), [["net"]])
+        XCTAssertEqual(c.emails.map(\.types), [["work"]])
+        XCTAssertEqual(c.addresses.map(\.types), [["home"]])
+        try assertRoundTrips(c)
+    }
+
     /// A second, empty `IMPP:xmpp:` became `<JABBERID/>`, which the XML reader drops.
     func testSecondEmptyIMPPIsIgnored() throws {
         let c = try card("IMPP:xmpp:one@example.org\r\nIMPP:xmpp:\r\nIMPP:xmpp:two@example.org\r\n")

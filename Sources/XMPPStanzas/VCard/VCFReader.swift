@@ -83,15 +83,15 @@ public enum VCFReader {
             card.organization.name = c.first ?? nil
             card.organization.units = c.dropFirst().compactMap { $0 }
         case "EMAIL":
-            if let address = nonEmpty { card.emails.append(VCard.Email(address: address, types: types(line))) }
+            if let address = nonEmpty { card.emails.append(VCard.Email(address: address, types: types(line, reserved: ["userid"]))) }
         case "TEL":
             var number = text
             if number.lowercased().hasPrefix("tel:") { number = String(number.dropFirst(4)) }
-            if !VCard.isBlank(number) { card.phones.append(VCard.Phone(number: number, types: types(line))) }
+            if !VCard.isBlank(number) { card.phones.append(VCard.Phone(number: number, types: types(line, reserved: ["number"]))) }
         case "ADR":
             let c = VCFText.components(line.value, count: 7)
             card.addresses.append(VCard.Address(poBox: c[0], extended: c[1], street: c[2], locality: c[3], region: c[4],
-                                                code: c[5], country: c[6], types: types(line)))
+                                                code: c[5], country: c[6], types: types(line, reserved: addressParts)))
         case "IMPP", "X-JABBER", "JABBERID":
             // IMPP is a URI (only xmpp: ones are the JID); JABBERID and X-JABBER hold the JID as text.
             var uri = text
@@ -120,14 +120,19 @@ public enum VCFReader {
         XMLElement(name, namespace: Namespace.vcardTemp, children: text.isEmpty ? [] : [.text(text)])
     }
 
+    /// The vcard-temp part names of ADR: a type flag named like one (`<STREET/>`) would read back as an empty part.
+    static let addressParts: Set<String> = ["pobox", "extadd", "street", "locality", "region", "pcode", "ctry"]
+
     /// TYPE values (comma lists split, lowercased) plus `pref` for a 4.0 PREF parameter;
-    /// words that cannot be XML names are left out.
-    static func types(_ line: VCFContentLine) -> [String] {
+    /// words that cannot be XML names, and `reserved` ones (the names of the entry's own
+    /// vcard-temp parts, such as TEL's NUMBER), are left out.
+    static func types(_ line: VCFContentLine, reserved: Set<String> = []) -> [String] {
         var result: [String] = []
         for value in line.values(of: "TYPE") {
             for word in value.split(separator: ",") {
                 let t = String(word).trimmingWhitespace().lowercased()
-                if VCFContentLine.isName(t), t.unicodeScalars.first?.properties.isAlphabetic == true, !result.contains(t) {
+                if VCFContentLine.isName(t), t.unicodeScalars.first?.properties.isAlphabetic == true, !reserved.contains(t),
+                   !result.contains(t) {
                     result.append(t)
                 }
             }
