@@ -9,10 +9,11 @@ usage: slixmpp_profile.py USERS_FILE DOMAIN HOST PORT CAFILE JOBS IMAGE
 USERS_FILE has one "user,password,nickname,fullname" per line. Exit 0 when every account was
 created with its profile.
 """
-import asyncio, base64, hashlib, io, logging, ssl, sys
+import asyncio, hashlib, io, logging, ssl, sys
 import slixmpp
 from slixmpp.exceptions import IqError, IqTimeout
 from PIL import Image
+from slixmpp_register import Registrar, run
 
 users_file, domain, host, port, cafile, jobs, image = sys.argv[1:8]
 users = [line.rstrip("\n").split(",", 3) for line in open(users_file, encoding="utf-8") if line.strip()]
@@ -21,28 +22,6 @@ buffer = io.BytesIO()
 Image.open(image).convert("RGBA").resize((100, 100), Image.LANCZOS).save(buffer, "PNG")
 png = buffer.getvalue()
 png_id = hashlib.sha1(png).hexdigest()
-
-
-class Registrar(slixmpp.ClientXMPP):
-    def __init__(self, user, password):
-        super().__init__(f"{user}@{domain}", password)
-        self.ssl_context = context
-        self._always_send_everything = True  # slixmpp 1.8 queues IQs until session start
-        self.register_plugin("xep_0077")
-        self.add_event_handler("register", self.on_register)
-        self.ok = False
-
-    async def on_register(self, _form):
-        iq = self.Iq()
-        iq["type"] = "set"
-        iq["register"]["username"] = self.boundjid.user
-        iq["register"]["password"] = self.password
-        try:
-            await iq.send(timeout=30)
-            self.ok = True
-        except (IqError, IqTimeout) as e:
-            logging.error("%s: %s", self.boundjid.bare, e)
-        self.disconnect()
 
 
 class ProfileSetter(slixmpp.ClientXMPP):
@@ -73,15 +52,10 @@ class ProfileSetter(slixmpp.ClientXMPP):
         self.disconnect()
 
 
-async def run(client):
-    client.connect((host, int(port)))
-    await client.disconnected
-    return client.ok
-
-
 async def provision(user, password, nickname, fullname, gate):
     async with gate:
-        return await run(Registrar(user, password)) and await run(ProfileSetter(user, password, nickname, fullname))
+        return (await run(Registrar(f"{user}@{domain}", password, context), host, port)
+                and await run(ProfileSetter(user, password, nickname, fullname), host, port))
 
 
 async def main():

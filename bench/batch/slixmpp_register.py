@@ -10,20 +10,18 @@ import asyncio, logging, ssl, sys
 import slixmpp
 from slixmpp.exceptions import IqError, IqTimeout
 
-users_file, domain, host, port, cafile, jobs = sys.argv[1:7]
-users = [line.rstrip("\n").split(",", 1) for line in open(users_file, encoding="utf-8") if line.strip()]
-context = ssl.create_default_context(cafile=cafile)
-
 
 class Registrar(slixmpp.ClientXMPP):
-    def __init__(self, user, password):
-        super().__init__(f"{user}@{domain}", password)
+    """Registers its JID's account with its password on connect, then disconnects; `ok` tells."""
+
+    def __init__(self, jid, password, context):
+        super().__init__(jid, password)
         self.ssl_context = context
         # slixmpp 1.8 queues IQs until session start; registration happens before it.
         self._always_send_everything = True
         self.register_plugin("xep_0077")
         self.add_event_handler("register", self.on_register)
-        self.created = False
+        self.ok = False
 
     async def on_register(self, _form):
         iq = self.Iq()
@@ -32,28 +30,34 @@ class Registrar(slixmpp.ClientXMPP):
         iq["register"]["password"] = self.password
         try:
             await iq.send(timeout=30)
-            self.created = True
+            self.ok = True
         except (IqError, IqTimeout) as e:
             logging.error("%s: %s", self.boundjid.bare, e)
         self.disconnect()
 
 
-async def register(user, password, gate):
-    async with gate:
-        client = Registrar(user, password)
-        client.connect((host, int(port)))
-        await client.disconnected
-        return client.created
+async def run(client, host, port):
+    """Connects `client` and waits until it has disconnected; its `ok`."""
+    client.connect((host, int(port)))
+    await client.disconnected
+    return client.ok
 
 
-async def main():
-    gate = asyncio.Semaphore(int(jobs))
-    results = await asyncio.gather(*(register(u, p, gate) for u, p in users))
-    return sum(results)
+if __name__ == "__main__":
+    users_file, domain, host, port, cafile, jobs = sys.argv[1:7]
+    users = [line.rstrip("\n").split(",", 1) for line in open(users_file, encoding="utf-8") if line.strip()]
+    context = ssl.create_default_context(cafile=cafile)
 
+    async def register(user, password, gate):
+        async with gate:
+            return await run(Registrar(f"{user}@{domain}", password, context), host, port)
 
-logging.basicConfig(level=logging.ERROR)
-logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # pending-task noise at exit
-created = asyncio.get_event_loop().run_until_complete(main())
-print(created)
-sys.exit(0 if created == len(users) else 1)
+    async def main():
+        gate = asyncio.Semaphore(int(jobs))
+        return sum(await asyncio.gather(*(register(u, p, gate) for u, p in users)))
+
+    logging.basicConfig(level=logging.ERROR)
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # pending-task noise at exit
+    created = asyncio.get_event_loop().run_until_complete(main())
+    print(created)
+    sys.exit(0 if created == len(users) else 1)
