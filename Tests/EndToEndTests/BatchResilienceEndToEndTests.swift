@@ -110,6 +110,34 @@ final class BatchResilienceEndToEndTests: XCTestCase {
         XCTAssertEqual(try s.accountCount(), 600)
     }
 
+    /// Ctrl-C in the log-in phase (--delete, --jobs 4 worker threads): every worker stops after
+    /// its current row, each deletion the server made is in the report, and --resume finishes.
+    func testCtrlCDuringParallelDeletesLosesNothingAndResumeFinishes() throws {
+        let (t, s) = try start()
+        let (path, _) = try csv(t, rows: 400, prefix: "del")
+        let created = try t.run("xmpp-register", ["batch", path] + s.serverArgs, timeout: 180)
+        XCTAssertEqual(created.status, 0, created.stderr)
+        XCTAssertEqual(try s.accountCount(), 400)
+
+        let report = t.home + "/del-report.csv"
+        let process = try launch(t, s, [path, "--delete", "--jobs", "4", "--report", report])
+        let deadline = Date().addingTimeInterval(60)
+        while try s.accountCount() > 360 && process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        process.kill(SIGINT)
+        XCTAssertEqual(try process.wait(), 1, "an interrupted batch is a partial one: \(process.stderr)")
+        XCTAssertTrue(process.stderr.contains("continue with --resume"), process.stderr)
+        let partial = try reportStatuses(report)
+        let deleted = partial.filter { $0 == "deleted" }.count
+        XCTAssertLessThan(deleted, 400, "the interrupt came too late to test anything")
+        XCTAssertEqual(deleted, 400 - (try s.accountCount()), "every deletion the server made is recorded, and only those")
+
+        let resumed = try t.run("xmpp-register", ["batch", path, "--delete", "--report", report, "--resume"] + s.serverArgs,
+                                timeout: 180)
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertEqual(try reportStatuses(report), Array(repeating: "deleted", count: 400))
+        XCTAssertEqual(try s.accountCount(), 0)
+    }
+
     func testThrottlingBacksOffAndEveryRowIsCreated() throws {
         let (t, s) = try start()
         // 10 registrations at once, then 5 a second, for loopback too.
