@@ -25,7 +25,9 @@ let package = Package(
         // Pure and protocol layers.
         .target(name: "XMLTree", dependencies: ["CLibXML2"]),
         .target(name: "XMPPStanzas", dependencies: ["XMLTree"]),
-        .target(name: "XMPPConnection", dependencies: ["XMPPStanzas", "XMLTree", "COpenSSL", "CResolv"]),
+        // NFKC for SASLprep from ICU (libicu-dev), which libxml2 loads anyway.
+        .target(name: "CNFKC", linkerSettings: [.linkedLibrary("icuuc")]),
+        .target(name: "XMPPConnection", dependencies: ["XMPPStanzas", "XMLTree", "COpenSSL", "CResolv", "CNFKC"]),
         .target(name: "XMPPServices", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree"]),
         .target(name: "XMPPStorage", dependencies: ["XMPPStanzas", "CSQLite3"]),
         .target(name: "CPNGStream", dependencies: ["CLibPNG", "CLibJPEG"]),

@@ -39,6 +39,18 @@ final class LoginEndToEndTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: t.home + "/config/xmpp-tools/sessions/" + jid))
     }
 
+    /// The server stores the SASLprep form of a password (NFKC: `Ⅸ` is `IX`, `²` is `2`), so
+    /// the client must derive its SCRAM keys from the same form, or such a password never works.
+    func testPasswordIsNormalizedAsTheServerStoresIt() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        let user = ToolRunner.username("nk")
+        XCTAssertEqual(try t.run("xmpp-register", [t.jid(user)] + t.serverArgs, password: "\u{2168}-pass\u{00B2}").status, 0)
+        let typed = try t.run("xmpp-login", [t.jid(user)] + t.serverArgs, password: "\u{2168}-pass\u{00B2}")
+        XCTAssertEqual(typed.status, 0, typed.stderr)
+        let prepared = try t.run("xmpp-login", [t.jid(user)] + t.serverArgs, password: "IX-pass2")
+        XCTAssertEqual(prepared.status, 0, prepared.stderr)
+    }
+
     func testNoSessionExitsThree() throws {
         let t = try ToolRunner(server: try TestServer.require())
         let r = try t.run("xmpp-login", ["status"])

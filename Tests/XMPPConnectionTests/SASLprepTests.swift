@@ -1,7 +1,7 @@
 import XCTest
 @testable import XMPPConnection
 
-/// Username escaping (RFC 5802 §5.1) and the SASLprep subset (RFC 4013 §3 examples where they apply).
+/// Username escaping (RFC 5802 §5.1) and SASLprep (RFC 4013 §3's examples, NFKC included).
 final class SASLprepTests: XCTestCase {
     private func firstBare(_ username: String) throws -> String {
         var scram = try SCRAMClient(
@@ -33,6 +33,18 @@ final class SASLprepTests: XCTestCase {
         XCTAssertEqual(try SASLprep.prepare("\u{1F600}"), "\u{1F600}")
     }
 
+    /// RFC 4013 §2.2: NFKC after mapping, and the prohibition checked on its output.
+    func testNFKCNormalization() throws {
+        XCTAssertEqual(try SASLprep.prepare("\u{00AA}"), "a")  // RFC 4013 §3 #4
+        XCTAssertEqual(try SASLprep.prepare("\u{2168}"), "IX")  // #5: ROMAN NUMERAL NINE
+        XCTAssertEqual(try SASLprep.prepare("pass\u{00B2}"), "pass2")
+        XCTAssertEqual(try SASLprep.prepare("\u{FB01}le \u{FF21}\u{FF22}"), "file AB")  // ligature, full-width letters
+        XCTAssertEqual(try SASLprep.prepare("e\u{0301}"), "\u{00E9}")  // composed, as NFC would
+        XCTAssertEqual(try SASLprep.prepare("\u{FDFA}").unicodeScalars.count, 18)  // the longest expansion there is
+        XCTAssertEqual(try SASLprep.prepare(String(repeating: "\u{FDFA}", count: 100)).unicodeScalars.count, 1800)
+        XCTAssertEqual(try SASLprep.prepare("\u{1F600}\u{00E9}"), "\u{1F600}\u{00E9}")  // already NFKC: unchanged
+    }
+
     func testPrepErrorsAreTypedAndHideThePassword() {
         assertSASLError(.invalidUsername("it contains the prohibited character U+0007")) { () throws(SASLError) in
             try SCRAMClient(
@@ -61,5 +73,7 @@ final class SASLprepTests: XCTestCase {
         let mapped = try SCRAMKeys.derive(hash: .sha256, password: "pen\u{00AD}cil\u{00A0}x", salt: [1], iterations: 4096)
         let plain = try SCRAMKeys.derive(hash: .sha256, password: "pencil x", salt: [1], iterations: 4096)
         XCTAssertEqual(mapped, plain)
+        let numeral = try SCRAMKeys.derive(hash: .sha1, password: "\u{2168}-pass", salt: [1], iterations: 4096)
+        XCTAssertEqual(numeral, try SCRAMKeys.derive(hash: .sha1, password: "IX-pass", salt: [1], iterations: 4096))
     }
 }

@@ -1,14 +1,13 @@
-/// SASLprep (RFC 4013, a StringPrep profile of RFC 3454), the practical subset this client applies
-/// to SCRAM usernames and passwords.
+import CNFKC
+
+/// SASLprep (RFC 4013, a StringPrep profile of RFC 3454), applied to SCRAM usernames and passwords.
 ///
-/// Applied: mapping of non-ASCII spaces (table C.1.2) to U+0020, removal of the characters
-/// "commonly mapped to nothing" (table B.1), and rejection of the prohibited output (tables C.2–C.9:
-/// control characters, private use, non-characters, surrogates, bidi and tagging characters).
-/// Not applied: NFKC normalization (it needs Unicode data tables only ICU or Foundation's
-/// internationalization layer carries, which this package does not link), the bidirectional check
-/// (RFC 3454 §6) and the unassigned-code-point check. Consequence: a password must already be in
-/// NFKC form to authenticate where the server does normalize; printable ASCII passes untouched,
-/// and so does almost all text typed on ordinary keyboards.
+/// Applied, in RFC 3454's order: mapping of non-ASCII spaces (table C.1.2) to U+0020 and removal
+/// of the characters "commonly mapped to nothing" (table B.1); NFKC normalization (ICU, which
+/// libxml2 already loads: the server normalizes the password it stores, so `Ⅸ` must hash as
+/// `IX`); then rejection of the prohibited output (tables C.2–C.9: control characters, private
+/// use, non-characters, surrogates, bidi and tagging characters). Not applied: the bidirectional
+/// check (RFC 3454 §6) and the unassigned-code-point check, which only refuse strings.
 enum SASLprep {
     /// Why a string was rejected.
     struct Prohibited: Error, Sendable {
@@ -20,21 +19,37 @@ enum SASLprep {
     static func prepare(_ input: String) throws(Prohibited) -> String {
         // Fast path: printable ASCII is unchanged by every step.
         if input.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return input }
-        var output = String.UnicodeScalarView()
+        var mapped = String.UnicodeScalarView()
         for scalar in input.unicodeScalars {
             let value = scalar.value
             if mapsToNothing(value) { continue }
-            if isNonASCIISpace(value) {
-                output.append(" ")
+            mapped.append(isNonASCIISpace(value) ? " " : scalar)
+        }
+        let normalized = nfkc(String(mapped))
+        for scalar in normalized.unicodeScalars where isProhibited(scalar.value) {
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            throw Prohibited(scalar: "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex)
+        }
+        return normalized
+    }
+
+    /// Unicode normalization form KC of `text`; `text` itself if ICU cannot normalize it (it
+    /// fails only on memory exhaustion or a missing data library).
+    static func nfkc(_ text: String) -> String {
+        let source = Array(text.utf16)
+        guard source.count < Int32.max / 18 else { return text }
+        // NFKC grows a string at most 18-fold (U+FDFA); the usual case fits in twice the input.
+        var capacity = source.count * 2 + 16
+        while true {
+            var destination = [UInt16](repeating: 0, count: capacity)
+            let length = Int(xt_nfkc(source, Int32(source.count), &destination, Int32(capacity)))
+            guard length >= 0 else { return text }
+            guard length <= capacity else {
+                capacity = length
                 continue
             }
-            if isProhibited(value) {
-                let hex = String(value, radix: 16, uppercase: true)
-                throw Prohibited(scalar: "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex)
-            }
-            output.append(scalar)
+            return String(decoding: destination[..<length], as: UTF16.self)
         }
-        return String(output)
     }
 
     /// RFC 3454 table B.1.
