@@ -26,7 +26,8 @@ extension RegisterSpec {
                 + "is sent with the registration when the server's form asks for it. The other profile columns are set "
                 + "after registration by logging in as the account: nickname, fullname and email into its vCard, avatar "
                 + "(resized once per image, however many rows share it) as its vCard photo and PEP avatar. A column the "
-                + "server refuses leaves the row created, with 'profile: pending' and the reason. Profile "
+                + "server refuses leaves the row created, with 'profile: pending' and the reason; running the same CSV "
+                + "again with --on-exists update sets them. Profile "
                 + "columns, --on-exists update, --delete and --passwd log in as each account, --jobs accounts at once.",
             "--json prints one JSON Line per finished row: line, jid, status (created, exists, updated, deleted, changed, "
                 + "failed or invalid), error (null on success), profile (null, applied or pending, with pending_columns). "
