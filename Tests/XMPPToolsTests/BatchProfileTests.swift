@@ -1,4 +1,6 @@
 import XCTest
+import XMPPConnection
+import XMPPServices
 import XMPPStanzas
 @testable import XMPPTools
 
@@ -36,5 +38,15 @@ final class BatchProfileTests: XCTestCase {
         }
         XCTAssertNil(ProfileState(journalText: nil))
         XCTAssertNil(ProfileState(journalText: "garbage"))
+    }
+
+    /// Only ejabberd's item-not-found on the vCard set is retried; other refusals leave the
+    /// columns pending at once.
+    func testOnlyTheFreshAccountRaceIsRetried() {
+        let notFound = VCardServiceError.connection(.stanzaError(StanzaError(type: "cancel", condition: "item-not-found")))
+        let forbidden = VCardServiceError.connection(.stanzaError(StanzaError(type: "auth", condition: "forbidden")))
+        XCTAssertTrue(ProfileStep.isFreshAccountRace(notFound))
+        XCTAssertFalse(ProfileStep.isFreshAccountRace(forbidden))
+        XCTAssertFalse(ProfileStep.isFreshAccountRace(VCardServiceError.connection(.closedByPeer)))
     }
 }
