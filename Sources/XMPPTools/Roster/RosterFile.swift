@@ -116,23 +116,14 @@ enum RosterFile {
         return entries
     }
 
-    /// `a;b\;c` → ["a", "b;c"].
+    /// `a;b\;c` → ["a", "b;c"], empty groups left out.
     static func splitGroups(_ text: String) -> [String] {
-        var groups: [String] = []
-        var current = ""
-        var escaped = false
-        for c in text {
-            if escaped { current.append(c); escaped = false } else if c == "\\" { escaped = true } else if c == ";" {
-                groups.append(current); current = ""
-            } else { current.append(c) }
-        }
-        groups.append(current)
-        return groups.filter { !$0.isEmpty }
+        SemicolonList.split(text).filter { !$0.isEmpty }
     }
 
     /// ["a", "b;c"] → `a;b\;c`.
     static func joinGroups(_ groups: [String]) -> String {
-        groups.map { $0.replacingAll("\\", with: "\\\\").replacingAll(";", with: "\\;") }.joined(separator: ";")
+        groups.map(SemicolonList.escape).joined(separator: ";")
     }
 
     /// The CSV export.

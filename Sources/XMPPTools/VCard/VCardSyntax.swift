@@ -43,7 +43,7 @@ enum VCardSyntax {
     /// Parses `--address [TYPES:]STREET;LOCALITY;REGION;CODE;COUNTRY[;EXTENDED[;POBOX]]`.
     static func address(_ text: String) throws(ToolFailure) -> VCard.Address {
         let (types, value) = try splitTypes(text, known: VCard.Address.knownTypes, what: "address", scheme: "")
-        let parts = splitParts(value)
+        let parts = SemicolonList.split(value)
         guard parts.count <= 7 else {
             throw ToolFailure(.usage, "--address '\(text)' has \(parts.count) parts; at most 7: "
                 + "STREET;LOCALITY;REGION;CODE;COUNTRY;EXTENDED;POBOX (write '\\;' for a semicolon)")
@@ -56,29 +56,6 @@ enum VCardSyntax {
         return address
     }
 
-    /// Splits on ';' honouring '\;' and '\\'.
-    static func splitParts(_ text: String) -> [String] {
-        var parts: [String] = []
-        var current = ""
-        var escaped = false
-        for ch in text {
-            if escaped {
-                current.append(ch)
-                escaped = false
-            } else if ch == "\\" {
-                escaped = true
-            } else if ch == ";" {
-                parts.append(current)
-                current = ""
-            } else {
-                current.append(ch)
-            }
-        }
-        if escaped { current.append("\\") }
-        parts.append(current)
-        return parts
-    }
-
     /// An email as `set` takes it.
     static func format(_ e: VCard.Email, types: Bool) -> String { prefixed(e.address, types ? e.types : []) }
 
@@ -88,7 +65,7 @@ enum VCardSyntax {
     /// An address as `set` takes it; trailing empty parts are left off.
     static func format(_ a: VCard.Address, types: Bool) -> String {
         var parts = [a.street, a.locality, a.region, a.code, a.country, a.extended, a.poBox].map { part in
-            (part ?? "").replacingAll("\\", with: "\\\\").replacingAll(";", with: "\\;")
+            SemicolonList.escape(part ?? "")
         }
         while parts.count > 1, parts.last == "" { parts.removeLast() }
         return prefixed(parts.joined(separator: ";"), types ? a.types : [])

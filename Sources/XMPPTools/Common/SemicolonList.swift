@@ -1,0 +1,31 @@
+/// A list in one text field, separated by ';', with '\;' and '\\' for a literal ';' and '\':
+/// roster groups in CSV (`Friends;Work\;Team`) and the parts of `xmpp-vcard set --address`.
+enum SemicolonList {
+    /// `a;b\;c` → ["a", "b;c"]; empty items are kept, and a lone trailing '\' stays itself.
+    static func split(_ text: String) -> [String] {
+        var items: [String] = []
+        var current = ""
+        var escaped = false
+        for ch in text {
+            if escaped {
+                current.append(ch)
+                escaped = false
+            } else if ch == "\\" {
+                escaped = true
+            } else if ch == ";" {
+                items.append(current)
+                current = ""
+            } else {
+                current.append(ch)
+            }
+        }
+        if escaped { current.append("\\") }
+        items.append(current)
+        return items
+    }
+
+    /// One item escaped for `split`.
+    static func escape(_ item: String) -> String {
+        item.replacingAll("\\", with: "\\\\").replacingAll(";", with: "\\;")
+    }
+}
