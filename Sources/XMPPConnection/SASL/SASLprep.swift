@@ -1,4 +1,5 @@
 import CNFKC
+import XMPPStanzas
 
 /// SASLprep (RFC 4013, a StringPrep profile of RFC 3454), applied to SCRAM usernames and passwords.
 ///
@@ -27,8 +28,7 @@ enum SASLprep {
         }
         let normalized = nfkc(String(mapped))
         for scalar in normalized.unicodeScalars where isProhibited(scalar.value) {
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            throw Prohibited(scalar: "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex)
+            throw Prohibited(scalar: scalar.codePointLabel)
         }
         return normalized
     }

@@ -34,7 +34,7 @@ struct VCFContentLine: Equatable {
             let next = end < bytes.count && bytes[end] == 0x0D && end + 1 < bytes.count && bytes[end + 1] == 0x0A ? end + 2 : end + 1
             if let control = bytes[start..<end].first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
                 // No vCard value holds a raw control character, and XML could not carry one to the server.
-                throw .malformed(line: number, reason: "a control character (U+\(hex4(control))), which vCard text cannot hold")
+                throw .malformed(line: number, reason: "a control character (\(Unicode.Scalar(control).codePointLabel)), which vCard text cannot hold")
             }
             guard let text = String(validating: bytes[start..<end], as: UTF8.self) else {
                 throw .malformed(line: number, reason: "not valid UTF-8 (vCard files must be UTF-8)")
@@ -121,12 +121,6 @@ struct VCFContentLine: Equatable {
     /// Letters, digits and '-', not empty (RFC 6350 §3.3 iana-token / x-name).
     static func isName(_ s: String) -> Bool {
         !s.isEmpty && s.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }
-    }
-
-    /// `0x7F` → `007F`.
-    private static func hex4(_ byte: UInt8) -> String {
-        let digits = String(byte, radix: 16, uppercase: true)
-        return String(repeating: "0", count: 4 - digits.count) + digits
     }
 
     static func excerpt(_ s: String) -> String {
