@@ -20,6 +20,7 @@ struct BatchRunner {
         settings.onExists = options.onExists
         settings.maxStreamAge = .seconds(options.maxStreamAge)
         var warnedInsecure = false
+        let avatars = ResizedAvatars()  // one per run, across domains
         var followUps = plan.followUps.map { (item: $0, task: followUpTask($0)) }
 
         for domain in BatchRunner.domains(of: plan.work + plan.followUps) {
@@ -42,7 +43,8 @@ struct BatchRunner {
             }
             guard !tasks.isEmpty else { continue }
             let traceEnabled = context.common.trace
-            let phase = LoginPhase(settings: settings, recorder: recorder, resource: context.common.resource) { () throws(ConnectionError) in
+            let phase = LoginPhase(settings: settings, recorder: recorder, resource: context.common.resource,
+                                   avatars: avatars) { () throws(ConnectionError) in
                 try Connection.open(connection, tls: tls, trace: TraceOutput.sink(enabled: traceEnabled))
             }
             if try phase.run(tasks) == .interrupted { return .interrupted }

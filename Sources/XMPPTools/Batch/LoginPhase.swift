@@ -33,13 +33,14 @@ final class LoginPhase: @unchecked Sendable {
     private let recorderLock = Mutex(())
     private let connect: @Sendable () throws(ConnectionError) -> Connection
     private let resource: String?
-    private let avatars = ResizedAvatars()
+    private let avatars: ResizedAvatars
 
-    init(settings: RegistrationEngine.Settings, recorder: BatchRecorder, resource: String?,
+    init(settings: RegistrationEngine.Settings, recorder: BatchRecorder, resource: String?, avatars: ResizedAvatars,
          connect: @escaping @Sendable () throws(ConnectionError) -> Connection) {
         self.settings = settings
         self.recorder = recorder
         self.resource = resource
+        self.avatars = avatars
         self.connect = connect
     }
 
