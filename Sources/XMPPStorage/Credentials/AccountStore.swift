@@ -78,24 +78,37 @@ public struct AccountStore: Sendable {
         }
     }
 
-    /// Writes `file` atomically (0600 in the 0700 config directory).
+    /// Replaces the file with `file` atomically (0600 in the 0700 config directory), under the
+    /// accounts lock so that it cannot interleave with an `update`.
     public func save(_ file: AccountsFile) throws(StorageError) {
-        try SecureFile.makeDirectory(paths.config)
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try SecureFile.write(Array(try encoder.encode(file)) + [0x0A], to: paths.accountsFile)
-        } catch let error as StorageError {
-            throw error
-        } catch {
-            throw .io(path: paths.accountsFile, reason: "cannot encode accounts")
+        try locked { () throws(StorageError) in try write(file) }
+    }
+
+    /// Loads, applies `change`, saves, all under the accounts lock: programs that update the
+    /// file at once (parallel log-ins) each see the others' changes instead of overwriting them.
+    public func update(_ change: (inout AccountsFile) throws(StorageError) -> Void) throws(StorageError) {
+        try locked { () throws(StorageError) in
+            var file = try load()
+            try change(&file)
+            try write(file)
         }
     }
 
-    /// Loads, applies `change`, saves.
-    public func update(_ change: (inout AccountsFile) -> Void) throws(StorageError) {
-        var file = try load()
-        change(&file)
-        try save(file)
+    private func locked(_ body: () throws(StorageError) -> Void) throws(StorageError) {
+        try SecureFile.makeDirectory(paths.config)
+        try SecureFile.makeDirectory(paths.locksDirectory)
+        try FileLock.withExclusive(paths.accountsLock, body)
+    }
+
+    private func write(_ file: AccountsFile) throws(StorageError) {
+        let bytes: [UInt8]
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            bytes = Array(try encoder.encode(file)) + [0x0A]
+        } catch {
+            throw .io(path: paths.accountsFile, reason: "cannot encode accounts")
+        }
+        try SecureFile.write(bytes, to: paths.accountsFile)
     }
 }

@@ -26,6 +26,12 @@ public struct Paths: Sendable, Equatable {
     public var sessionsDirectory: String { config + "/sessions" }
     /// The session file of `jid` (a bare JID; '/' cannot occur in one).
     public func sessionFile(_ jid: String) -> String { sessionsDirectory + "/" + jid }
+    /// Lock files (in the 0700 config directory): held across a read-modify-write.
+    public var locksDirectory: String { config + "/locks" }
+    /// Held while `accounts.json` is read, changed and replaced.
+    public var accountsLock: String { locksDirectory + "/accounts.lock" }
+    /// Held while `jid`'s own vCard is fetched, merged and published from this machine.
+    public func vCardLock(_ jid: String) -> String { locksDirectory + "/vcard-" + jid + ".lock" }
     /// The SQLite cache.
     public var cacheDatabase: String { cache + "/cache.sqlite3" }
 }

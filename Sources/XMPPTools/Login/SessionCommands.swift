@@ -78,24 +78,25 @@ struct SessionCommands {
 
     /// Forgets one account's session (the active one by default) or all of them.
     func logout(jidText: String?, all: Bool) throws {
-        var file = try env.accounts.load()
-        let targets: [String]
-        if all {
-            targets = Array(Set(file.accounts.keys).union(SecureFile.list(env.paths.sessionsDirectory))).sorted()
-        } else if let jidText {
-            targets = [try LoginCommand.accountJID(jidText).description]
-        } else {
-            targets = [try context.accountJID().description]
+        var named: String?
+        if !all {
+            named = try jidText.map { try LoginCommand.accountJID($0) }?.description ?? context.accountJID().description
         }
         var removed: [String] = []
-        for name in targets {
-            let known = file.accounts[name] != nil || SecureFile.list(env.paths.sessionsDirectory).contains(name)
-            try SecureFile.remove(env.paths.sessionFile(name))
-            file.accounts[name] = nil
-            if file.active == name { file.active = nil }
-            if known { removed.append(name) } else { env.warn("\(name) was not logged in") }
+        var unknown: [String] = []
+        // Under the accounts lock, so that a log-in at the same time is neither lost nor undone.
+        try env.accounts.update { file throws(StorageError) in
+            let sessions = SecureFile.list(env.paths.sessionsDirectory)
+            let targets = named.map { [$0] } ?? Array(Set(file.accounts.keys).union(sessions)).sorted()
+            for name in targets {
+                let known = file.accounts[name] != nil || sessions.contains(name)
+                try SecureFile.remove(env.paths.sessionFile(name))
+                file.accounts[name] = nil
+                if file.active == name { file.active = nil }
+                if known { removed.append(name) } else { unknown.append(name) }
+            }
         }
-        try env.accounts.save(file)
+        for name in unknown { env.warn("\(name) was not logged in") }
         if json {
             Output.line(JSONValue.object([("logged_out", .array(removed.map(JSONValue.string)))]).pretty)
         } else if !context.common.quiet {
