@@ -59,6 +59,7 @@ final class CredentialStoreTests: XCTestCase {
 
     func testCorruptSessionFileIsReported() throws {
         let paths = try Paths(environment: ["HOME": root])
+        try SecureFile.makeDirectory(paths.sessionsDirectory)
         try SecureFile.write(Array("not json".utf8), to: paths.sessionFile("c@example.org"))
         XCTAssertThrowsError(try SessionStore(paths: paths).load(try JID("c@example.org"))) {
             guard case .corrupt? = $0 as? StorageError else { return XCTFail("\($0)") }

@@ -2,7 +2,8 @@
 import Glibc
 #endif
 
-/// Private, atomic file I/O: directories 0700, files 0600, writes by temp file + fsync + rename.
+/// Private, atomic file I/O: directories 0700, files 0600, writes by temp file + fsync + rename
+/// (+ fsync of the directory).
 public enum SecureFile {
     /// Creates `path` and missing parents with mode 0700. Existing directories keep their
     /// mode, except that with `tighten` the last component is set to 0700: pass it only for
@@ -22,15 +23,23 @@ public enum SecureFile {
     /// `shared` (0666 less the umask, like any new file) for images and cards a user asked for.
     public enum Mode: Sendable { case `private`, shared }
 
-    /// Writes `bytes` to `path` atomically: a temporary file in the same directory, fsync, then
-    /// rename, so readers see the old file or the new one and nothing half-written survives a
-    /// crash. Missing parent directories are created 0700; existing ones are left alone.
+    /// Writes `bytes` to `path`. A regular file (or a new one) is replaced atomically: a
+    /// temporary file in the same directory, fsync, rename, fsync of the directory, so readers
+    /// see the old file or the new one and nothing half-written survives a crash. A symlink is
+    /// followed and the file it names is replaced the same way (the link stays). A device or
+    /// FIFO is written in place, as a shell's `>` would, and keeps its mode. A missing
+    /// directory is an error: callers create their own directories first.
     public static func write(_ bytes: [UInt8], to path: String, mode: Mode = .private) throws(StorageError) {
-        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        if !directory.isEmpty { try makeDirectory(directory, tighten: false) }
+        switch try WriteTarget.classify(path) {
+        case .replace(let resolved): try replace(resolved, with: bytes, mode: mode, reportedAs: path)
+        case .inPlace: try writeInPlace(bytes, to: path)
+        }
+    }
+
+    private static func replace(_ path: String, with bytes: [UInt8], mode: Mode, reportedAs name: String) throws(StorageError) {
         var template = Array((path + ".tmp.XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw .io(path: path, reason: errnoText()) }
+        guard fd >= 0 else { throw .io(path: name, reason: errnoText()) }
         let tempPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var permissions: mode_t = 0o600
         if mode == .shared {
@@ -38,21 +47,49 @@ public enum SecureFile {
             _ = umask(mask)
             permissions = 0o666 & ~mask
         }
-        var ok = fchmod(fd, permissions) == 0
+        var failure = fchmod(fd, permissions) == 0 ? nil : errnoText()
+        if failure == nil { failure = writeAll(fd, bytes) }
+        if failure == nil && fsync(fd) != 0 { failure = errnoText() }
+        if close(fd) != 0 && failure == nil { failure = errnoText() }
+        if failure == nil && rename(tempPath, path) != 0 { failure = errnoText() }
+        if let failure {
+            _ = unlink(tempPath)
+            throw .io(path: name, reason: failure)
+        }
+        try syncDirectory(WriteTarget.directory(of: path), reportedAs: name)
+    }
+
+    /// Makes a rename durable: until its directory is synced, a crash may bring back the old file.
+    private static func syncDirectory(_ directory: String, reportedAs name: String) throws(StorageError) {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw .io(path: name, reason: "cannot sync \(directory): \(errnoText())") }
+        defer { _ = close(fd) }
+        // Some file systems cannot sync a directory (EINVAL); their renames are as durable as they get.
+        if fsync(fd) != 0 && errno != EINVAL { throw .io(path: name, reason: "cannot sync \(directory): \(errnoText())") }
+    }
+
+    private static func writeInPlace(_ bytes: [UInt8], to path: String) throws(StorageError) {
+        let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { throw .io(path: path, reason: errnoText()) }
+        var st = stat()
+        var failure = fstat(fd, &st) == 0 ? nil : errnoText()
+        if failure == nil && st.st_mode & S_IFMT == S_IFREG { failure = "was replaced by a regular file while opening it" }
+        if failure == nil { failure = writeAll(fd, bytes) }
+        if close(fd) != 0 && failure == nil { failure = errnoText() }
+        if let failure { throw .io(path: path, reason: failure) }
+    }
+
+    /// Writes every byte, retrying short writes and EINTR; the error text on failure.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> String? {
         var offset = 0
-        while ok && offset < bytes.count {
+        while offset < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
             if n < 0 && errno == EINTR { continue }
-            if n <= 0 { ok = false } else { offset += n }
+            if n < 0 { return errnoText() }
+            if n == 0 { return "no progress writing" }
+            offset += n
         }
-        let reason = ok ? "" : errnoText()
-        ok = ok && fsync(fd) == 0
-        _ = close(fd)
-        guard ok, rename(tempPath, path) == 0 else {
-            let why = reason.isEmpty ? errnoText() : reason
-            _ = unlink(tempPath)
-            throw .io(path: path, reason: why)
-        }
+        return nil
     }
 
     /// Reads a file; nil if it does not exist. With `requirePrivate`, a file readable or
