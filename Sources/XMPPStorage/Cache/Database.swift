@@ -37,7 +37,7 @@ public final class Database {
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             if let db { sqlite3_close(db) }
-            throw .sqlite("\(path): \(message)")
+            throw Database.failure(rc, "\(path): \(message)", path: path)
         }
         handle = db
         self.path = path
@@ -58,7 +58,7 @@ public final class Database {
         if rc != SQLITE_OK {
             let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(error)
-            throw .sqlite(message)
+            throw failure(rc, message)
         }
     }
 
@@ -66,9 +66,8 @@ public final class Database {
     @discardableResult
     public func query(_ sql: String, _ parameters: [SQLValue] = []) throws(StorageError) -> [[SQLValue]] {
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw .sqlite(String(cString: sqlite3_errmsg(handle)))
-        }
+        let prepared = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard prepared == SQLITE_OK, let statement else { throw failure(prepared, String(cString: sqlite3_errmsg(handle))) }
         defer { sqlite3_finalize(statement) }
         for (i, value) in parameters.enumerated() {
             let index = Int32(i + 1)
@@ -81,13 +80,13 @@ public final class Database {
             case .blob(let v):
                 rc = v.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), xt_sqlite_transient()) }
             }
-            guard rc == SQLITE_OK else { throw .sqlite(String(cString: sqlite3_errmsg(handle))) }
+            guard rc == SQLITE_OK else { throw failure(rc, String(cString: sqlite3_errmsg(handle))) }
         }
         var rows: [[SQLValue]] = []
         while true {
             let rc = sqlite3_step(statement)
             if rc == SQLITE_DONE { break }
-            guard rc == SQLITE_ROW else { throw .sqlite(String(cString: sqlite3_errmsg(handle))) }
+            guard rc == SQLITE_ROW else { throw failure(rc, String(cString: sqlite3_errmsg(handle))) }
             let count = sqlite3_column_count(statement)
             var row: [SQLValue] = []
             row.reserveCapacity(Int(count))
@@ -138,6 +137,23 @@ public final class Database {
 
     /// True when SQLite's quick integrity check passes.
     public func isHealthy() -> Bool {
-        (try? query("PRAGMA quick_check").first?.first?.text) == "ok"
+        (try? integrityProblem()) == .some(nil)
+    }
+
+    /// What SQLite's quick integrity check found, nil when the file is sound. Failing to run
+    /// the check (the file is locked, unreadable) is an error, not a finding.
+    public func integrityProblem() throws(StorageError) -> String? {
+        let lines = try query("PRAGMA quick_check").compactMap { $0.first?.text }
+        return lines == ["ok"] ? nil : lines.prefix(3).joined(separator: "; ")
+    }
+
+    private func failure(_ rc: Int32, _ message: String) -> StorageError { Database.failure(rc, message, path: path) }
+
+    /// Only "this is not a (sound) database" is `corrupt`, what may be deleted and rebuilt; a
+    /// busy, locked, unreadable or full file is an error to report, with its data intact.
+    static func failure(_ rc: Int32, _ message: String, path: String) -> StorageError {
+        let primary = rc & 0xff
+        if primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB { return .corrupt(path: path, reason: message) }
+        return .sqlite(message)
     }
 }
