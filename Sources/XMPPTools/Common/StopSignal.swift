@@ -29,6 +29,7 @@ enum StopSignal {
         return value == 0 ? nil : value
     }
 
-    /// True once SIGINT or SIGTERM arrived.
-    static var stopRequested: Bool { pending != nil }
+    /// True once SIGINT or SIGTERM arrived, or standard output can no longer be written (its
+    /// reader went away, the disk is full): what is left to do would report to no one.
+    static var stopRequested: Bool { pending != nil || Output.stdoutFailure != nil }
 }

@@ -37,7 +37,7 @@ struct WatchCommand {
         }
         printer.online(session.connection.boundJID ?? session.account, contacts: session.roster.count)
         // Until a signal, or until nobody reads the output any more (`watch | head -1`).
-        while StopSignal.pending == nil && !printer.readerGone {
+        while !StopSignal.stopRequested {
             let event: IncomingEvent
             do {
                 event = try PresenceService.next(on: session.connection, account: session.account, deadline: .now + Self.tick)
@@ -80,8 +80,6 @@ struct WatchCommand {
 final class WatchPrinter {
     let json: Bool
     let account: JID
-    /// Standard output was closed by its reader (EPIPE).
-    private(set) var readerGone = false
 
     init(json: Bool, account: JID) {
         self.json = json
@@ -133,16 +131,11 @@ final class WatchPrinter {
     /// Notices a closed pipe between events: poll reports POLLERR on a write end whose reader is gone.
     func checkReader() {
         var pfd = pollfd(fd: 1, events: 0, revents: 0)
-        if poll(&pfd, 1, 0) > 0 && pfd.revents & Int16(POLLERR | POLLHUP) != 0 { readerGone = true }
+        if poll(&pfd, 1, 0) > 0 && pfd.revents & Int16(POLLERR | POLLHUP) != 0 { Output.noteStdoutFailure(EPIPE) }
     }
 
     /// One line per event, written straight to the descriptor (unbuffered, so a pipe sees it now).
     private func emit(_ members: [(String, JSONValue)], text: String) {
-        let bytes = Array(((json ? JSONValue.object(members).compact : text) + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count && !readerGone {
-            let n = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + offset, bytes.count - offset) }
-            if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { readerGone = true }
-        }
+        Output.line(json ? JSONValue.object(members).compact : text)
     }
 }

@@ -11,11 +11,37 @@ public enum ToolMain {
         signal(SIGPIPE, SIG_IGN)
         let variables = ToolEnvironment.processVariables()
         let code = execute(spec: spec, arguments: Array(CommandLine.arguments.dropFirst()), variables: variables, handler: handler)
+        if Output.stdoutFailure == EPIPE && code == .ok { endBySIGPIPE() }
         exit(code.rawValue)
+    }
+
+    /// Ends the process as a Unix filter does when its reader went away (`| head -1`): killed
+    /// by SIGPIPE, quietly (status 141 in the shell). SIGPIPE was ignored only so that sockets
+    /// and standard output report EPIPE instead of killing the process mid-write.
+    private static func endBySIGPIPE() {
+        signal(SIGPIPE, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGPIPE)
+        sigprocmask(SIG_UNBLOCK, &set, nil)
+        raise(SIGPIPE)
+    }
+
+    /// The exit status once a failed write of standard output is taken into account: any error
+    /// but EPIPE is one line on stderr and status 1 (unless the command failed otherwise first).
+    static func status(_ code: ExitCode, program: String) -> ExitCode {
+        guard let failure = Output.stdoutFailure, failure != EPIPE else { return code }
+        Output.err("\(program): cannot write standard output: \(String(cString: strerror(failure)))")
+        return code == .ok ? .failed : code
     }
 
     static func execute(spec: ToolSpec, arguments: [String], variables: [String: String],
                         handler: (Invocation) throws -> Void) -> ExitCode {
+        status(dispatch(spec: spec, arguments: arguments, variables: variables, handler: handler), program: spec.name)
+    }
+
+    private static func dispatch(spec: ToolSpec, arguments: [String], variables: [String: String],
+                                 handler: (Invocation) throws -> Void) -> ExitCode {
         let outcome: ParseOutcome
         do {
             outcome = try ArgumentParser.parse(arguments[...], spec: spec, environment: variables)
