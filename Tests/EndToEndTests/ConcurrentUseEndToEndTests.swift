@@ -2,8 +2,68 @@ import Foundation
 import XCTest
 
 /// Two tools of one account at once, on one cache (issue 8): neither corrupts nor blocks the
-/// other, and a corrupt cache file is rebuilt with a warning.
+/// other, and a corrupt cache file is rebuilt with a warning. Many programs changing the same
+/// files at once lose nothing ("Nothing lost, no one let in").
 final class ConcurrentUseEndToEndTests: XCTestCase {
+    /// Runs `tool JID args…` for every JID, eight at a time (`xargs -P 8`); xargs exits 0 only
+    /// when every run did.
+    private func eachAtOnce(_ tools: ToolRunner, _ jids: [String], _ tool: String, _ args: [String],
+                            env: [String: String]) throws -> RunResult {
+        var environment = tools.environment
+        for (k, v) in env { environment[k] = v }
+        return try Shell.run(["/bin/sh", "-c", "exec xargs -P 8 -I JID \"$0\" JID \"$@\"", Paths.binaries + "/" + tool] + args,
+                             stdin: Data((jids.joined(separator: "\n") + "\n").utf8), environment: environment, timeout: 180)
+    }
+
+    func testConcurrentLogInsKeepEveryAccountWithItsSettings() throws {
+        let server = try TestServer.require()
+        let tools = try ToolRunner(server: server)
+        let jids = (0..<24).map { _ in tools.jid(ToolRunner.username("pl")) }
+        let password = ["XMPP_PASSWORD": "pw-" + UUID().uuidString]
+        let registered = try eachAtOnce(tools, jids, "xmpp-register", tools.serverArgs, env: password)
+        XCTAssertEqual(registered.status, 0, registered.stderr)
+        let loggedIn = try eachAtOnce(tools, jids, "xmpp-login", tools.serverArgs + ["-q"], env: password)
+        XCTAssertEqual(loggedIn.status, 0, loggedIn.stderr)
+
+        let config = tools.home + "/config/xmpp-tools"
+        let sessions = try FileManager.default.contentsOfDirectory(atPath: config + "/sessions")
+        XCTAssertEqual(Set(sessions), Set(jids))
+        let file = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: config + "/accounts.json")))
+            as? [String: Any])
+        let accounts = try XCTUnwrap(file["accounts"] as? [String: [String: Any]])
+        XCTAssertEqual(Set(accounts.keys), Set(jids), "every log-in is remembered")
+        for jid in jids {
+            let settings = accounts[jid] ?? [:]
+            XCTAssertEqual(settings["server"] as? String, server.host, jid)
+            XCTAssertEqual(settings["ca_file"] as? String, server.caFile, jid)
+            XCTAssertEqual(settings["used_scram"] as? Bool, true, "\(jid): PLAIN stays refused")
+        }
+        XCTAssertTrue(jids.contains(file["active"] as? String ?? ""))
+        // Settings are used: a later command needs no --server or --ca-file.
+        let status = try tools.run("xmpp-login", ["status", "-a", jids[5]])
+        XCTAssertEqual(status.status, 0, status.stderr)
+    }
+
+    func testParallelVCardSetsOfOneAccountKeepEveryField() throws {
+        let w = try RosterWorld()
+        let alice = try w.account("pv")
+        for round in 0..<3 {
+            let script = """
+                "$0" set -q --nickname "nick $2" -a "$1" & a=$!
+                "$0" set -q --fullname "Full $2" -a "$1" & b=$!
+                "$0" set -q --note "note $2" -a "$1" & c=$!
+                wait $a && wait $b && wait $c
+                """
+            let r = try Shell.run(["/bin/sh", "-c", script, Paths.binaries + "/xmpp-vcard", alice, String(round)],
+                                  environment: w.tools.environment, timeout: 60)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            for (field, value) in [("nickname", "nick"), ("fullname", "Full"), ("note", "note")] {
+                let got = try w.tools.run("xmpp-vcard", ["get", "--field", field, "-a", alice])
+                XCTAssertEqual(got.stdout, "\(value) \(round)\n", "round \(round): \(field) was lost; \(got.stderr)")
+            }
+        }
+    }
+
     func testWatchAndVCardSetAndRosterListAtOnce() throws {
         let w = try RosterWorld()
         let alice = try w.account("cw")

@@ -28,7 +28,7 @@ struct AvatarWriteCommands {
         defer { connection.close() }
         // vCard first: a server that mirrors the vCard into PEP (Prosody's vcard_legacy) republishes
         // both nodes from it, without dimensions; PEP published last keeps complete metadata.
-        let vcard = try updateVCard(on: connection) { photo in
+        let vcard = try updateVCard(on: connection, account: account) { photo in
             photo?.compactBase64 == base64 && photo?.type == "image/png" ? .keep : .set(VCardPhoto(type: "image/png", base64: base64))
         }
         var outcome = PublishOptionsOutcome.accepted
@@ -65,7 +65,7 @@ struct AvatarWriteCommands {
         let metadata = try Self.ownMetadata(connection)
         let ids = metadata?.infos.filter(\.isInDataNode).map(\.id) ?? []
         var previous: String? = ids.first
-        let vcard = try updateVCard(on: connection) { photo in
+        let vcard = try updateVCard(on: connection, account: account) { photo in
             if previous == nil, let base64 = photo?.compactBase64, let bytes = Base64.decode(base64) {
                 previous = AvatarService.hash(bytes)
             }
@@ -100,7 +100,11 @@ struct AvatarWriteCommands {
 
     /// Fetches the account's vCard and stores it back with only its PHOTO changed as `change`
     /// decides from the current one. False when the server has no vCards.
-    private func updateVCard(on connection: Connection, _ change: (VCardPhoto?) -> PhotoChange) throws -> Bool {
+    private func updateVCard(on connection: Connection, account: JID, _ change: (VCardPhoto?) -> PhotoChange) throws -> Bool {
+        try OwnVCardLock.around(account, env: env) { try mergePhoto(on: connection, change) }
+    }
+
+    private func mergePhoto(on connection: Connection, _ change: (VCardPhoto?) -> PhotoChange) throws -> Bool {
         let card = try AvatarService.vCard(on: connection, of: nil)
         let photo: VCardPhoto?
         switch change(try VCardPhoto.find(in: card)) {

@@ -22,19 +22,18 @@ struct VCardPublisher {
     func run(status: String, force: Bool, change: (VCard) throws -> VCard) throws {
         let (connection, account) = try inv.context.connectWithSession()
         defer { connection.close() }
-        let current = try VCardService.fetch(on: connection, jid: nil)
-        let card = try change(current)
-        let changed = VCardRender.changedFields(from: current, to: card)
         let cache = VCardCacheAccess(env: env)
-        guard force || card != current else {
-            cache.record(account: account, cards: [(account, current)], gone: [])
-            report(account, Outcome(status: "unchanged", changed: [], losses: []))
-            return
+        let (outcome, kept) = try OwnVCardLock.around(account, env: env) { () throws -> (Outcome, VCard) in
+            let current = try VCardService.fetch(on: connection, jid: nil)
+            let card = try change(current)
+            guard force || card != current else { return (Outcome(status: "unchanged", changed: [], losses: []), current) }
+            try VCardService.publish(card, on: connection)
+            let kept = try VCardService.fetch(on: connection, jid: nil)
+            return (Outcome(status: status, changed: VCardRender.changedFields(from: current, to: card),
+                            losses: card.losses(comparedTo: kept)), kept)
         }
-        try VCardService.publish(card, on: connection)
-        let kept = try VCardService.fetch(on: connection, jid: nil)
         cache.record(account: account, cards: [(account, kept)], gone: [])
-        report(account, Outcome(status: status, changed: changed, losses: card.losses(comparedTo: kept)))
+        report(account, outcome)
     }
 
     /// Warns about every field the server dropped (one line per field) and prints the result.
