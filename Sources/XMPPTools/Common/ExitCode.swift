@@ -2,7 +2,7 @@
 public enum ExitCode: Int32, Sendable, CaseIterable {
     /// Success, including "no results".
     case ok = 0
-    /// The operation failed, or a batch partly failed.
+    /// The operation failed, or a batch partly failed, or standard output or a file could not be written.
     case failed = 1
     /// The command line was wrong.
     case usage = 2
@@ -25,7 +25,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     public var meaning: String {
         switch self {
         case .ok: return "success (also when there are no results)"
-        case .failed: return "the operation failed, or some rows of a batch failed"
+        case .failed: return "the operation failed, or some rows of a batch failed, or the output could not be written"
         case .usage: return "usage error: unknown option, missing argument"
         case .auth: return "authentication failed, or no cached session"
         case .notFound: return "not found: account, contact, vCard or avatar"

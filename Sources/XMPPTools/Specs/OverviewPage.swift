@@ -14,6 +14,7 @@ public enum OverviewPage {
                 .init("ACCOUNTS AND SESSIONS", accounts),
                 .init("STORED DATA", stored),
                 .init("JSON OUTPUT", json),
+                .init("OUTPUT FILES AND STANDARD OUTPUT", writing),
                 .init("THE CACHE", cache),
                 .init("SHELL COMPLETION", completion),
                 .init("EXIT STATUSES", exitStatuses),
@@ -89,6 +90,28 @@ public enum OverviewPage {
             "A server that offers no SCRAM mechanism cannot give a password-free session: xmpp-login refuses "
                 + "rather than store the password. Every write is atomic, a temporary file renamed over the old "
                 + "one or a single SQLite transaction, so an interrupted program never leaves a half-written file."),
+        .paragraph(
+            "Programs that run at once lose nothing of each other's changes: a change of accounts.json, such as "
+                + "a log-in, reads, changes and replaces the file while holding a lock in locks/, and so does a "
+                + "change of an account's own vCard (xmpp-vcard set and import, xmpp-avatar set and remove), from "
+                + "fetching the current card to publishing the merged one. The lock is for programs on this "
+                + "machine; the kernel releases it when a program ends, however it ends."),
+    ]
+
+    private static let writing: [ManualPage.Block] = [
+        .paragraph(
+            "Options that name a file to write, such as -o FILE and --report FILE, replace a regular file "
+                + "atomically: a temporary file in the same directory is written, synced and renamed over it, and "
+                + "the directory is synced. A device or a FIFO (/dev/null, a named pipe) is written in place and "
+                + "stays what it is. A symbolic link is followed: the file it names is replaced atomically, or "
+                + "created, and the link stays. A directory that does not exist is not created: the program says "
+                + "which path it cannot write and exits with status 1."),
+        .paragraph(
+            "A failed write of standard output, a full disk for one, is an error like any other: the program "
+                + "stops, says 'cannot write standard output' and the reason, and exits with status 1, even if "
+                + "what it did on the server has been done. When the reader of standard output goes away, as "
+                + "head(1) does after its lines, the program stops quietly, as other Unix programs do: it ends by "
+                + "SIGPIPE (status 141 in the shell) without a message."),
     ]
 
     private static let json: [ManualPage.Block] = [
@@ -116,9 +139,10 @@ public enum OverviewPage {
                 + "completion reads contacts from it."),
         .paragraph(
             "The cache is disposable: deleting it loses nothing that the server does not hold. It uses "
-                + "SQLite's write-ahead log and a busy timeout, so several programs may use it at once, and a "
-                + "file that cannot be opened or fails its integrity check is deleted and rebuilt, with a "
-                + "warning on standard error."),
+                + "SQLite's write-ahead log and a busy timeout, so several programs may use it at once. A file "
+                + "that is not an SQLite database or fails its integrity check is deleted and rebuilt, with a "
+                + "warning on standard error; one that is locked for too long, cannot be opened or cannot be "
+                + "written (a full disk) is left as it is, and the program says why it went without the cache."),
     ]
 
     private static let completion: [ManualPage.Block] = [
