@@ -37,9 +37,6 @@ public enum Output {
         _ = stdoutErrno.compareExchange(expected: 0, desired: code == 0 ? EIO : code, ordering: .acquiringAndReleasing)
     }
 
-    /// Forgets a recorded failure (tests run several commands in one process).
-    static func resetStdoutFailure() { stdoutErrno.store(0, ordering: .releasing) }
-
     private static func write(_ fd: Int32, _ text: String) { writeAll(fd, Array(text.utf8)) }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
