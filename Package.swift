@@ -61,6 +61,7 @@ let package = Package(
         .testTarget(name: "XMLTreeTests", dependencies: ["XMLTree"]),
         .testTarget(name: "XMPPStanzasTests", dependencies: ["XMPPStanzas", "XMLTree"]),
         .testTarget(name: "XMPPConnectionTests", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree", "COpenSSL"]),
+        .testTarget(name: "XMPPServicesTests", dependencies: ["XMPPServices", "XMPPConnection", "XMPPStanzas", "XMLTree"]),
         .testTarget(name: "XMPPStorageTests", dependencies: ["XMPPStorage", "XMPPStanzas"]),
         .testTarget(name: "PNGImageTests", dependencies: ["PNGImage"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
