@@ -33,8 +33,10 @@ let package = Package(
         .target(name: "CPNGStream", dependencies: ["CLibPNG", "CLibJPEG"]),
         .target(name: "PNGImage", dependencies: ["CPNGStream", "CLibPNG"]),
         .target(name: "Arguments"),
+        // CSV and JSON as people hand them to the tools: total readers and writers, no app code.
+        .target(name: "TextFormats"),
         .target(name: "XMPPTools", dependencies: [
-            "Arguments", "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "XMLTree",
+            "Arguments", "TextFormats", "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "XMLTree",
         ]),
 
         // Thin executables.
@@ -55,7 +57,7 @@ let package = Package(
         .executableTarget(name: "FuzzSCRAM", dependencies: ["FuzzSupport", "XMPPConnection"]),
         .executableTarget(name: "FuzzPNG", dependencies: ["FuzzSupport", "PNGImage"]),
         .executableTarget(name: "FuzzVCard", dependencies: ["FuzzSupport", "XMPPStanzas"]),
-        .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "XMPPTools"]),
+        .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "TextFormats"]),
 
         // Tests mirror Sources.
         .testTarget(name: "XMLTreeTests", dependencies: ["XMLTree"]),
@@ -65,6 +67,7 @@ let package = Package(
         .testTarget(name: "XMPPStorageTests", dependencies: ["XMPPStorage", "XMPPStanzas"]),
         .testTarget(name: "PNGImageTests", dependencies: ["PNGImage"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
+        .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"]),
         .testTarget(name: "XMPPToolsTests", dependencies: ["XMPPTools", "XMPPConnection", "XMPPStanzas", "XMPPServices"]),
         .testTarget(name: "EndToEndTests", dependencies: ["XMPPStanzas"]),
     ],
