@@ -66,9 +66,11 @@ let package = Package(
         .testTarget(name: "XMPPServicesTests", dependencies: ["XMPPServices", "XMPPConnection", "XMPPStanzas", "XMLTree"]),
         .testTarget(name: "XMPPStorageTests", dependencies: ["XMPPStorage", "XMPPStanzas"]),
         .testTarget(name: "PNGImageTests", dependencies: ["PNGImage"]),
-        .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
+        // Shell runners and the help/man/completion readers both docs test targets use.
+        .target(name: "ShellTestSupport", dependencies: ["Arguments"], path: "Tests/ShellTestSupport"),
+        .testTarget(name: "ArgumentsTests", dependencies: ["Arguments", "ShellTestSupport"]),
         .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"]),
-        .testTarget(name: "XMPPToolsTests", dependencies: ["XMPPTools", "XMPPConnection", "XMPPStanzas", "XMPPServices"]),
+        .testTarget(name: "XMPPToolsTests", dependencies: ["XMPPTools", "ShellTestSupport", "XMPPConnection", "XMPPStanzas", "XMPPServices"]),
         .testTarget(name: "EndToEndTests", dependencies: ["XMPPStanzas"]),
     ],
     swiftLanguageModes: [.v6]
