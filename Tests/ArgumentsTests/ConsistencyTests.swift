@@ -26,16 +26,7 @@ extension CommandSurface {
     fileprivate init(help spec: ToolSpec) {
         self.init()
         let tool = HelpRenderer.tool(spec)
-        var inCommands = false
-        for line in tool.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "Commands:" {
-                inCommands = true
-            } else if line.isEmpty {
-                inCommands = false
-            } else if inCommands {
-                subcommands.insert(String(line.split(separator: " ")[0]))
-            }
-        }
+        subcommands = Set(Self.commands(inHelp: tool))
         for page in [tool] + spec.subcommands.map({ HelpRenderer.command($0, in: spec) }) {
             options.formUnion(Self.options(inHelp: page))
         }

@@ -22,6 +22,22 @@ public struct CommandSurface: Equatable, CustomStringConvertible {
         options = Set((spec.globalOptions + commands.flatMap(\.options)).filter { !$0.hidden }.map(\.longName))
     }
 
+    /// The subcommand names in the "Commands:" rows of a tool's help (continuation lines aside).
+    public static func commands(inHelp page: String) -> [String] {
+        var found: [String] = []
+        var inCommands = false
+        for line in page.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "Commands:" {
+                inCommands = true
+            } else if line.isEmpty {
+                inCommands = false
+            } else if inCommands, line.hasPrefix("  "), line.dropFirst(2).first != " " {
+                found.append(String(line.dropFirst(2).prefix { $0 != " " }))
+            }
+        }
+        return found
+    }
+
     /// The long options in the option rows of a help page.
     public static func options(inHelp page: String) -> Set<String> {
         var found: Set<String> = []

@@ -31,17 +31,9 @@ extension CommandSurface {
         self.init()
         let tool = try Self.help(["--help"], spec)
         var pages = [tool]
-        var inCommands = false
-        for line in tool.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "Commands:" {
-                inCommands = true
-            } else if line.isEmpty {
-                inCommands = false
-            } else if inCommands, line.hasPrefix("  "), line.dropFirst(2).first != " " {
-                let name = String(line.dropFirst(2).prefix { $0 != " " })
-                if name != spec.defaultSubcommand { subcommands.insert(name) }
-                pages.append(try Self.help([name, "--help"], spec))
-            }
+        for name in Self.commands(inHelp: tool) {
+            if name != spec.defaultSubcommand { subcommands.insert(name) }
+            pages.append(try Self.help([name, "--help"], spec))
         }
         for page in pages { options.formUnion(Self.options(inHelp: page)) }
     }
