@@ -33,8 +33,10 @@ let package = Package(
         .target(name: "CPNGStream", dependencies: ["CLibPNG", "CLibJPEG"]),
         .target(name: "PNGImage", dependencies: ["CPNGStream", "CLibPNG"]),
         .target(name: "Arguments"),
+        // CSV and JSON as people hand them to the tools: total readers and writers, no app code.
+        .target(name: "TextFormats"),
         .target(name: "XMPPTools", dependencies: [
-            "Arguments", "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "XMLTree",
+            "Arguments", "TextFormats", "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "XMLTree",
         ]),
 
         // Thin executables.
@@ -55,16 +57,20 @@ let package = Package(
         .executableTarget(name: "FuzzSCRAM", dependencies: ["FuzzSupport", "XMPPConnection"]),
         .executableTarget(name: "FuzzPNG", dependencies: ["FuzzSupport", "PNGImage"]),
         .executableTarget(name: "FuzzVCard", dependencies: ["FuzzSupport", "XMPPStanzas"]),
-        .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "XMPPTools"]),
+        .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "TextFormats"]),
 
         // Tests mirror Sources.
         .testTarget(name: "XMLTreeTests", dependencies: ["XMLTree"]),
         .testTarget(name: "XMPPStanzasTests", dependencies: ["XMPPStanzas", "XMLTree"]),
         .testTarget(name: "XMPPConnectionTests", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree", "COpenSSL"]),
+        .testTarget(name: "XMPPServicesTests", dependencies: ["XMPPServices", "XMPPConnection", "XMPPStanzas", "XMLTree"]),
         .testTarget(name: "XMPPStorageTests", dependencies: ["XMPPStorage", "XMPPStanzas"]),
         .testTarget(name: "PNGImageTests", dependencies: ["PNGImage"]),
-        .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
-        .testTarget(name: "XMPPToolsTests", dependencies: ["XMPPTools", "XMPPConnection", "XMPPStanzas", "XMPPServices"]),
+        // Shell runners and the help/man/completion readers both docs test targets use.
+        .target(name: "ShellTestSupport", dependencies: ["Arguments"], path: "Tests/ShellTestSupport"),
+        .testTarget(name: "ArgumentsTests", dependencies: ["Arguments", "ShellTestSupport"]),
+        .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"]),
+        .testTarget(name: "XMPPToolsTests", dependencies: ["XMPPTools", "ShellTestSupport", "XMPPConnection", "XMPPStanzas", "XMPPServices"]),
         .testTarget(name: "EndToEndTests", dependencies: ["XMPPStanzas"]),
     ],
     swiftLanguageModes: [.v6]

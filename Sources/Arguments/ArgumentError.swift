@@ -21,6 +21,10 @@ public struct ArgumentError: Error, Sendable, Equatable, CustomStringConvertible
         case invalidValue(option: String, value: String, expected: String)
         /// An option that may be given only once was given again.
         case notRepeatable(String)
+        /// Two options that exclude each other were both given (an `OptionRule`), and why.
+        case conflictingOptions(String, String, reason: String?)
+        /// An option was given without one it needs (an `OptionRule`), and why.
+        case missingOption(String, needs: String, reason: String?)
 
         /// One line, without the tool name.
         public var description: String {
@@ -43,6 +47,10 @@ public struct ArgumentError: Error, Sendable, Equatable, CustomStringConvertible
                 return "invalid value '\(value)' for \(option) (expected \(expected))"
             case .notRepeatable(let option):
                 return "option '\(option)' given more than once"
+            case .conflictingOptions(let first, let second, let reason):
+                return "\(first) and \(second) cannot be used together" + (reason.map { ": " + $0 } ?? "")
+            case .missingOption(let option, let needs, let reason):
+                return "\(option) needs \(needs)" + (reason.map { ": " + $0 } ?? "")
             }
         }
 

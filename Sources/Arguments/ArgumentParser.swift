@@ -27,6 +27,7 @@ public enum ArgumentParser {
         var state = ParseState(spec: spec, command: command, isDefault: scope.commandIndex == nil)
         try state.read(args, skipping: scope.commandIndex)
         try state.applyFallbacks(environment)
+        try state.checkRules()
         try state.assignPositionals()
         return .run(state.result)
     }

@@ -14,17 +14,20 @@ public struct CommandSpec: Sendable, Equatable {
     public var hidden: Bool
     /// Example invocations, for help and man pages.
     public var examples: [Example]
+    /// Which of its options exclude or need each other; the parser enforces them.
+    public var rules: [OptionRule]
 
     /// Declares a subcommand.
     public init(
-        _ name: String, summary: String, discussion: [String] = [], options: [OptionSpec] = [],
-        positionals: [PositionalSpec] = [], hidden: Bool = false, examples: [Example] = []
+        _ name: String, summary: String, discussion: [String] = [], options: [any DeclaredOption] = [],
+        positionals: [PositionalSpec] = [], rules: [OptionRule] = [], hidden: Bool = false, examples: [Example] = []
     ) {
         self.name = name
         self.summary = summary
         self.discussion = discussion
-        self.options = options
+        self.options = options.map(\.spec)
         self.positionals = positionals
+        self.rules = rules
         self.hidden = hidden
         self.examples = examples
     }

@@ -37,6 +37,9 @@ public enum HelpRenderer {
         var sections = [usageBlock([usageLine(spec.name + " " + command.name, command)])]
         sections.append(TextLayout.wrap(command.summary, width: width))
         sections += command.discussion.map { TextLayout.wrap($0, width: width) }
+        if !command.rules.isEmpty {
+            sections.append(TextLayout.wrap(command.rules.map(\.sentence).joined(separator: " "), width: width))
+        }
         let arguments = argumentRows(command)
         let own = command.visibleOptions
         let globals = spec.globalOptions.filter { !$0.hidden }

@@ -68,6 +68,9 @@ public enum ManPageRenderer {
             lines.append(".It " + (entry.head.isEmpty ? Roff.argument(entry.command.name) : entry.head))
             lines.append(Roff.text(entry.command.summary))
             for paragraph in entry.command.discussion { lines += [".Pp", Roff.text(paragraph)] }
+            if !entry.command.rules.isEmpty {
+                lines += [".Pp", Roff.text(entry.command.rules.map(\.sentence).joined(separator: " "))]
+            }
             let arguments = entry.command.positionals.filter { !$0.help.isEmpty }
             if !arguments.isEmpty {
                 lines.append(".Bl -tag -width Ds")

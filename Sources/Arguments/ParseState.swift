@@ -117,6 +117,23 @@ struct ParseState {
         throw error(.invalidValue(option: name, value: value, expected: Self.oneOf(allowed)))
     }
 
+    /// Enforces the subcommand's `OptionRule`s: only what the command line gave can conflict
+    /// (an environment fallback yields to a typed option), and a default never satisfies a need.
+    func checkRules() throws(ArgumentError) {
+        for rule in command.rules {
+            switch rule.kind {
+            case .exclusive(let names):
+                let given = names.filter { result.sources[$0] == .commandLine }
+                if given.count > 1 { throw error(.conflictingOptions("--" + given[0], "--" + given[1], reason: rule.reason)) }
+            case .requires(let name, let other):
+                let otherGiven = result.sources[other].map { $0 != .defaultValue } ?? false
+                if result.sources[name] == .commandLine && !otherGiven {
+                    throw error(.missingOption("--" + name, needs: "--" + other, reason: rule.reason))
+                }
+            }
+        }
+    }
+
     /// Fills absent options from the environment, then from their defaults.
     mutating func applyFallbacks(_ environment: [String: String]) throws(ArgumentError) {
         for option in options where result.sources[option.long] == nil {

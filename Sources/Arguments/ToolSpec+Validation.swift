@@ -14,6 +14,12 @@ extension ToolSpec {
             if !seen.insert(command.name).inserted { found.append("subcommand '\(command.name)' is declared twice") }
             found += optionProblems(options(for: command), in: command.name)
             found += positionalProblems(command)
+            let accepted = Set(options(for: command).map(\.long))
+            for rule in command.rules {
+                for name in rule.names where !accepted.contains(name) {
+                    found.append("\(command.name): a rule names --\(name), which it does not accept")
+                }
+            }
         }
         if subcommands.isEmpty { found += optionProblems(globalOptions, in: name) }
         return found

@@ -1,5 +1,5 @@
 import FuzzSupport
-import XMPPTools
+import TextFormats
 
 /// Fuzz target for `CSVReader`, which reads the account lists `xmpp-register batch` provisions
 /// and the files `xmpp-roster import` loads, and `CSVWriter`, which writes the batch report and

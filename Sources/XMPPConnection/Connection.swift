@@ -4,7 +4,7 @@ import XMPPStanzas
 /// A client connection to one server: connected, secured by TLS, then optionally
 /// authenticated and bound. One owner at a time (not Sendable); requests wait on
 /// replies matched by id, each with a deadline.
-public final class Connection {
+public final class Connection: StanzaChannel {
     let stream: XMPPStream
     /// The options it was opened with.
     public let options: ConnectionOptions
@@ -26,6 +26,11 @@ public final class Connection {
         self.endpoint = endpoint
         self.features = features
     }
+
+    /// The domain the stream was opened to.
+    public var domain: String { options.domain }
+    /// How long a request waits for its reply unless told otherwise.
+    public var timeout: Duration { options.timeout }
 
     /// The negotiated TLS version.
     public var tlsVersion: TLSVersion? { stream.transport.tlsSession?.version }
@@ -79,22 +84,11 @@ public final class Connection {
         return "\(idPrefix)-\(nextID)"
     }
 
-    /// Sends one element without waiting.
-    public func send(_ element: XMLElement) throws(ConnectionError) { try stream.send(element) }
-
     /// Sends several elements in one write.
     public func send(_ elements: [XMLElement]) throws(ConnectionError) { try stream.send(elements) }
 
-    /// Sends `iq` and waits for its reply. An error reply throws `.stanzaError`; other stanzas
-    /// that arrive meanwhile are kept for `nextStanza`.
-    @discardableResult
-    public func request(_ iq: Iq, timeout: Duration? = nil) throws(ConnectionError) -> Iq {
-        try send(iq.element)
-        return try awaitReply(id: iq.id, timeout: timeout)
-    }
-
     /// Waits for the reply to an IQ already sent with `id`.
-    public func awaitReply(id: String, timeout: Duration? = nil) throws(ConnectionError) -> Iq {
+    public func awaitReply(id: String, timeout: Duration?) throws(ConnectionError) -> Iq {
         let deadline = ContinuousClock.now + (timeout ?? options.timeout)
         if let i = inbox.firstIndex(where: { Connection.isReply($0, to: id) }) {
             return try Connection.reply(from: inbox.remove(at: i))
@@ -131,14 +125,11 @@ public final class Connection {
         return iq
     }
 
-    /// Answers server pings (XEP-0199) so long-lived tools are not dropped.
+    /// Answers a server ping (XEP-0199); true when `element` was one.
     @discardableResult
-    private func answerIfPing(_ element: XMLElement) throws(ConnectionError) -> Bool {
-        guard element.name == "iq", element[attribute: "type"] == "get",
-              element.child("ping", namespace: Namespace.ping) != nil, let id = element[attribute: "id"] else { return false }
-        var reply = Iq(type: .result, id: id)
-        reply.to = element[attribute: "from"].flatMap { try? JID($0) }
-        try send(reply.element)
+    func answerIfPing(_ element: XMLElement) throws(ConnectionError) -> Bool {
+        guard let reply = ServerPing.reply(to: element) else { return false }
+        try send([reply])
         return true
     }
 }

@@ -64,16 +64,20 @@ public enum AvatarService {
     public static func hash(_ bytes: [UInt8]) -> String { Hex.encode(Crypto.hash(.sha1, bytes)) }
 
     /// The newest metadata item of `jid` (nil: one's own); nil when there is none or it is not readable.
-    public static func metadata(on connection: Connection, of jid: JID?) throws(AvatarServiceError) -> AvatarMetadata? {
-        guard let item = try PubSubClient.items(on: connection, jid: jid, node: Namespace.avatarMetadata, maxItems: 1)?.last,
+    public static func metadata(on connection: any StanzaChannel, of jid: JID?) throws(AvatarServiceError) -> AvatarMetadata? {
+        guard let item = try pubSub({ () throws(PubSubError) in
+                try PubSubClient.items(on: connection, jid: jid, node: Namespace.avatarMetadata, maxItems: 1)
+              })?.last,
               let payload = item.payload else { return nil }
         do { return try AvatarMetadata(element: payload) } catch { throw .invalidPayload("avatar metadata", error) }
     }
 
     /// The data item `id` of `jid` (nil: one's own), decoded and checked against `id`; nil when
     /// the item is not there.
-    public static func data(on connection: Connection, of jid: JID?, id: String) throws(AvatarServiceError) -> FetchedAvatar? {
-        guard let items = try PubSubClient.items(on: connection, jid: jid, node: Namespace.avatarData, ids: [id]),
+    public static func data(on connection: any StanzaChannel, of jid: JID?, id: String) throws(AvatarServiceError) -> FetchedAvatar? {
+        guard let items = try pubSub({ () throws(PubSubError) in
+                try PubSubClient.items(on: connection, jid: jid, node: Namespace.avatarData, ids: [id])
+              }),
               let payload = (items.first { $0.id == id } ?? items.first)?.payload else { return nil }
         let data: AvatarData
         do { data = try AvatarData(element: payload) } catch { throw .invalidPayload("avatar data", error) }
@@ -84,7 +88,7 @@ public enum AvatarService {
     }
 
     /// The raw vcard-temp card of `jid` (nil: one's own); an empty card when there is none.
-    public static func vCard(on connection: Connection, of jid: JID?) throws(AvatarServiceError) -> XMLElement {
+    public static func vCard(on connection: any StanzaChannel, of jid: JID?) throws(AvatarServiceError) -> XMLElement {
         let empty = XMLElement("vCard", namespace: Namespace.vcardTemp)
         let reply: Iq
         do {
@@ -101,7 +105,7 @@ public enum AvatarService {
     }
 
     /// The photo embedded in `jid`'s vCard (nil: one's own), decoded; nil when there is none.
-    public static func vCardPhoto(on connection: Connection, of jid: JID?) throws(AvatarServiceError) -> FetchedAvatar? {
+    public static func vCardPhoto(on connection: any StanzaChannel, of jid: JID?) throws(AvatarServiceError) -> FetchedAvatar? {
         let card = try vCard(on: connection, of: jid)
         let photo: VCardPhoto?
         do { photo = try VCardPhoto.find(in: card) } catch { throw .invalidPayload("vCard PHOTO", error) }
@@ -112,7 +116,7 @@ public enum AvatarService {
     }
 
     /// Replaces one's own vCard with `card` (XEP-0054 set).
-    public static func publishVCard(on connection: Connection, _ card: XMLElement) throws(AvatarServiceError) {
+    public static func publishVCard(on connection: any StanzaChannel, _ card: XMLElement) throws(AvatarServiceError) {
         do {
             try connection.request(Iq(type: .set, id: connection.makeID(), payload: card))
         } catch {
@@ -123,7 +127,7 @@ public enum AvatarService {
     /// Publishes `png` as the account's avatar (XEP-0084 §4.1, §4.2): the data item, then the
     /// metadata item, both under the id `hash`, with `pubsub#access_model` asked for by
     /// publish-options. Throws `.pepUnavailable` when the server has no PEP service.
-    public static func publish(on connection: Connection, png: [UInt8], hash: String, width: Int?, height: Int?,
+    public static func publish(on connection: any StanzaChannel, png: [UInt8], hash: String, width: Int?, height: Int?,
                                accessModel: String) throws(AvatarServiceError) -> PublishOptionsOutcome {
         let options = ["pubsub#access_model": accessModel]
         let data = PubSubItem(id: hash, payload: AvatarData(base64: Base64.encode(png)).element)
@@ -138,22 +142,36 @@ public enum AvatarService {
     /// Disables the account's avatar (XEP-0084 §4.5): publishes empty metadata (leaving the
     /// node's configuration alone), then retracts the data items `ids`. Throws
     /// `.pepUnavailable` when the server has no PEP service.
-    public static func disable(on connection: Connection, retracting ids: [String]) throws(AvatarServiceError) {
+    public static func disable(on connection: any StanzaChannel, retracting ids: [String]) throws(AvatarServiceError) {
         let empty = PubSubItem(payload: AvatarMetadata().element)
         _ = try pepPublish(connection, node: Namespace.avatarMetadata, item: empty, options: nil)
-        try PubSubClient.retract(on: connection, node: Namespace.avatarData, ids: ids)
+        try pubSub { () throws(PubSubError) in try PubSubClient.retract(on: connection, node: Namespace.avatarData, ids: ids) }
     }
 
-    private static func pepPublish(_ connection: Connection, node: String, item: PubSubItem,
+    private static func pepPublish(_ connection: any StanzaChannel, node: String, item: PubSubItem,
                                    options: [String: String]?) throws(AvatarServiceError) -> PublishOptionsOutcome {
         do {
-            return try PubSubClient.publish(on: connection, node: node, item: item, options: options)
+            return try pubSub { () throws(PubSubError) in
+                try PubSubClient.publish(on: connection, node: node, item: item, options: options)
+            }
         } catch {
             if case .connection(.stanzaError(let e)) = error,
                ["service-unavailable", "feature-not-implemented"].contains(e.condition) {
                 throw .pepUnavailable(e)
             }
             throw error
+        }
+    }
+
+    /// Runs a PubSub request, reporting its failure in this service's terms.
+    private static func pubSub<T>(_ body: () throws(PubSubError) -> T) throws(AvatarServiceError) -> T {
+        do {
+            return try body()
+        } catch {
+            switch error {
+            case .invalidItems(let node, let e): throw .invalidPayload("\(node) items", e)
+            case .connection(let e): throw .connection(e)
+            }
         }
     }
 }

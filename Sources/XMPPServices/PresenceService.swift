@@ -35,7 +35,7 @@ public enum PresenceService {
     }
 
     /// Sends presence stanzas in one write.
-    public static func send(_ presences: [Presence], on connection: Connection) throws(ConnectionError) {
+    public static func send(_ presences: [Presence], on connection: any StanzaChannel) throws(ConnectionError) {
         guard !presences.isEmpty else { return }
         try connection.send(presences.map(\.element))
     }
@@ -44,12 +44,12 @@ public enum PresenceService {
     /// arrived before the pong. The server handles a session's stanzas in order, so presences
     /// it sends because of `first` (probe answers, redelivered subscription requests) and pushes
     /// caused by earlier requests all come before it.
-    public static func barrier(on connection: Connection, account: JID, sending first: [XMLElement] = []) throws(ConnectionError) -> [IncomingEvent] {
+    public static func barrier(on connection: any StanzaChannel, account: JID, sending first: [XMLElement] = []) throws(ConnectionError) -> [IncomingEvent] {
         let id = connection.makeID()
         var ping = Iq(type: .get, id: id, payload: XMLElement("ping", namespace: Namespace.ping))
         ping.to = try? JID(local: nil, domain: account.domain)
         try connection.send(first + [ping.element])
-        let deadline = ContinuousClock.now + connection.options.timeout
+        let deadline = ContinuousClock.now + connection.timeout
         var events: [IncomingEvent] = []
         while true {
             let event = try next(on: connection, account: account, deadline: deadline)
@@ -61,7 +61,7 @@ public enum PresenceService {
     /// The next event, waiting until `deadline` (`ConnectionError.timedOut` when nothing came).
     /// Roster pushes are acknowledged; any other IQ request gets `service-unavailable` (RFC 6120
     /// §8.2.3: a request must be answered); server pings are answered by the connection.
-    public static func next(on connection: Connection, account: JID, deadline: ContinuousClock.Instant) throws(ConnectionError) -> IncomingEvent {
+    public static func next(on connection: any StanzaChannel, account: JID, deadline: ContinuousClock.Instant) throws(ConnectionError) -> IncomingEvent {
         while true {
             let element = try connection.nextStanza(deadline: deadline)
             switch element.name {

@@ -2,6 +2,21 @@ import XMLTree
 import XMPPConnection
 import XMPPStanzas
 
+/// Why a PubSub request failed (beyond what the connection reports).
+public enum PubSubError: Error, Sendable, CustomStringConvertible {
+    /// The service answered with items that cannot be read: the node, and why.
+    case invalidItems(node: String, StanzaParseError)
+    /// The connection or the service refused.
+    case connection(ConnectionError)
+
+    public var description: String {
+        switch self {
+        case .invalidItems(let node, let e): return "invalid \(node) items from the server: \(e)"
+        case .connection(let e): return e.description
+        }
+    }
+}
+
 /// How a publish that asked for node configuration (publish-options) went.
 public enum PublishOptionsOutcome: String, Sendable {
     /// The service applied or confirmed the options.
@@ -24,8 +39,8 @@ public enum PubSubClient {
 
     /// The items of `node` at `jid` (nil: the account's own PEP service): the newest `maxItems`,
     /// or those with `ids`. Nil when the node is absent or not readable by this account.
-    public static func items(on connection: Connection, jid: JID?, node: String, ids: [String] = [],
-                             maxItems: Int? = nil) throws(AvatarServiceError) -> [PubSubItem]? {
+    public static func items(on connection: any StanzaChannel, jid: JID?, node: String, ids: [String] = [],
+                             maxItems: Int? = nil) throws(PubSubError) -> [PubSubItem]? {
         let request = PubSubItems(node: node, items: ids.map { PubSubItem(id: $0) }, maxItems: maxItems)
         let reply: Iq
         do {
@@ -36,9 +51,9 @@ public enum PubSubClient {
         }
         guard let payload = reply.payload else { return [] }
         let result: PubSubItems
-        do { result = try PubSubItems(element: payload) } catch { throw .invalidPayload("\(node) items", error) }
+        do { result = try PubSubItems(element: payload) } catch { throw .invalidItems(node: node, error) }
         guard result.node == node else {
-            throw .invalidPayload("\(node) items", .invalidContent("items of node '\(result.node)', asked for '\(node)'"))
+            throw .invalidItems(node: node, .invalidContent("items of node '\(result.node)', asked for '\(node)'"))
         }
         return result.items
     }
@@ -47,8 +62,8 @@ public enum PubSubClient {
     /// A node with another configuration is reconfigured and the publish repeated; a service
     /// that does not take publish-options gets the item without them. Without options, the
     /// node keeps whatever configuration it has (or the service's default, when it is new).
-    public static func publish(on connection: Connection, node: String, item: PubSubItem,
-                               options: [String: String]?) throws(AvatarServiceError) -> PublishOptionsOutcome {
+    public static func publish(on connection: any StanzaChannel, node: String, item: PubSubItem,
+                               options: [String: String]?) throws(PubSubError) -> PublishOptionsOutcome {
         guard let options else {
             if let error = attempt(connection, PubSubPublish(node: node, item: item)) { throw .connection(error) }
             return .ignored
@@ -76,7 +91,7 @@ public enum PubSubClient {
 
     /// Retracts `ids` from the account's own `node`, notifying subscribers; ids that are already
     /// gone are not an error.
-    public static func retract(on connection: Connection, node: String, ids: [String]) throws(AvatarServiceError) {
+    public static func retract(on connection: any StanzaChannel, node: String, ids: [String]) throws(PubSubError) {
         for id in ids {
             guard let error = attempt(connection, PubSubRetract(node: node, ids: [id]).element) else { continue }
             if case .stanzaError(let e) = error, e.condition == "item-not-found" { continue }
@@ -84,12 +99,12 @@ public enum PubSubClient {
         }
     }
 
-    private static func attempt(_ connection: Connection, _ publish: PubSubPublish) -> ConnectionError? {
+    private static func attempt(_ connection: any StanzaChannel, _ publish: PubSubPublish) -> ConnectionError? {
         attempt(connection, publish.element)
     }
 
     /// Sends one IQ set; the error, if any (kept out of a typed catch, see AccountContext.resume).
-    private static func attempt(_ connection: Connection, _ payload: XMLElement) -> ConnectionError? {
+    private static func attempt(_ connection: any StanzaChannel, _ payload: XMLElement) -> ConnectionError? {
         do {
             try connection.request(Iq(type: .set, id: connection.makeID(), payload: payload))
             return nil

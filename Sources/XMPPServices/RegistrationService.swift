@@ -33,13 +33,13 @@ public enum RegistrationError: Error, Sendable, CustomStringConvertible {
 public enum RegistrationService {
     /// Asks the server what registration needs (on an unauthenticated stream, or for the
     /// logged-in account on an authenticated one).
-    public static func form(on connection: Connection) throws(RegistrationError) -> RegistrationForm {
+    public static func form(on connection: any StanzaChannel) throws(RegistrationError) -> RegistrationForm {
         let reply: Iq
         do {
             reply = try connection.request(Iq(type: .get, id: connection.makeID(), payload: RegistrationRequest.formQuery))
         } catch {
             if case .stanzaError(let e) = error, e.condition == "service-unavailable" || e.condition == "feature-not-implemented" {
-                throw .notSupported(domain: connection.options.domain)
+                throw .notSupported(domain: connection.domain)
             }
             throw .connection(error)
         }
@@ -49,7 +49,7 @@ public enum RegistrationService {
 
     /// Registers `username` with `password` (and any `extra` fields such as email) on an
     /// unauthenticated stream. A `conflict` stanza error means the account exists.
-    public static func register(on connection: Connection, username: String, password: String,
+    public static func register(on connection: any StanzaChannel, username: String, password: String,
                                 extra: [String: String] = [:], form known: RegistrationForm? = nil) throws(RegistrationError) {
         let form: RegistrationForm
         if let known { form = known } else { form = try self.form(on: connection) }
@@ -85,7 +85,7 @@ public enum RegistrationService {
     }
 
     /// Changes the password of the authenticated account (XEP-0077 §3.3).
-    public static func changePassword(on connection: Connection, username: String, newPassword: String) throws(RegistrationError) {
+    public static func changePassword(on connection: any StanzaChannel, username: String, newPassword: String) throws(RegistrationError) {
         do {
             try connection.request(Iq(type: .set, id: connection.makeID(),
                                       payload: RegistrationRequest.changePassword(username: username, newPassword: newPassword)))
@@ -96,7 +96,7 @@ public enum RegistrationService {
 
     /// Deletes the authenticated account (XEP-0077 §3.2). The server may close the stream
     /// right after answering, or even instead of answering; both count as success.
-    public static func cancel(on connection: Connection) throws(RegistrationError) {
+    public static func cancel(on connection: any StanzaChannel) throws(RegistrationError) {
         do {
             try connection.request(Iq(type: .set, id: connection.makeID(), payload: RegistrationRequest.remove))
         } catch {

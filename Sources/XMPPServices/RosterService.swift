@@ -15,12 +15,12 @@ public enum RosterService {
     /// Gets the roster. With `cachedVer` and a server that advertises versioning, an unchanged
     /// roster costs one empty result; without a cached copy an empty `ver` still tells the
     /// server that this client versions, so the reply carries the version to keep.
-    public static func fetch(on connection: Connection, cachedVer: String?) throws(ConnectionError) -> RosterFetch {
+    public static func fetch(on connection: any StanzaChannel, cachedVer: String?) throws(ConnectionError) -> RosterFetch {
         try requestFetch(on: connection, cachedVer: cachedVer).finish(on: connection)
     }
 
     /// Sends the roster get without waiting, so the caller can read its cached copy meanwhile.
-    public static func requestFetch(on connection: Connection, cachedVer: String?) throws(ConnectionError) -> PendingFetch {
+    public static func requestFetch(on connection: any StanzaChannel, cachedVer: String?) throws(ConnectionError) -> PendingFetch {
         let versioning = connection.features.rosterVersioning
         let id = connection.makeID()
         try connection.send(Iq(type: .get, id: id, payload: RosterQuery.get(ver: versioning ? (cachedVer ?? "") : nil)).element)
@@ -33,7 +33,7 @@ public enum RosterService {
         let sentVer: String?
 
         /// Waits for the answer.
-        public func finish(on connection: Connection) throws(ConnectionError) -> RosterFetch {
+        public func finish(on connection: any StanzaChannel) throws(ConnectionError) -> RosterFetch {
             let reply = try connection.awaitReply(id: id)
             guard let payload = reply.payload else {
                 guard sentVer != nil else {
@@ -51,13 +51,13 @@ public enum RosterService {
     }
 
     /// Adds or updates `item` and waits for the server's answer.
-    public static func set(_ item: RosterItem, on connection: Connection) throws(ConnectionError) {
+    public static func set(_ item: RosterItem, on connection: any StanzaChannel) throws(ConnectionError) {
         try connection.request(setIq(item, id: connection.makeID()))
     }
 
     /// Removes `jid` from the roster; the server also cancels subscriptions both ways (RFC 6121 §2.5).
     /// A contact that is not in the roster is `item-not-found`.
-    public static func remove(_ jid: JID, on connection: Connection) throws(ConnectionError) {
+    public static func remove(_ jid: JID, on connection: any StanzaChannel) throws(ConnectionError) {
         try connection.request(Iq(type: .set, id: connection.makeID(), payload: RosterQuery.remove(jid)))
     }
 

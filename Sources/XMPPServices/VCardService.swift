@@ -30,14 +30,14 @@ public enum VCardService {
 
     /// Fetches `jid`'s card (nil: one's own). One's own missing card is an empty card; another's
     /// is `.notFound`.
-    public static func fetch(on connection: Connection, jid: JID?) throws(VCardServiceError) -> VCard {
+    public static func fetch(on connection: any StanzaChannel, jid: JID?) throws(VCardServiceError) -> VCard {
         let id = connection.makeID()
         do { try connection.send(request(for: jid, id: id).element) } catch { throw .connection(error) }
         return try reply(on: connection, id: id, jid: jid)
     }
 
     /// Waits for the reply to a request sent with `id` and reads it as `jid`'s card.
-    static func reply(on connection: Connection, id: String, jid: JID?) throws(VCardServiceError) -> VCard {
+    static func reply(on connection: any StanzaChannel, id: String, jid: JID?) throws(VCardServiceError) -> VCard {
         let iq: Iq
         do {
             iq = try connection.awaitReply(id: id)
@@ -58,7 +58,7 @@ public enum VCardService {
     }
 
     /// Publishes `card` as one's own (it replaces the whole card on the server).
-    public static func publish(_ card: VCard, on connection: Connection) throws(VCardServiceError) {
+    public static func publish(_ card: VCard, on connection: any StanzaChannel) throws(VCardServiceError) {
         do {
             try connection.request(Iq(type: .set, id: connection.makeID(), payload: card.element))
         } catch {
@@ -71,7 +71,7 @@ public enum VCardService {
 /// window of IQs in one write, then hands out replies in request order while refilling it.
 /// After a connection failure every remaining JID fails with that error, without sending more.
 public struct VCardFetchPipeline {
-    private let connection: Connection
+    private let connection: any StanzaChannel
     private var pending: [JID]
     private var nextIndex = 0
     private var inFlight: [(jid: JID, id: String)] = []
@@ -80,7 +80,7 @@ public struct VCardFetchPipeline {
     private var broken: ConnectionError?
 
     /// Prepares to fetch `jids` (bare JIDs of others; order is kept).
-    public init(connection: Connection, jids: [JID], window: Int = 64) {
+    public init(connection: any StanzaChannel, jids: [JID], window: Int = 64) {
         self.connection = connection
         pending = jids
         self.window = max(1, window)

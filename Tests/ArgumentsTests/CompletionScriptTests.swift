@@ -1,4 +1,5 @@
 import Arguments
+import ShellTestSupport
 import XCTest
 
 /// The generated scripts: accepted by each shell's syntax check, and naming every subcommand

@@ -1,4 +1,5 @@
 import Arguments
+import ShellTestSupport
 import XCTest
 
 /// Man pages: content, escaping, `mandoc -T lint` silence and rendering by `man -l`.

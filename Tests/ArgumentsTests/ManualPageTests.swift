@@ -1,4 +1,5 @@
 import Arguments
+import ShellTestSupport
 import XCTest
 
 /// The generic section page model, on a cut-down xmpp-tools(7).

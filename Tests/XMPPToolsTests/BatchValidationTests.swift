@@ -1,3 +1,4 @@
+import TextFormats
 import Arguments
 import Foundation
 import XCTest

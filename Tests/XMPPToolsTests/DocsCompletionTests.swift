@@ -1,5 +1,6 @@
 import Arguments
 import Foundation
+import ShellTestSupport
 import XCTest
 import XMPPTools
 
@@ -53,7 +54,7 @@ final class DocsCompletionTests: XCTestCase {
         try bash.seedAccounts(["alice@example.org", "bob@example.net"], sessionsOnly: ["carol@example.com"])
         let all = ["alice@example.org", "bob@example.net", "carol@example.com"]
         for spec in AllSpecs.tools {
-            let direct = try DocsSupport.run(
+            let direct = try Shell.run(
                 binaries + "/" + spec.name, [CompletionRequest.subcommand, "accounts"], environment: bash.environment)
             XCTAssertEqual(direct.status, 0, spec.name)
             XCTAssertEqual(direct.stderr, "", spec.name)
@@ -77,7 +78,7 @@ final class DocsCompletionTests: XCTestCase {
                 ("fish", ["--no-execute", Documentation.Location.fish(spec.name)]),
             ]
             for (shell, arguments) in checks {
-                let result = try DocsSupport.run(shell, arguments, in: DocsSupport.root)
+                let result = try Shell.run(shell, arguments, in: DocsSupport.root)
                 XCTAssertEqual(result.status, 0, "\(shell) \(arguments): \(result.stderr)")
                 XCTAssertEqual(result.stderr, "", "\(shell) \(arguments)")
             }
@@ -100,7 +101,7 @@ final class BashCompletion {
 
     /// With `binaries` nil, stubs for every tool in AllSpecs; otherwise the real tools there.
     init(binaries: String? = nil) throws {
-        directory = try DocsSupport.temporaryDirectory("completion")
+        directory = try Shell.temporaryDirectory("completion")
         let stub = """
             #!/bin/sh
             [ "$1" = __complete ] || exit 64
@@ -110,9 +111,9 @@ final class BashCompletion {
 
             """
         if binaries == nil {
-            for spec in AllSpecs.tools { try DocsSupport.write(stub, to: "bin/" + spec.name, in: directory, executable: true) }
+            for spec in AllSpecs.tools { try Shell.write(stub, to: "bin/" + spec.name, in: directory, executable: true) }
         }
-        try DocsSupport.write("", to: "work/ca.pem", in: directory)
+        try Shell.write("", to: "work/ca.pem", in: directory)
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         environment = [
             "PATH": (binaries ?? directory.path + "/bin") + ":" + path, "HOME": directory.path,
@@ -128,9 +129,9 @@ final class BashCompletion {
     func seedAccounts(_ accounts: [String], sessionsOnly: [String]) throws {
         let entries = accounts.map { "\"\($0)\": {}" }.joined(separator: ", ")
         let json = "{\"active\": \"\(accounts.first ?? "")\", \"accounts\": {\(entries)}}"
-        try DocsSupport.write(json, to: "config/xmpp-tools/accounts.json", in: directory)
+        try Shell.write(json, to: "config/xmpp-tools/accounts.json", in: directory)
         for account in sessionsOnly {
-            try DocsSupport.write("{}", to: "config/xmpp-tools/sessions/" + account, in: directory)
+            try Shell.write("{}", to: "config/xmpp-tools/sessions/" + account, in: directory)
             try FileManager.default.setAttributes(
                 [.posixPermissions: 0o600], ofItemAtPath: directory.path + "/config/xmpp-tools/sessions/" + account)
         }
@@ -139,35 +140,13 @@ final class BashCompletion {
     /// What bash offers for `words`, the last being the word under the cursor.
     func complete(_ words: [String]) throws -> [String] {
         let script = DocsSupport.root.appendingPathComponent(Documentation.Location.bash(words[0])).path
-        let driver = """
-            cd "$1/work" || exit 1
-            source "$2" || exit 1
-            shift 2
-            function=$(complete -p "$1" | sed -n 's/.*-F \\([^ ]*\\) .*/\\1/p')
-            [ -n "$function" ] || { echo "no completion registered for $1" >&2; exit 1; }
-            COMP_WORDS=("$@")
-            COMP_CWORD=$(( $# - 1 ))
-            COMP_LINE="$*"
-            COMP_POINT=${#COMP_LINE}
-            "$function" "$1" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
-            printf '%s\\n' "${COMPREPLY[@]}"
-            """
-        let output = try DocsSupport.run(
-            "bash", ["--norc", "--noprofile", "-c", driver, "bash", directory.path, script] + words,
-            environment: environment)
-        XCTAssertEqual(output.stderr, "", "bash: \(words)")
-        return output.stdout.split(separator: "\n").map(String.init)
+        return try CompletionRun.bash(script: script, words: words, directory: directory, environment: environment)
     }
 
     /// What fish offers for `line` (`complete -C`), without descriptions.
     func fish(_ line: String) throws -> [String] {
         let tool = String(line.prefix { $0 != " " })
         let script = DocsSupport.root.appendingPathComponent(Documentation.Location.fish(tool)).path
-        let output = try DocsSupport.run(
-            "fish", ["--no-config", "-c", "cd $argv[1]/work; and source $argv[2]; and complete -C $argv[3]",
-                     directory.path, script, line],
-            environment: environment)
-        XCTAssertEqual(output.stderr, "", "fish: \(line)")
-        return output.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+        return try CompletionRun.fish(script: script, line: line, directory: directory, environment: environment)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ShellTestSupport
 import XCTest
 import XMPPTools
 
@@ -14,7 +15,7 @@ final class DocsInstallTests: XCTestCase {
 
     func testInstallAndUninstall() throws {
         let binaries = try programs()
-        let destination = try DocsSupport.temporaryDirectory("install")
+        let destination = try Shell.temporaryDirectory("install")
         defer { try? FileManager.default.removeItem(at: destination) }
         let variables = ["DESTDIR=" + destination.path, "PREFIX=/usr", "BUILDDIR=" + binaries]
         let install = try make(["install"] + variables)
@@ -38,13 +39,13 @@ final class DocsInstallTests: XCTestCase {
         // man finds the pages by name under the installed tree, and the programs run.
         let manpath = destination.path + "/usr/share/man"
         for (name, section) in AllSpecs.tools.map({ ($0.name, "1") }) + [("xmpp-tools", "7")] {
-            let page = try DocsSupport.run(
+            let page = try Shell.run(
                 "man", ["-M", manpath, section, name], environment: ["MANPAGER": "cat", "PAGER": "cat", "MANWIDTH": "100"])
             XCTAssertEqual(page.status, 0, "man \(section) \(name): \(page.stderr)")
-            XCTAssertTrue(DocsSupport.plain(page.stdout).contains("\(name) — "), "man \(section) \(name)")
+            XCTAssertTrue(Shell.plain(page.stdout).contains("\(name) — "), "man \(section) \(name)")
         }
         for spec in AllSpecs.tools {
-            let help = try DocsSupport.run(destination.path + "/usr/bin/" + spec.name, ["--help"])
+            let help = try Shell.run(destination.path + "/usr/bin/" + spec.name, ["--help"])
             XCTAssertEqual(help.status, 0, spec.name)
             XCTAssertTrue(help.stdout.hasPrefix("Usage: \(spec.name) "), spec.name)
         }
@@ -64,8 +65,8 @@ final class DocsInstallTests: XCTestCase {
         return try DocsSupport.binaries()
     }
 
-    private func make(_ arguments: [String]) throws -> DocsSupport.Output {
-        try DocsSupport.run("make", ["--no-print-directory", "-C", DocsSupport.root.path] + arguments)
+    private func make(_ arguments: [String]) throws -> Shell.Output {
+        try Shell.run("make", ["--no-print-directory", "-C", DocsSupport.root.path] + arguments)
     }
 
     /// Every regular file below `directory` and its permission bits.

@@ -1,4 +1,5 @@
 import Foundation
+import ShellTestSupport
 import XCTest
 import XMPPTools
 
@@ -11,7 +12,7 @@ final class DocsManTests: XCTestCase {
 
     func testMandocLintIsSilent() throws {
         for page in pages {
-            let lint = try DocsSupport.run("mandoc", ["-T", "lint", "-W", "warning", page], in: DocsSupport.root)
+            let lint = try Shell.run("mandoc", ["-T", "lint", "-W", "warning", page], in: DocsSupport.root)
             XCTAssertEqual(lint.stdout + lint.stderr, "", page)
             XCTAssertEqual(lint.status, 0, page)
         }
@@ -48,12 +49,12 @@ final class DocsManTests: XCTestCase {
     /// `man -l PAGE` as plain text, 200 columns wide so that no line breaks inside a sentence
     /// checked for; groff must not complain.
     private func render(_ page: String) throws -> String {
-        _ = try DocsSupport.require("man")
-        let result = try DocsSupport.run(
+        _ = try Shell.require("man")
+        let result = try Shell.run(
             "man", ["-l", page], in: DocsSupport.root,
             environment: ["MANPAGER": "cat", "PAGER": "cat", "MANWIDTH": "200", "MAN_KEEP_FORMATTING": ""])
         XCTAssertEqual(result.status, 0, page)
         XCTAssertEqual(result.stderr, "", page)
-        return DocsSupport.plain(result.stdout)
+        return Shell.plain(result.stdout)
     }
 }

@@ -1,3 +1,4 @@
+import TextFormats
 import XCTest
 import XMPPStanzas
 @testable import XMPPTools

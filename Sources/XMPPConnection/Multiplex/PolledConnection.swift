@@ -40,7 +40,7 @@ public final class PolledConnection {
                 if case .timedOut = error { return }
                 throw error
             }
-            if try answerPing(element) { continue }
+            if try connection.answerIfPing(element) { continue }
             elements.append(element)
         }
     }
@@ -52,13 +52,4 @@ public final class PolledConnection {
 
     /// Ends the stream and closes the socket.
     public func close() { connection.close() }
-
-    private func answerPing(_ element: XMLElement) throws(ConnectionError) -> Bool {
-        guard element.name == "iq", element[attribute: "type"] == "get",
-              element.child("ping", namespace: Namespace.ping) != nil, let id = element[attribute: "id"] else { return false }
-        var reply = Iq(type: .result, id: id)
-        reply.to = element[attribute: "from"].flatMap { try? JID($0) }
-        try connection.send(reply.element)
-        return true
-    }
 }

@@ -1,3 +1,4 @@
+import TextFormats
 import Arguments
 import PNGImage
 import XMLTree

@@ -1,3 +1,4 @@
+import TextFormats
 /// Where each known column sits in the CSV, read from its header row (names in any order,
 /// case-insensitive, surrounding spaces ignored).
 struct BatchColumns: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import TextFormats
 import XMPPConnection
 import XMPPStanzas
 import XMPPStorage

@@ -1,3 +1,4 @@
+import TextFormats
 import XMPPStorage
 
 /// The `--report FILE` CSV, rebuilt from the journal so it is complete whatever happened to the

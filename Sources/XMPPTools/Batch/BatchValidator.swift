@@ -1,3 +1,4 @@
+import TextFormats
 import PNGImage
 import XMPPStanzas
 import XMPPStorage

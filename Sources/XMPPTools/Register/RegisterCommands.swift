@@ -1,3 +1,4 @@
+import TextFormats
 import XMPPConnection
 import XMPPServices
 import XMPPStanzas

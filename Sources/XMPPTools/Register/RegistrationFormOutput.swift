@@ -1,3 +1,4 @@
+import TextFormats
 import XMPPStanzas
 
 /// Prints a registration form for people or as JSON.

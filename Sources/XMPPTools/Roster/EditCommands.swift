@@ -1,3 +1,4 @@
+import TextFormats
 import XMLTree
 import XMPPServices
 import XMPPStanzas

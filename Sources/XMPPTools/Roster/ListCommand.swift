@@ -1,3 +1,4 @@
+import TextFormats
 import XMPPServices
 import XMPPStanzas
 import XMPPStorage

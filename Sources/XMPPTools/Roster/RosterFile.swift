@@ -1,3 +1,4 @@
+import TextFormats
 import XMPPStanzas
 
 /// The files `export` writes and `import` reads: a JSON array of contacts (as `export` and

@@ -1,3 +1,4 @@
+import TextFormats
 import XMPPStanzas
 
 /// How contacts are shown: JSON objects with stable snake_case keys, and text rows for people.

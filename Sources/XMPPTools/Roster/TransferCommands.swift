@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import TextFormats
 import Glibc
 #endif
 import XMLTree

@@ -1,3 +1,4 @@
+import TextFormats
 import XMPPStanzas
 
 /// Prints `get` results as they arrive: one card alone, or a list (JSON Lines, tab-separated

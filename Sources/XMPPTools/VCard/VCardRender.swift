@@ -1,3 +1,4 @@
+import TextFormats
 import XMPPStanzas
 
 /// A card to print: whose, and whether it came from the server or the cache.

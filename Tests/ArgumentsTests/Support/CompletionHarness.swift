@@ -1,5 +1,6 @@
 import Arguments
 import Foundation
+import ShellTestSupport
 import XCTest
 
 /// Runs generated completion scripts in real shells, in a scratch directory holding a few files
@@ -41,41 +42,16 @@ final class CompletionHarness {
         ]
     }
 
-    /// What bash offers for `words`, the last being the word under the cursor: the function
-    /// registered with `complete -F` is called with COMP_WORDS and COMP_CWORD set.
+    /// What bash offers for `words`, the last being the word under the cursor.
     func bash(_ spec: ToolSpec, _ words: [String]) throws -> [String] {
         let script = try Shell.write(CompletionRenderer.bash(spec), to: spec.name + ".bash", in: directory)
-        let driver = """
-            cd "$1/work" || exit 1
-            source "$2" || exit 1
-            shift 2
-            function=$(complete -p "$1" | sed -n 's/.*-F \\([^ ]*\\) .*/\\1/p')
-            [ -n "$function" ] || { echo "no completion registered for $1" >&2; exit 1; }
-            COMP_WORDS=("$@")
-            COMP_CWORD=$(( $# - 1 ))
-            COMP_LINE="$*"
-            COMP_POINT=${#COMP_LINE}
-            "$function" "$1" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
-            printf '%s\\n' "${COMPREPLY[@]}"
-            """
-        let output = try Shell.run(
-            "bash", ["--norc", "--noprofile", "-c", driver, "bash", directory.path, script] + words,
-            environment: environment)
-        XCTAssertEqual(output.stderr, "", "bash: \(words)")
-        return output.stdout.split(separator: "\n").map(String.init)
+        return try CompletionRun.bash(script: script, words: words, directory: directory, environment: environment)
     }
 
     /// What fish offers for `line` (`complete -C`), without descriptions.
     func fish(_ spec: ToolSpec, _ line: String) throws -> [String] {
         let script = try Shell.write(CompletionRenderer.fish(spec), to: spec.name + ".fish", in: directory)
-        let output = try Shell.run(
-            "fish",
-            [
-                "--no-config", "-c", "cd $argv[1]/work; and source $argv[2]; and complete -C $argv[3]",
-                directory.path, script, line,
-            ], environment: environment)
-        XCTAssertEqual(output.stderr, "", "fish: \(line)")
-        return output.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+        return try CompletionRun.fish(script: script, line: line, directory: directory, environment: environment)
     }
 
     /// What zsh offers for `line` typed at an interactive prompt followed by Tab: a pseudo-terminal

@@ -1,6 +1,6 @@
+@testable import TextFormats
 import Foundation
 import XCTest
-@testable import XMPPTools
 
 /// Stable, correctly escaped JSON output.
 final class JSONValueTests: XCTestCase {

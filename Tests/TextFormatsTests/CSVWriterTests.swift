@@ -1,5 +1,5 @@
+@testable import TextFormats
 import XCTest
-@testable import XMPPTools
 
 /// What `CSVWriter` quotes, and that `CSVReader` reads every record back to the same fields.
 final class CSVWriterTests: XCTestCase {

@@ -1,21 +1,21 @@
 /// A strict RFC 8259 JSON reader for files people hand to the tools (roster imports): total,
 /// with a depth limit, and errors that say where. Object keys keep their order.
-struct JSONParser {
+public struct JSONParser {
     /// Why a text is not JSON, with the byte offset.
-    struct Failure: Error, CustomStringConvertible {
-        var message: String
-        var offset: Int
-        var description: String { "\(message) at byte \(offset)" }
+    public struct Failure: Error, CustomStringConvertible {
+        public var message: String
+        public var offset: Int
+        public var description: String { "\(message) at byte \(offset)" }
     }
 
     /// Deepest nesting accepted.
-    static let maxDepth = 64
+    public static let maxDepth = 64
 
     private let bytes: [UInt8]
     private var index = 0
 
     /// Parses a whole document.
-    static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+    public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         parser.skipSpace()
         let value = try parser.value(depth: 0)

@@ -1,9 +1,9 @@
+@testable import TextFormats
 import Foundation
 import XCTest
-@testable import XMPPTools
 
 /// RFC 4180 reading: quoting, line ends, BOM, line numbers in records and errors, limits.
-final class BatchCSVTests: XCTestCase {
+final class CSVReaderTests: XCTestCase {
     private func parse(_ text: String, limits: CSVLimits = CSVLimits()) throws -> [CSVRecord] {
         try CSVReader.parse(Array(text.utf8), limits: limits)
     }

@@ -4,7 +4,7 @@ import XMPPStanzas
 
 /// The XEP-0060 subset avatars use: publish with publish-options, retract, configure, and what
 /// to do when publish-options are refused.
-final class AvatarPubSubTests: XCTestCase {
+final class PubSubTests: XCTestCase {
     /// XEP-0060 §7.1.5 example: publishing with options.
     func testPublishWithOptionsRoundTrips() throws {
         let iq = try Iq(element: parseXMLDocument("""
