@@ -17,6 +17,9 @@ public enum ConnectionError: Error, Sendable, CustomStringConvertible {
     case tls(String)
     /// The server's certificate was not trusted for the expected name.
     case certificateRejected(String)
+    /// The name the certificate must match cannot be handed to OpenSSL's check, so the
+    /// certificate cannot be verified for it.
+    case referenceNameUnusable(String)
     /// The server's public key did not match `--pin`.
     case pinMismatch(expected: String, actual: String)
     /// The server ended the stream with an error.
@@ -47,6 +50,7 @@ public enum ConnectionError: Error, Sendable, CustomStringConvertible {
         case .io(let r): return "connection error: \(r)"
         case .tls(let r): return "TLS failed: \(r)"
         case .certificateRejected(let r): return "server certificate rejected: \(r)"
+        case .referenceNameUnusable(let n): return "cannot check the server certificate for '\(n)': not a usable host name or IP address"
         case .pinMismatch(let e, let a): return "server key does not match the pin: expected \(e), got \(a)"
         case .stream(let e): return "stream error from server: \(e)"
         case .xml(let e): return "server sent invalid XML: \(e)"

@@ -34,7 +34,7 @@ public enum ErrorMapping {
             }
             if e.condition == "host-unknown" { return ToolFailure(.notFound, error.description) }
             return ToolFailure(.network, error.description)
-        case .tls, .certificateRejected, .pinMismatch, .tlsUnavailable:
+        case .tls, .certificateRejected, .referenceNameUnusable, .pinMismatch, .tlsUnavailable:
             return ToolFailure(.tls, error.description)
         case .sasl(let e):
             if case .noAcceptableMechanism = e { return ToolFailure(.auth, error.description) }
