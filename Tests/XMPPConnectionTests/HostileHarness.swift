@@ -30,19 +30,20 @@ class HostilePeerTestCase: XCTestCase {
 
     /// The whole client flow of a login: open (STARTTLS), authenticate with SCRAM or PLAIN, bind.
     static func login(port: Int, caFile: String, timeout: Duration, limits: XMLLimits,
-                      domain: String = "localhost") throws(ConnectionError) {
+                      domain: String = "localhost", requireSCRAM: Bool = false) throws(ConnectionError) {
         let options = ConnectionOptions(domain: domain, serverHost: "127.0.0.1", serverPort: port,
                                         timeout: timeout, limits: limits)
         let connection = try Connection.open(options, tls: TLSContext(settings: TLSSettings(caFile: caFile)))
         defer { connection.close() }
-        _ = try connection.authenticate(username: "alice", credential: .password(password), usedSCRAMBefore: false)
+        _ = try connection.authenticate(username: "alice", credential: .password(password), usedSCRAMBefore: false,
+                                    requireSCRAM: requireSCRAM)
         _ = try connection.bind()
     }
 
     /// Runs `login` against `peer` on its own thread: the error it ended with (nil on success)
     /// and how long it took; nil (and a failure) if it has not ended by `overallDeadline`.
     func runLogin(_ peer: ScriptedPeer, timeout: Duration = .seconds(5), limits: XMLLimits = XMLLimits(),
-                  domain: String = "localhost",
+                  domain: String = "localhost", requireSCRAM: Bool = false,
                   file: StaticString = #filePath, line: UInt = #line) -> (ConnectionError?, Duration)? {
         let box = ResultBox()
         let port = peer.port, caFile = caFile
@@ -50,7 +51,8 @@ class HostilePeerTestCase: XCTestCase {
             let start = ContinuousClock.now
             var outcome: ConnectionError?
             do throws(ConnectionError) {
-                try HostilePeerTestCase.login(port: port, caFile: caFile, timeout: timeout, limits: limits, domain: domain)
+                try HostilePeerTestCase.login(port: port, caFile: caFile, timeout: timeout, limits: limits, domain: domain,
+                                              requireSCRAM: requireSCRAM)
             } catch {
                 outcome = error
             }
@@ -69,9 +71,10 @@ class HostilePeerTestCase: XCTestCase {
     /// Runs `login` against `peer` and returns the error it ended with and how long it took;
     /// fails the test if the client succeeds or hangs, or if the error is not one line.
     func clientError(_ peer: ScriptedPeer, timeout: Duration = .seconds(5), limits: XMLLimits = XMLLimits(),
-                     domain: String = "localhost",
+                     domain: String = "localhost", requireSCRAM: Bool = false,
                      file: StaticString = #filePath, line: UInt = #line) -> (ConnectionError, Duration)? {
-        guard let (error, elapsed) = runLogin(peer, timeout: timeout, limits: limits, domain: domain, file: file, line: line)
+        guard let (error, elapsed) = runLogin(peer, timeout: timeout, limits: limits, domain: domain,
+                                              requireSCRAM: requireSCRAM, file: file, line: line)
         else { return nil }
         guard let error else {
             XCTFail("the client succeeded against a hostile peer", file: file, line: line)

@@ -91,4 +91,22 @@ final class HostileSASLTests: HostilePeerTestCase {
         guard case .sasl(.serverError("invalid-proof")) = error else { return XCTFail("\(error)") }
         try assertTool(peer, exits: 3)
     }
+
+    /// xmpp-login needs SCRAM keys: on a server offering only PLAIN it must refuse before sending
+    /// anything, not send the password and refuse afterwards.
+    func testPlainOnlyServerNeverGetsThePasswordFromLogin() throws {
+        let localhost = localhost!
+        let peer = try scriptedPeer { PeerScript.startTLS(localhost) + PeerScript.open(PeerScript.saslFeatures(["PLAIN"])) + [.stall] }
+        guard let (error, _) = clientError(peer, requireSCRAM: true) else { return }
+        guard case .sasl(.scramRequired(offered: ["PLAIN"])) = error else { return XCTFail("\(error)") }
+        let (line, _) = try assertTool(peer, exits: 3)
+        XCTAssertEqual(line, "xmpp-login: localhost offers no SCRAM mechanism; a session cannot be cached without storing "
+                       + "the password, which this tool never does (the password was not sent)")
+        for index in 0..<2 {
+            guard let text = peer.transcript(index)?.text else { return XCTFail("connection \(index) never finished") }
+            XCTAssertFalse(text.contains("<auth"), text)
+            XCTAssertFalse(text.contains(Self.password), text)
+            XCTAssertFalse(text.contains(Base64.encode(Array("\0alice\0\(Self.password)".utf8))), text)
+        }
+    }
 }

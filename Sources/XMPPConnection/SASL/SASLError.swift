@@ -2,6 +2,8 @@
 public enum SASLError: Error, Sendable, Equatable, CustomStringConvertible {
     /// None of the server's mechanisms is one this client may use here.
     case noAcceptableMechanism(offered: [String])
+    /// The caller needs SCRAM (to cache keys) and the server offers none; nothing was sent.
+    case scramRequired(offered: [String])
     /// Only PLAIN is left and the stream is not encrypted, so the password would travel in clear.
     case plainRequiresTLS
     /// Only PLAIN is left but this account used SCRAM before: refused as a possible downgrade attack.
@@ -38,6 +40,8 @@ public enum SASLError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .noAcceptableMechanism(let offered):
             "no acceptable SASL mechanism (server offers: \(offered.isEmpty ? "none" : offered.joined(separator: ", ")))"
+        case .scramRequired(let offered):
+            "the server offers no SCRAM mechanism (offers: \(offered.isEmpty ? "none" : offered.joined(separator: ", ")))"
         case .plainRequiresTLS:
             "the server offers only PLAIN, which is refused without TLS"
         case .plainRefusedAfterSCRAM:

@@ -52,15 +52,23 @@ struct LoginCommand {
     static func authenticate(context: AccountContext, jid: JID, settings: AccountSettings, password: String) throws -> Result {
         let connection = try context.open(domain: jid.domain, settings: settings)
         defer { connection.close() }
-        let outcome = try connection.authenticate(username: jid.local ?? "", credential: .password(password),
-                                                  usedSCRAMBefore: settings.usedSCRAM)
-        guard let keys = outcome.keys else {
-            throw ToolFailure(.auth, "\(jid.domain) offers no SCRAM mechanism; a session cannot be cached without storing the password, which this tool never does")
+        let outcome: AuthenticationOutcome
+        do {
+            outcome = try connection.authenticate(username: jid.local ?? "", credential: .password(password),
+                                                  usedSCRAMBefore: settings.usedSCRAM, requireSCRAM: true)
+        } catch {
+            if case .sasl(.scramRequired) = error { throw noSCRAM(jid) }
+            throw error
         }
+        guard let keys = outcome.keys else { throw ToolFailure(.failed, "\(outcome.mechanism) left no SCRAM keys to cache") }
         let bound = try connection.bind(resource: context.common.resource)
         try verifyResumable(context: context, jid: jid, settings: settings, keys: keys)
         return Result(boundJID: bound, mechanism: outcome.mechanism, keys: keys,
                       tlsVersion: connection.tlsVersion ?? .other, endpoint: connection.endpoint)
+    }
+
+    private static func noSCRAM(_ jid: JID) -> ToolFailure {
+        ToolFailure(.auth, "\(jid.domain) offers no SCRAM mechanism; a session cannot be cached without storing the password, which this tool never does (the password was not sent)")
     }
 
     /// Proves the keys authenticate on a fresh stream before anything is saved. A server that
