@@ -28,6 +28,9 @@ public enum ConnectionError: Error, Sendable, CustomStringConvertible {
     case xml(XMLTreeError)
     /// The server sent a stanza this client cannot read.
     case badStanza(StanzaParseError)
+    /// The peer speaks another protocol (HTTP, or TLS where a stream was expected, or the
+    /// reverse); the text is the whole sentence for people.
+    case wrongProtocol(String)
     /// The server broke the protocol in some other way.
     case protocolViolation(String)
     /// The server offers no TLS, and the client will not talk in clear text.
@@ -55,6 +58,7 @@ public enum ConnectionError: Error, Sendable, CustomStringConvertible {
         case .stream(let e): return "stream error from server: \(e)"
         case .xml(let e): return "server sent invalid XML: \(e)"
         case .badStanza(let e): return "server sent an invalid stanza: \(e)"
+        case .wrongProtocol(let sentence): return sentence
         case .protocolViolation(let r): return "protocol error: \(r)"
         case .tlsUnavailable: return "the server does not offer TLS (refusing to continue in clear text)"
         case .sasl(let e): return "authentication failed: \(e)"

@@ -30,8 +30,8 @@ class HostilePeerTestCase: XCTestCase {
 
     /// The whole client flow of a login: open (STARTTLS), authenticate with SCRAM or PLAIN, bind.
     static func login(port: Int, caFile: String, timeout: Duration, limits: XMLLimits,
-                      domain: String = "localhost", requireSCRAM: Bool = false) throws(ConnectionError) {
-        let options = ConnectionOptions(domain: domain, serverHost: "127.0.0.1", serverPort: port,
+                      domain: String = "localhost", requireSCRAM: Bool = false, directTLS: Bool = false) throws(ConnectionError) {
+        let options = ConnectionOptions(domain: domain, serverHost: "127.0.0.1", serverPort: port, directTLS: directTLS,
                                         timeout: timeout, limits: limits)
         let connection = try Connection.open(options, tls: TLSContext(settings: TLSSettings(caFile: caFile)))
         defer { connection.close() }
@@ -43,7 +43,7 @@ class HostilePeerTestCase: XCTestCase {
     /// Runs `login` against `peer` on its own thread: the error it ended with (nil on success)
     /// and how long it took; nil (and a failure) if it has not ended by `overallDeadline`.
     func runLogin(_ peer: ScriptedPeer, timeout: Duration = .seconds(5), limits: XMLLimits = XMLLimits(),
-                  domain: String = "localhost", requireSCRAM: Bool = false,
+                  domain: String = "localhost", requireSCRAM: Bool = false, directTLS: Bool = false,
                   file: StaticString = #filePath, line: UInt = #line) -> (ConnectionError?, Duration)? {
         let box = ResultBox()
         let port = peer.port, caFile = caFile
@@ -52,7 +52,7 @@ class HostilePeerTestCase: XCTestCase {
             var outcome: ConnectionError?
             do throws(ConnectionError) {
                 try HostilePeerTestCase.login(port: port, caFile: caFile, timeout: timeout, limits: limits, domain: domain,
-                                              requireSCRAM: requireSCRAM)
+                                              requireSCRAM: requireSCRAM, directTLS: directTLS)
             } catch {
                 outcome = error
             }
@@ -71,10 +71,10 @@ class HostilePeerTestCase: XCTestCase {
     /// Runs `login` against `peer` and returns the error it ended with and how long it took;
     /// fails the test if the client succeeds or hangs, or if the error is not one line.
     func clientError(_ peer: ScriptedPeer, timeout: Duration = .seconds(5), limits: XMLLimits = XMLLimits(),
-                     domain: String = "localhost", requireSCRAM: Bool = false,
+                     domain: String = "localhost", requireSCRAM: Bool = false, directTLS: Bool = false,
                      file: StaticString = #filePath, line: UInt = #line) -> (ConnectionError, Duration)? {
         guard let (error, elapsed) = runLogin(peer, timeout: timeout, limits: limits, domain: domain,
-                                              requireSCRAM: requireSCRAM, file: file, line: line)
+                                              requireSCRAM: requireSCRAM, directTLS: directTLS, file: file, line: line)
         else { return nil }
         guard let error else {
             XCTFail("the client succeeded against a hostile peer", file: file, line: line)
@@ -89,7 +89,7 @@ class HostilePeerTestCase: XCTestCase {
     /// and how long the tool ran.
     @discardableResult
     func assertTool(_ peer: ScriptedPeer, exits exitCode: Int32, timeoutSeconds: Int = 5, jid: String = "alice@localhost",
-                    file: StaticString = #filePath, line: UInt = #line) throws -> (String, Duration) {
+                    extraArguments: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws -> (String, Duration) {
         guard let binary = Self.loginBinary else {
             throw XCTSkip("xmpp-login is not built next to the test bundle; its exit status was not checked")
         }
@@ -98,7 +98,7 @@ class HostilePeerTestCase: XCTestCase {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = [jid, "--server", "127.0.0.1:\(peer.port)", "--ca-file", caFile,
-                             "--timeout", String(timeoutSeconds), "--password-stdin"]
+                             "--timeout", String(timeoutSeconds), "--password-stdin"] + extraArguments
         var env = ProcessInfo.processInfo.environment
         for key in ["XMPP_ACCOUNT", "XMPP_PASSWORD"] { env[key] = nil }
         env["HOME"] = home

@@ -72,7 +72,12 @@ final class XMPPStream {
 
     private func nextEvent(deadline: ContinuousClock.Instant) throws(ConnectionError) -> XMLStreamEvent {
         while pending.isEmpty {
+            let wasFirst = transport.firstBytes.isEmpty
             let bytes = try transport.receive(deadline: deadline)
+            if wasFirst, !transport.isSecure,
+               let sentence = PeerGreeting(bytes)?.mismatch(peer: transport.peerName, expectedTLS: false) {
+                throw .wrongProtocol(sentence)
+            }
             do {
                 pending += try parser.feed(bytes)
             } catch {
