@@ -16,6 +16,9 @@ struct LoginCommand {
         let secret = try password.read(prompt: "Password for \(jid): ")
         let result = try Self.authenticate(context: context, jid: jid, settings: settings, password: secret)
         try Self.saveSession(env: env, jid: jid, settings: settings, result: result, makeActive: true)
+        if settings.insecure {
+            env.warn("--insecure is not remembered: later commands verify the certificate again; log in with --ca-file or --pin to remember whom to trust")
+        }
         if context.common.json {
             Output.line(JSONValue.object([
                 ("jid", .string(jid.description)),
@@ -41,12 +44,7 @@ struct LoginCommand {
     }
 
     /// Parses an account JID, which needs a user part.
-    static func accountJID(_ text: String) throws -> JID {
-        let jid: JID
-        do { jid = try JID(text) } catch { throw ToolFailure(.badInput, "invalid JID '\(text)': \(error)") }
-        guard jid.local != nil else { throw ToolFailure(.badInput, "invalid JID '\(text)': it needs a user part (user@domain)") }
-        return jid.bare
-    }
+    static func accountJID(_ text: String) throws -> JID { try AccountContext.parseAccountJID(text, what: "JID") }
 
     /// Connects, authenticates with the password, binds, and returns the keys to cache.
     static func authenticate(context: AccountContext, jid: JID, settings: AccountSettings, password: String) throws -> Result {
@@ -58,6 +56,7 @@ struct LoginCommand {
                                                   usedSCRAMBefore: settings.usedSCRAM, requireSCRAM: true)
         } catch {
             if case .sasl(.scramRequired) = error { throw noSCRAM(jid) }
+            if let rejection = ErrorMapping.passwordRejection(error, jid: jid.description) { throw rejection }
             throw error
         }
         guard let keys = outcome.keys else { throw ToolFailure(.failed, "\(outcome.mechanism) left no SCRAM keys to cache") }
@@ -97,10 +96,8 @@ struct LoginCommand {
     /// Writes the session file and the account's settings.
     static func saveSession(env: ToolEnvironment, jid: JID, settings: AccountSettings, result: Result, makeActive: Bool) throws {
         try env.sessions.save(SessionKeys.session(jid: jid, mechanism: result.mechanism, keys: result.keys, now: env.now))
-        var remembered = settings
-        remembered.usedSCRAM = true
         try env.accounts.update { file in
-            file.accounts[jid.description] = remembered
+            file.accounts[jid.description] = AccountContext.remembered(settings, over: file.accounts[jid.description])
             if makeActive || file.active == nil { file.active = jid.description }
         }
     }
