@@ -42,7 +42,7 @@ public final class Connection {
                 lastError = error
                 // Certificate and protocol problems are answers, not unreachability: stop there.
                 switch error {
-                case .dnsFailed, .connectFailed, .timedOut, .closedByPeer, .io: continue
+                case .dnsFailed, .connectFailed, .timedOut, .closedByPeer, .closedWithoutAnswer, .io: continue
                 default: throw error
                 }
             }

@@ -11,6 +11,8 @@ public enum ConnectionError: Error, Sendable, CustomStringConvertible {
     case timedOut(String)
     /// The peer closed the TCP connection.
     case closedByPeer
+    /// The peer closed a plain connection before sending a single byte (named `host:port`).
+    case closedWithoutAnswer(String)
     /// A socket read or write failed.
     case io(String)
     /// The TLS handshake or record layer failed.
@@ -50,6 +52,8 @@ public enum ConnectionError: Error, Sendable, CustomStringConvertible {
         case .connectFailed(let h, let p, let r): return "cannot connect to \(h) port \(p): \(r)"
         case .timedOut(let what): return "timed out \(what)"
         case .closedByPeer: return "the server closed the connection"
+        case .closedWithoutAnswer(let peer):
+            return "\(peer) closed the connection without answering; if it is a direct-TLS port, add --direct-tls"
         case .io(let r): return "connection error: \(r)"
         case .tls(let r): return "TLS failed: \(r)"
         case .certificateRejected(let r): return "server certificate rejected: \(r)"

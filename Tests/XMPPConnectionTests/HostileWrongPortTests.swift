@@ -48,6 +48,16 @@ final class HostileWrongPortTests: HostilePeerTestCase {
         try assertTool(peer, exits: 6)
     }
 
+    /// Prosody's direct-TLS port closes on a stream header without sending anything.
+    func testSilentCloseOfAPlainStream() throws {
+        let peer = try scriptedPeer { [.expect(PeerScript.clientHeaderEnd), .close] }
+        guard let (error, _) = clientError(peer) else { return }
+        guard case .closedWithoutAnswer("127.0.0.1:\(peer.port)") = error else { return XCTFail("\(error)") }
+        let (line, _) = try assertTool(peer, exits: 6)
+        XCTAssertEqual(line, "xmpp-login: 127.0.0.1:\(peer.port) closed the connection without answering; "
+                       + "if it is a direct-TLS port, add --direct-tls")
+    }
+
     func testGreetingRecognition() {
         XCTAssertEqual(PeerGreeting(Array("HTTP/1.1 400 Bad Request".utf8)), .http)
         XCTAssertEqual(PeerGreeting([0x16, 0x03, 0x03, 0x00]), .tls)

@@ -28,7 +28,7 @@ public enum ErrorMapping {
         switch error {
         case .dnsFailed, .connectFailed:
             return ToolFailure(.network, error.description + " (is the server elsewhere? name it with --server HOST[:PORT])")
-        case .timedOut, .closedByPeer, .io, .streamClosed, .xml, .badStanza, .protocolViolation, .wrongProtocol:
+        case .timedOut, .closedByPeer, .closedWithoutAnswer, .io, .streamClosed, .xml, .badStanza, .protocolViolation, .wrongProtocol:
             return ToolFailure(.network, error.description)
         case .stream(let e):
             if ["policy-violation", "resource-constraint", "not-authorized"].contains(e.condition) {
