@@ -47,7 +47,7 @@ public final class Connection: StanzaChannel {
                 lastError = error
                 // Certificate and protocol problems are answers, not unreachability: stop there.
                 switch error {
-                case .dnsFailed, .connectFailed, .timedOut, .closedByPeer, .io: continue
+                case .dnsFailed, .connectFailed, .timedOut, .closedByPeer, .closedWithoutAnswer, .io: continue
                 default: throw error
                 }
             }
@@ -58,7 +58,7 @@ public final class Connection: StanzaChannel {
     private static func open(_ options: ConnectionOptions, endpoint: Endpoint, tls: TLSContext, trace: TraceSink?) throws(ConnectionError) -> Connection {
         let deadline = ContinuousClock.now + options.timeout
         let socket = try Socket.connect(host: endpoint.host, port: endpoint.port, deadline: deadline)
-        let transport = Transport(socket: socket)
+        let transport = Transport(socket: socket, peerName: "\(endpoint.host):\(endpoint.port)")
         if endpoint.directTLS {
             try transport.startTLS(context: tls, referenceName: options.domain, directTLS: true, deadline: deadline)
         }

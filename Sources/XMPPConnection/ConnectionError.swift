@@ -11,12 +11,17 @@ public enum ConnectionError: Error, Sendable, CustomStringConvertible {
     case timedOut(String)
     /// The peer closed the TCP connection.
     case closedByPeer
+    /// The peer closed a plain connection before sending a single byte (named `host:port`).
+    case closedWithoutAnswer(String)
     /// A socket read or write failed.
     case io(String)
     /// The TLS handshake or record layer failed.
     case tls(String)
     /// The server's certificate was not trusted for the expected name.
     case certificateRejected(String)
+    /// The name the certificate must match cannot be handed to OpenSSL's check, so the
+    /// certificate cannot be verified for it.
+    case referenceNameUnusable(String)
     /// The server's public key did not match `--pin`.
     case pinMismatch(expected: String, actual: String)
     /// The server ended the stream with an error.
@@ -25,6 +30,9 @@ public enum ConnectionError: Error, Sendable, CustomStringConvertible {
     case xml(XMLTreeError)
     /// The server sent a stanza this client cannot read.
     case badStanza(StanzaParseError)
+    /// The peer speaks another protocol (HTTP, or TLS where a stream was expected, or the
+    /// reverse); the text is the whole sentence for people.
+    case wrongProtocol(String)
     /// The server broke the protocol in some other way.
     case protocolViolation(String)
     /// The server offers no TLS, and the client will not talk in clear text.
@@ -44,13 +52,17 @@ public enum ConnectionError: Error, Sendable, CustomStringConvertible {
         case .connectFailed(let h, let p, let r): return "cannot connect to \(h) port \(p): \(r)"
         case .timedOut(let what): return "timed out \(what)"
         case .closedByPeer: return "the server closed the connection"
+        case .closedWithoutAnswer(let peer):
+            return "\(peer) closed the connection without answering; if it is a direct-TLS port, add --direct-tls"
         case .io(let r): return "connection error: \(r)"
         case .tls(let r): return "TLS failed: \(r)"
         case .certificateRejected(let r): return "server certificate rejected: \(r)"
+        case .referenceNameUnusable(let n): return "cannot check the server certificate for '\(n)': not a usable host name or IP address"
         case .pinMismatch(let e, let a): return "server key does not match the pin: expected \(e), got \(a)"
         case .stream(let e): return "stream error from server: \(e)"
         case .xml(let e): return "server sent invalid XML: \(e)"
         case .badStanza(let e): return "server sent an invalid stanza: \(e)"
+        case .wrongProtocol(let sentence): return sentence
         case .protocolViolation(let r): return "protocol error: \(r)"
         case .tlsUnavailable: return "the server does not offer TLS (refusing to continue in clear text)"
         case .sasl(let e): return "authentication failed: \(e)"

@@ -35,8 +35,12 @@ final class LoginEndToEndTests: XCTestCase {
         let (jid, _) = try t.makeAccount("wp")
         let r = try t.run("xmpp-login", [jid] + t.serverArgs, password: "wrong")
         XCTAssertEqual(r.status, 3, r.stderr)
-        XCTAssertTrue(r.stderr.hasPrefix("xmpp-login: "), r.stderr)
+        XCTAssertEqual(r.stderr, "xmpp-login: wrong password or unknown account for \(jid) (server: not-authorized)\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: t.home + "/config/xmpp-tools/sessions/" + jid))
+        let unknown = "nobody-\(ToolRunner.username())@\(t.server.domain)"
+        let u = try t.run("xmpp-login", [unknown] + t.serverArgs, password: "wrong")
+        XCTAssertEqual(u.status, 3, u.stderr)
+        XCTAssertTrue(u.stderr.hasPrefix("xmpp-login: wrong password or unknown account for \(unknown) (server: "), u.stderr)
     }
 
     /// The server stores the SASLprep form of a password (NFKC: `Ⅸ` is `IX`, `²` is `2`), so
@@ -134,6 +138,118 @@ final class LoginEndToEndTests: XCTestCase {
                           password: "x")
         XCTAssertEqual(r.status, 6, r.stderr)
         XCTAssertTrue(r.stderr.contains("127.0.0.1"), r.stderr)
+        XCTAssertTrue(r.stderr.hasSuffix("(is the server elsewhere? name it with --server HOST[:PORT])\n"), r.stderr)
+    }
+
+    func testNoPasswordSourceAndNoTerminalIsAUsageError() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        // setsid: a new session has no controlling terminal, so /dev/tty cannot be opened.
+        let r = try Shell.run(["/usr/bin/setsid", "-w", Paths.binaries + "/xmpp-login", "x@\(t.server.domain)"] + t.serverArgs,
+                              environment: t.environment)
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertEqual(r.stderr, "xmpp-login: no password given and no terminal to ask for one: use --password-file FILE, "
+                       + "--password-stdin or XMPP_PASSWORD\n")
+    }
+
+    func testJIDWithoutDomainSaysToAddIt() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        let r = try t.run("xmpp-login", ["alice"] + t.serverArgs, password: "x")
+        XCTAssertEqual(r.status, 9, r.stderr)
+        XCTAssertEqual(r.stderr, "xmpp-login: JID 'alice' has no domain: add @ and the server's domain, as in alice@example.org\n")
+    }
+
+    /// --direct-tls on the STARTTLS port, and its absence on the direct-TLS port, are named.
+    func testWrongPortKindIsNamed() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        let (jid, password) = try t.makeAccount("wk")
+        let direct = try t.run("xmpp-login", [jid, "--server", t.server.server, "--direct-tls", "--ca-file", t.server.caFile],
+                               password: password)
+        XCTAssertEqual(direct.status, 6, direct.stderr)
+        XCTAssertEqual(direct.stderr, "xmpp-login: \(t.server.server) answered in plain text, not TLS: it looks like a STARTTLS "
+                       + "port; leave out --direct-tls\n")
+        let plain = try t.run("xmpp-login", [jid, "--server", t.server.directTLSServer, "--ca-file", t.server.caFile],
+                              password: password)
+        XCTAssertEqual(plain.status, 6, plain.stderr)
+        XCTAssertTrue(plain.stderr.hasSuffix("if it is a direct-TLS port, add --direct-tls\n"), plain.stderr)
+    }
+
+    /// The case: after one --insecure login, a login with a wrong --pin must fail, and
+    /// the wrong pin must not be saved.
+    func testInsecureIsNotRememberedAndALaterWrongPinFails() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        let (jid, password) = try t.makeAccount("ip")
+        let insecure = try t.run("xmpp-login", [jid, "--server", t.server.server, "--insecure"], password: password)
+        XCTAssertEqual(insecure.status, 0, insecure.stderr)
+        XCTAssertTrue(insecure.stderr.contains("--insecure is not remembered"), insecure.stderr)
+        let accounts = t.home + "/config/xmpp-tools/accounts.json"
+        XCTAssertFalse(try String(contentsOfFile: accounts, encoding: .utf8).contains("insecure"))
+        let status = try t.run("xmpp-login", ["status"])
+        XCTAssertEqual(status.status, 7, "the certificate is verified again: \(status.stderr)")
+
+        let wrongPin = "sha256/" + Data(count: 32).base64EncodedString()
+        let pinned = try t.run("xmpp-login", [jid, "--pin", wrongPin], password: password)
+        XCTAssertEqual(pinned.status, 7, pinned.stderr)
+        XCTAssertFalse(try String(contentsOfFile: accounts, encoding: .utf8).contains(wrongPin))
+        let right = try t.run("xmpp-login", [jid, "--pin", try Self.pin(of: t.server.caFile)], password: password)
+        XCTAssertEqual(right.status, 0, right.stderr)
+        XCTAssertEqual(try t.run("xmpp-login", ["status"]).status, 0)
+    }
+
+    func testInsecureWithPinOrCAFileIsAUsageError() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        let pin = try Self.pin(of: t.server.caFile)
+        for extra in [["--pin", pin], ["--ca-file", t.server.caFile]] {
+            let r = try t.run("xmpp-login", ["x@\(t.server.domain)", "--server", t.server.server, "--insecure"] + extra, password: "x")
+            XCTAssertEqual(r.status, 2, r.stderr)
+            XCTAssertTrue(r.stderr.hasPrefix("xmpp-login: --insecure cannot be combined with \(extra[0])"), r.stderr)
+        }
+    }
+
+    /// A remembered --direct-tls used to apply to a new --server on the STARTTLS port
+    /// ("TLS failed: wrong version number").
+    func testNewServerReplacesRememberedDirectTLS() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        let (jid, password) = try t.makeAccount("rd")
+        let direct = try t.run("xmpp-login", [jid, "--server", t.server.directTLSServer, "--direct-tls", "--ca-file", t.server.caFile],
+                               password: password)
+        XCTAssertEqual(direct.status, 0, direct.stderr)
+        let starttls = try t.run("xmpp-login", [jid, "--server", t.server.server], password: password)
+        XCTAssertEqual(starttls.status, 0, starttls.stderr)
+        let status = try t.run("xmpp-login", ["status", "--json"])
+        XCTAssertEqual(status.status, 0, status.stderr)
+        let doc = try XCTUnwrap(try ToolRunner.json(status) as? [String: Any])
+        let remembered = try XCTUnwrap(doc["remembered"] as? [String: Any], "\(doc)")
+        XCTAssertEqual(remembered["server"] as? String, t.server.server)
+        XCTAssertEqual(remembered["direct_tls"] as? Bool, false)
+        XCTAssertEqual(remembered["ca_file"] as? String, t.server.caFile, "the trust group was not given, so it is kept")
+    }
+
+    func testStatusShowsRememberedSettingsAndForgetSettingsClearsThem() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        let (jid, password) = try t.makeAccount("fs")
+        XCTAssertEqual(try t.run("xmpp-login", [jid] + t.serverArgs, password: password).status, 0)
+        let text = try t.run("xmpp-login", ["status"])
+        XCTAssertTrue(text.stdout.contains("remembered: --server \(t.server.server) --ca-file \(t.server.caFile)\n"), text.stdout)
+        let json = try XCTUnwrap(try ToolRunner.json(try t.run("xmpp-login", ["status", "--json"])) as? [String: Any])
+        let remembered = try XCTUnwrap(json["remembered"] as? [String: Any])
+        XCTAssertEqual(remembered["server"] as? String, t.server.server)
+        XCTAssertEqual(remembered["ca_file"] as? String, t.server.caFile)
+        XCTAssertTrue(remembered["pin"] is NSNull, "\(remembered)")
+        XCTAssertEqual(remembered["direct_tls"] as? Bool, false)
+
+        let forget = try t.run("xmpp-login", ["forget-settings", jid, "--json"])
+        XCTAssertEqual(forget.status, 0, forget.stderr)
+        let forgotten = try XCTUnwrap((try ToolRunner.json(forget) as? [String: Any])?["forgotten"] as? [String: Any])
+        XCTAssertEqual(forgotten["server"] as? String, t.server.server)
+        let list = try XCTUnwrap(try ToolRunner.json(try t.run("xmpp-login", ["list", "--json"])) as? [[String: Any]])
+        XCTAssertTrue(list.first?["server"] is NSNull, "\(list)")
+        XCTAssertTrue(list.first?["ca_file"] is NSNull, "\(list)")
+        XCTAssertEqual(list.first?["session"] as? Bool, true, "the session stays")
+        XCTAssertEqual(try t.run("xmpp-login", ["status"] + t.serverArgs).status, 0)
+
+        let again = try t.run("xmpp-login", ["forget-settings"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stderr, "xmpp-login: \(jid) has no remembered connection settings\n")
     }
 
     func testBadFlagExitsTwoWithSuggestion() throws {

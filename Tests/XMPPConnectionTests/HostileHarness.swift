@@ -29,18 +29,21 @@ class HostilePeerTestCase: XCTestCase {
     }
 
     /// The whole client flow of a login: open (STARTTLS), authenticate with SCRAM or PLAIN, bind.
-    static func login(port: Int, caFile: String, timeout: Duration, limits: XMLLimits) throws(ConnectionError) {
-        let options = ConnectionOptions(domain: "localhost", serverHost: "127.0.0.1", serverPort: port,
+    static func login(port: Int, caFile: String, timeout: Duration, limits: XMLLimits,
+                      domain: String = "localhost", requireSCRAM: Bool = false, directTLS: Bool = false) throws(ConnectionError) {
+        let options = ConnectionOptions(domain: domain, serverHost: "127.0.0.1", serverPort: port, directTLS: directTLS,
                                         timeout: timeout, limits: limits)
         let connection = try Connection.open(options, tls: TLSContext(settings: TLSSettings(caFile: caFile)))
         defer { connection.close() }
-        _ = try connection.authenticate(username: "alice", credential: .password(password), usedSCRAMBefore: false)
+        _ = try connection.authenticate(username: "alice", credential: .password(password), usedSCRAMBefore: false,
+                                    requireSCRAM: requireSCRAM)
         _ = try connection.bind()
     }
 
     /// Runs `login` against `peer` on its own thread: the error it ended with (nil on success)
     /// and how long it took; nil (and a failure) if it has not ended by `overallDeadline`.
     func runLogin(_ peer: ScriptedPeer, timeout: Duration = .seconds(5), limits: XMLLimits = XMLLimits(),
+                  domain: String = "localhost", requireSCRAM: Bool = false, directTLS: Bool = false,
                   file: StaticString = #filePath, line: UInt = #line) -> (ConnectionError?, Duration)? {
         let box = ResultBox()
         let port = peer.port, caFile = caFile
@@ -48,7 +51,8 @@ class HostilePeerTestCase: XCTestCase {
             let start = ContinuousClock.now
             var outcome: ConnectionError?
             do throws(ConnectionError) {
-                try HostilePeerTestCase.login(port: port, caFile: caFile, timeout: timeout, limits: limits)
+                try HostilePeerTestCase.login(port: port, caFile: caFile, timeout: timeout, limits: limits, domain: domain,
+                                              requireSCRAM: requireSCRAM, directTLS: directTLS)
             } catch {
                 outcome = error
             }
@@ -67,8 +71,11 @@ class HostilePeerTestCase: XCTestCase {
     /// Runs `login` against `peer` and returns the error it ended with and how long it took;
     /// fails the test if the client succeeds or hangs, or if the error is not one line.
     func clientError(_ peer: ScriptedPeer, timeout: Duration = .seconds(5), limits: XMLLimits = XMLLimits(),
+                     domain: String = "localhost", requireSCRAM: Bool = false, directTLS: Bool = false,
                      file: StaticString = #filePath, line: UInt = #line) -> (ConnectionError, Duration)? {
-        guard let (error, elapsed) = runLogin(peer, timeout: timeout, limits: limits, file: file, line: line) else { return nil }
+        guard let (error, elapsed) = runLogin(peer, timeout: timeout, limits: limits, domain: domain,
+                                              requireSCRAM: requireSCRAM, directTLS: directTLS, file: file, line: line)
+        else { return nil }
         guard let error else {
             XCTFail("the client succeeded against a hostile peer", file: file, line: line)
             return nil
@@ -81,8 +88,8 @@ class HostilePeerTestCase: XCTestCase {
     /// binary is not built. Asserts `exitCode` and exactly one line on stderr; returns the line
     /// and how long the tool ran.
     @discardableResult
-    func assertTool(_ peer: ScriptedPeer, exits exitCode: Int32, timeoutSeconds: Int = 5,
-                    file: StaticString = #filePath, line: UInt = #line) throws -> (String, Duration) {
+    func assertTool(_ peer: ScriptedPeer, exits exitCode: Int32, timeoutSeconds: Int = 5, jid: String = "alice@localhost",
+                    extraArguments: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws -> (String, Duration) {
         guard let binary = Self.loginBinary else {
             throw XCTSkip("xmpp-login is not built next to the test bundle; its exit status was not checked")
         }
@@ -90,8 +97,8 @@ class HostilePeerTestCase: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: home) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["alice@localhost", "--server", "127.0.0.1:\(peer.port)", "--ca-file", caFile,
-                             "--timeout", String(timeoutSeconds), "--password-stdin"]
+        process.arguments = [jid, "--server", "127.0.0.1:\(peer.port)", "--ca-file", caFile,
+                             "--timeout", String(timeoutSeconds), "--password-stdin"] + extraArguments
         var env = ProcessInfo.processInfo.environment
         for key in ["XMPP_ACCOUNT", "XMPP_PASSWORD"] { env[key] = nil }
         env["HOME"] = home

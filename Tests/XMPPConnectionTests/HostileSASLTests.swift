@@ -91,4 +91,46 @@ final class HostileSASLTests: HostilePeerTestCase {
         guard case .sasl(.serverError("invalid-proof")) = error else { return XCTFail("\(error)") }
         try assertTool(peer, exits: 3)
     }
+
+    /// xmpp-login needs SCRAM keys: on a server offering only PLAIN it must refuse before sending
+    /// anything, not send the password and refuse afterwards.
+    func testPlainOnlyServerNeverGetsThePasswordFromLogin() throws {
+        let localhost = localhost!
+        let peer = try scriptedPeer { PeerScript.startTLS(localhost) + PeerScript.open(PeerScript.saslFeatures(["PLAIN"])) + [.stall] }
+        guard let (error, _) = clientError(peer, requireSCRAM: true) else { return }
+        guard case .sasl(.scramRequired(offered: ["PLAIN"])) = error else { return XCTFail("\(error)") }
+        let (line, _) = try assertTool(peer, exits: 3)
+        XCTAssertEqual(line, "xmpp-login: localhost offers no SCRAM mechanism; a session cannot be cached without storing "
+                       + "the password, which this tool never does (the password was not sent)")
+        for index in 0..<2 {
+            guard let text = peer.transcript(index)?.text else { return XCTFail("connection \(index) never finished") }
+            XCTAssertFalse(text.contains("<auth"), text)
+            XCTAssertFalse(text.contains(Self.password), text)
+            XCTAssertFalse(text.contains(Base64.encode(Array("\0alice\0\(Self.password)".utf8))), text)
+        }
+    }
+
+    /// A server asking for 10,000,000 PBKDF2 iterations (about 10 s of CPU here) is refused at
+    /// once, before any derivation.
+    func testHugeIterationCountIsRefusedQuickly() throws {
+        let localhost = localhost!
+        let peer = try scriptedPeer {
+            PeerScript.startTLS(localhost) + PeerScript.open(PeerScript.saslFeatures(["SCRAM-SHA-512"])) + [
+                .reply(to: "</auth>") { text in
+                    let first = String(decoding: Base64.decode(PeerScript.payload(of: "auth", in: text)) ?? [], as: UTF8.self)
+                    let nonce = first.components(separatedBy: "r=").last ?? ""
+                    let serverFirst = "r=\(nonce)srv,s=\(Base64.encode(Array("salt".utf8))),i=10000000"
+                    return "<challenge xmlns='urn:ietf:params:xml:ns:xmpp-sasl'>\(Base64.encode(Array(serverFirst.utf8)))</challenge>"
+                },
+                .stall,
+            ]
+        }
+        guard let (error, elapsed) = clientError(peer) else { return }
+        guard case .sasl(.iterationCountTooHigh(10_000_000)) = error else { return XCTFail("\(error)") }
+        XCTAssertLessThan(elapsed, .seconds(1))
+        let (line, toolElapsed) = try assertTool(peer, exits: 3)
+        XCTAssertEqual(line, "xmpp-login: authentication failed: the server asks for 10000000 SCRAM iterations, more than the "
+                       + "600000 this client computes (refused so a server cannot burn this machine's CPU)")
+        XCTAssertLessThan(toolElapsed, .seconds(2))
+    }
 }

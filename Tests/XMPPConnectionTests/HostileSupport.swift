@@ -97,21 +97,24 @@ enum PeerCertificates {
     private static let lock = NSLock()
 
     /// A certificate for `dns` and its key; use the certificate as the client's `caFile` too.
-    static func pair(for dns: String) throws -> Pair {
+    static func pair(for dns: String) throws -> Pair { try pair(named: dns, subjectAltName: "DNS:\(dns)") }
+
+    /// A certificate with this subjectAltName (e.g. `IP:127.0.0.1`), files named after `name`.
+    static func pair(named name: String, subjectAltName: String) throws -> Pair {
         lock.lock()
         defer { lock.unlock() }
-        if let pair = made[dns] { return pair }
-        let pair = Pair(certificate: "\(directory)/\(dns).crt", key: "\(directory)/\(dns).key")
+        if let pair = made[name] { return pair }
+        let pair = Pair(certificate: "\(directory)/\(name).crt", key: "\(directory)/\(name).key")
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         openssl.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                             "-nodes", "-keyout", pair.key, "-out", pair.certificate, "-days", "2", "-subj", "/CN=\(dns)",
-                             "-addext", "subjectAltName=DNS:\(dns)", "-addext", "basicConstraints=critical,CA:TRUE"]
+                             "-nodes", "-keyout", pair.key, "-out", pair.certificate, "-days", "2", "-subj", "/CN=\(name)",
+                             "-addext", "subjectAltName=\(subjectAltName)", "-addext", "basicConstraints=critical,CA:TRUE"]
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
         openssl.waitUntilExit()
         guard openssl.terminationStatus == 0 else { throw PeerError.setup("openssl req exited \(openssl.terminationStatus)") }
-        made[dns] = pair
+        made[name] = pair
         return pair
     }
 }

@@ -48,7 +48,7 @@ final class SASLMechanismTests: XCTestCase {
 
     func testErrorDescriptionsAreOneLine() {
         let errors: [SASLError] = [
-            .noAcceptableMechanism(offered: []), .noAcceptableMechanism(offered: ["X"]), .plainRequiresTLS,
+            .noAcceptableMechanism(offered: []), .noAcceptableMechanism(offered: ["X"]), .scramRequired(offered: ["PLAIN"]), .plainRequiresTLS,
             .plainRefusedAfterSCRAM, .cachedKeysUnusable(.sha1, offered: ["SCRAM-SHA-256"]), .cachedKeysStale,
             .invalidCredential("x"), .malformedServerMessage("x"), .invalidNonce, .iterationCountTooLow(1),
             .iterationCountTooHigh(2), .serverSignatureMismatch, .serverError("invalid-proof"), .invalidUsername("x"),

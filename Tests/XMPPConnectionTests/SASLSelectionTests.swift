@@ -20,6 +20,7 @@ final class SASLSelectionTests: XCTestCase {
         var cached: HashFunction? = nil
         var usedSCRAM = false
         var allowPlain = true
+        var requireSCRAM = false
         var cbTypes: [ChannelBindingType]? = nil
         var expected: Result<MechanismChoice, SASLError>
     }
@@ -83,6 +84,10 @@ final class SASLSelectionTests: XCTestCase {
                 expected: .success(MechanismChoice(mechanism: .plain, channelBinding: .unsupported))),
             Row(name: "PLAIN not allowed", offered: ["PLAIN"], tls: tls13, allowPlain: false,
                 expected: .failure(.noAcceptableMechanism(offered: ["PLAIN"]))),
+            Row(name: "SCRAM required, only PLAIN offered", offered: ["PLAIN"], tls: tls13, requireSCRAM: true,
+                expected: .failure(.scramRequired(offered: ["PLAIN"]))),
+            Row(name: "SCRAM required and offered", offered: ["PLAIN", "SCRAM-SHA-1"], tls: tls13, requireSCRAM: true,
+                expected: scram("SCRAM-SHA-1", .supportedButNotUsed)),
             Row(name: "nothing usable", offered: ["DIGEST-MD5", "scram-sha-1"], tls: tls12,
                 expected: .failure(.noAcceptableMechanism(offered: ["DIGEST-MD5", "scram-sha-1"]))),
             Row(name: "nothing offered", offered: [], tls: nil, expected: .failure(.noAcceptableMechanism(offered: []))),
@@ -94,13 +99,13 @@ final class SASLSelectionTests: XCTestCase {
             let result = Result { () throws(SASLError) in
                 try SASLSelection.choice(
                     offered: row.offered, tls: row.tls, cachedKeysHash: row.cached, usedSCRAMBefore: row.usedSCRAM,
-                    allowPlain: row.allowPlain, serverCBTypes: row.cbTypes)
+                    allowPlain: row.allowPlain, requireSCRAM: row.requireSCRAM, serverCBTypes: row.cbTypes)
             }
             XCTAssertEqual(result, row.expected, row.name)
             let chosen = Result { () throws(SASLError) in
                 try SASLSelection.choose(
                     offered: row.offered, tls: row.tls, cachedKeysHash: row.cached, usedSCRAMBefore: row.usedSCRAM,
-                    allowPlain: row.allowPlain, serverCBTypes: row.cbTypes)
+                    allowPlain: row.allowPlain, requireSCRAM: row.requireSCRAM, serverCBTypes: row.cbTypes)
             }
             XCTAssertEqual(chosen, row.expected.map(\.mechanism), row.name)
         }

@@ -62,7 +62,10 @@ final class SCRAMServerMessageTests: XCTestCase {
     func testIterationBounds() throws {
         try assertServerFirst("r=abcdef,s=\(salt),i=0", throws: .iterationCountTooLow(0))
         try assertServerFirst("r=abcdef,s=\(salt),i=4095", throws: .iterationCountTooLow(4095))
-        try assertServerFirst("r=abcdef,s=\(salt),i=10000001", throws: .iterationCountTooHigh(10_000_001))
+        try assertServerFirst("r=abcdef,s=\(salt),i=600001", throws: .iterationCountTooHigh(600_001))
+        try assertServerFirst("r=abcdef,s=\(salt),i=10000000", throws: .iterationCountTooHigh(10_000_000))
+        XCTAssertEqual(try SCRAMMessages.parseIterationCount("600000"), 600_000)
+        XCTAssertEqual(try SCRAMMessages.parseIterationCount("4096"), 4096)
         try assertServerFirst(
             "r=abcdef,s=\(salt),i=99999999999999999999999999", throws: .iterationCountTooHigh(Int.max))
     }

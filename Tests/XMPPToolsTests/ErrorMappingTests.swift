@@ -44,5 +44,50 @@ final class ErrorMappingTests: XCTestCase {
         XCTAssertEqual(ExitCode.allCases.map(\.rawValue), Array(0...9))
     }
 
+    func testUnreachableServerSuggestsServerOption() {
+        XCTAssertEqual(ErrorMapping.failure(for: ConnectionError.connectFailed(host: "example.org", port: 5222, reason: "Connection refused")).message,
+                       "cannot connect to example.org port 5222: Connection refused (is the server elsewhere? name it with --server HOST[:PORT])")
+        XCTAssertTrue(ErrorMapping.failure(for: ConnectionError.dnsFailed(host: "x.invalid", reason: "Name or service not known"))
+            .message.hasSuffix("(is the server elsewhere? name it with --server HOST[:PORT])"))
+    }
+
+    func testPasswordRejectionInTheToolsWords() {
+        let jid = "alice@example.org"
+        let rows: [(ConnectionError, String)] = [
+            (.authenticationFailed(condition: "not-authorized", text: "Invalid username or password"),
+             "wrong password or unknown account for alice@example.org (server: not-authorized)"),
+            (.sasl(.serverError("invalid-proof")), "wrong password or unknown account for alice@example.org (server: invalid-proof)"),
+            (.authenticationFailed(condition: "account-disabled", text: nil),
+             "the account alice@example.org is disabled on its server (server: account-disabled)"),
+            (.authenticationFailed(condition: "temporary-auth-failure", text: "db down"),
+             "the server could not check the password of alice@example.org just now; try again later (server: temporary-auth-failure)"),
+            (.authenticationFailed(condition: "malformed-request", text: nil),
+             "the server refused to log in alice@example.org (server: malformed-request)"),
+        ]
+        for (error, message) in rows {
+            let failure = ErrorMapping.passwordRejection(error, jid: jid)
+            XCTAssertEqual(failure?.code, .auth, "\(error)")
+            XCTAssertEqual(failure?.message, message)
+        }
+        XCTAssertNil(ErrorMapping.passwordRejection(.sasl(.serverSignatureMismatch), jid: jid))
+        XCTAssertNil(ErrorMapping.passwordRejection(.closedByPeer, jid: jid))
+    }
+
+    func testAccountWithoutDomainSaysToAddIt() {
+        XCTAssertThrowsError(try LoginCommand.accountJID("alice")) { error in
+            let failure = ErrorMapping.failure(for: error)
+            XCTAssertEqual(failure.code, .badInput)
+            XCTAssertEqual(failure.message, "JID 'alice' has no domain: add @ and the server's domain, as in alice@example.org")
+        }
+        XCTAssertThrowsError(try AccountContext.parseAccountJID("bob", what: "account")) { error in
+            XCTAssertEqual(ErrorMapping.failure(for: error).message,
+                           "account 'bob' has no domain: add @ and the server's domain, as in bob@example.org")
+        }
+        XCTAssertEqual(try LoginCommand.accountJID("alice@example.org/phone").description, "alice@example.org")
+        XCTAssertThrowsError(try LoginCommand.accountJID("example.org/r")) { error in
+            XCTAssertEqual(ErrorMapping.failure(for: error).message, "invalid JID 'example.org/r': it needs a user part (user@domain)")
+        }
+    }
+
     private func code(_ error: any Error) -> ExitCode { ErrorMapping.failure(for: error).code }
 }

@@ -19,7 +19,7 @@ function __xmpp_login_position
                     set skip 1
             end
         else if test -z "$cmd"
-            if contains -- $token login status list switch logout
+            if contains -- $token login status list switch forget-settings logout
                 set cmd $token
             else
                 set cmd login
@@ -78,7 +78,7 @@ complete -c xmpp-login -l server -x -d 'Connect to this host and port instead of
 complete -c xmpp-login -l direct-tls -d 'Start TLS with the first byte (XEP-0368) instead of STARTTLS.'
 complete -c xmpp-login -l ca-file -x -a '(__xmpp_login_files pem PEM crt CRT)' -d 'Trust the certificate authorities in this PEM file instead of the system\'s.'
 complete -c xmpp-login -l pin -x -d 'Accept only a server whose public key has this SHA-256; without --ca-file, the pin replaces certificate verification.'
-complete -c xmpp-login -l insecure -d 'Do not verify the server\'s certificate: anyone on the network path can read the session. Warns on every use, even with -q.'
+complete -c xmpp-login -l insecure -d 'Do not verify the server\'s certificate: anyone on the network path can read the session. Warns on every use, even with -q; never remembered, and not allowed with --pin or --ca-file.'
 complete -c xmpp-login -l timeout -x -d 'Give up on a network step (connect, TLS, a request) that takes longer than this many seconds.'
 complete -c xmpp-login -l resource -x -d 'Bind this resource instead of xmpp-tools.RANDOM.'
 complete -c xmpp-login -l trace -d 'Print the XML exchanged with the server on standard error, credentials redacted.'
@@ -91,9 +91,11 @@ complete -c xmpp-login -n '__xmpp_login_at "" 0' -x -a '(__xmpp_login_dynamic ac
 complete -c xmpp-login -n '__xmpp_login_at login 0' -x -a '(__xmpp_login_dynamic accounts)'
 complete -c xmpp-login -n '__xmpp_login_at status 0' -x -a '(__xmpp_login_dynamic accounts)'
 complete -c xmpp-login -n '__xmpp_login_at switch 0' -x -a '(__xmpp_login_dynamic accounts)'
+complete -c xmpp-login -n '__xmpp_login_at forget-settings 0' -x -a '(__xmpp_login_dynamic accounts)'
 complete -c xmpp-login -n '__xmpp_login_at logout +0' -l all -d 'Log out of every account.'
 complete -c xmpp-login -n '__xmpp_login_at logout 0' -x -a '(__xmpp_login_dynamic accounts)'
 complete -c xmpp-login -n '__xmpp_login_at "" 0' -a status -d 'Check the cached session by authenticating with it, and show how it went.'
 complete -c xmpp-login -n '__xmpp_login_at "" 0' -a list -d 'List the known accounts; * marks the active one.'
 complete -c xmpp-login -n '__xmpp_login_at "" 0' -a switch -d 'Make another logged-in account the active one.'
+complete -c xmpp-login -n '__xmpp_login_at "" 0' -a forget-settings -d 'Forget the remembered --server, --direct-tls, --ca-file and --pin of an account (default: the active one).'
 complete -c xmpp-login -n '__xmpp_login_at "" 0' -a logout -d 'Forget the cached session of an account (default: the active one).'

@@ -78,7 +78,7 @@ complete -c xmpp-register -l server -x -d 'Connect to this host and port instead
 complete -c xmpp-register -l direct-tls -d 'Start TLS with the first byte (XEP-0368) instead of STARTTLS.'
 complete -c xmpp-register -l ca-file -x -a '(__xmpp_register_files pem PEM crt CRT)' -d 'Trust the certificate authorities in this PEM file instead of the system\'s.'
 complete -c xmpp-register -l pin -x -d 'Accept only a server whose public key has this SHA-256; without --ca-file, the pin replaces certificate verification.'
-complete -c xmpp-register -l insecure -d 'Do not verify the server\'s certificate: anyone on the network path can read the session. Warns on every use, even with -q.'
+complete -c xmpp-register -l insecure -d 'Do not verify the server\'s certificate: anyone on the network path can read the session. Warns on every use, even with -q; never remembered, and not allowed with --pin or --ca-file.'
 complete -c xmpp-register -l timeout -x -d 'Give up on a network step (connect, TLS, a request) that takes longer than this many seconds.'
 complete -c xmpp-register -l resource -x -d 'Bind this resource instead of xmpp-tools.RANDOM.'
 complete -c xmpp-register -l trace -d 'Print the XML exchanged with the server on standard error, credentials redacted.'

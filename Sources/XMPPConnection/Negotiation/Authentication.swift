@@ -11,8 +11,10 @@ public struct AuthenticationOutcome: Sendable {
 
 extension Connection {
     /// Authenticates (RFC 6120 §6) as `username`, restarts the stream and refreshes `features`.
-    /// `usedSCRAMBefore` refuses a downgrade to PLAIN for accounts that had SCRAM.
-    public func authenticate(username: String, credential: SCRAMCredential, usedSCRAMBefore: Bool) throws(ConnectionError) -> AuthenticationOutcome {
+    /// `usedSCRAMBefore` refuses a downgrade to PLAIN for accounts that had SCRAM; `requireSCRAM`
+    /// refuses PLAIN before anything is sent, for callers that need the keys.
+    public func authenticate(username: String, credential: SCRAMCredential, usedSCRAMBefore: Bool,
+                             requireSCRAM: Bool = false) throws(ConnectionError) -> AuthenticationOutcome {
         let tlsSession = stream.transport.tlsSession
         let binding = tlsSession.map {
             TLSBindingInfo(version: $0.version == .tls13 ? .tls13 : .tls12, tlsUnique: $0.tlsUnique, tlsExporter: $0.tlsExporter)
@@ -23,7 +25,7 @@ extension Connection {
         do {
             choice = try SASLSelection.choice(
                 offered: features.mechanisms, tls: binding, cachedKeysHash: cachedHash,
-                usedSCRAMBefore: usedSCRAMBefore, allowPlain: stream.transport.isSecure,
+                usedSCRAMBefore: usedSCRAMBefore, allowPlain: stream.transport.isSecure, requireSCRAM: requireSCRAM,
                 serverCBTypes: features.channelBindingTypes?.compactMap(ChannelBindingType.init(rawValue:)))
         } catch {
             throw .sasl(error)

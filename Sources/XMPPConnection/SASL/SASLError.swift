@@ -2,6 +2,8 @@
 public enum SASLError: Error, Sendable, Equatable, CustomStringConvertible {
     /// None of the server's mechanisms is one this client may use here.
     case noAcceptableMechanism(offered: [String])
+    /// The caller needs SCRAM (to cache keys) and the server offers none; nothing was sent.
+    case scramRequired(offered: [String])
     /// Only PLAIN is left and the stream is not encrypted, so the password would travel in clear.
     case plainRequiresTLS
     /// Only PLAIN is left but this account used SCRAM before: refused as a possible downgrade attack.
@@ -18,7 +20,8 @@ public enum SASLError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidNonce
     /// The server asks for fewer than 4096 PBKDF2 iterations (RFC 5802 §5.1 minimum).
     case iterationCountTooLow(Int)
-    /// The server asks for more than 10,000,000 PBKDF2 iterations: refused as a denial-of-service guard.
+    /// The server asks for more than `SCRAMMessages.maximumIterations` (600,000) PBKDF2 iterations:
+    /// refused as a denial-of-service guard.
     case iterationCountTooHigh(Int)
     /// The server's signature is wrong: it does not know the password, or someone is in the middle.
     case serverSignatureMismatch
@@ -38,6 +41,8 @@ public enum SASLError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .noAcceptableMechanism(let offered):
             "no acceptable SASL mechanism (server offers: \(offered.isEmpty ? "none" : offered.joined(separator: ", ")))"
+        case .scramRequired(let offered):
+            "the server offers no SCRAM mechanism (offers: \(offered.isEmpty ? "none" : offered.joined(separator: ", ")))"
         case .plainRequiresTLS:
             "the server offers only PLAIN, which is refused without TLS"
         case .plainRefusedAfterSCRAM:
@@ -55,7 +60,7 @@ public enum SASLError: Error, Sendable, Equatable, CustomStringConvertible {
         case .iterationCountTooLow(let count):
             "the server's SCRAM iteration count \(count) is below the minimum of 4096"
         case .iterationCountTooHigh(let count):
-            "the server's SCRAM iteration count \(count) is above the limit of 10000000"
+            "the server asks for \(count == Int.max ? "an absurd number of" : String(count)) SCRAM iterations, more than the \(SCRAMMessages.maximumIterations) this client computes (refused so a server cannot burn this machine's CPU)"
         case .serverSignatureMismatch:
             "the server's SCRAM signature is wrong: it may not be the real server"
         case .serverError(let value):

@@ -78,11 +78,11 @@ public enum SASLSelection {
     /// Picks a mechanism; see `choice(…)` for the rules.
     public static func choose(
         offered: [String], tls: TLSBindingInfo?, cachedKeysHash: HashFunction?, usedSCRAMBefore: Bool,
-        allowPlain: Bool, serverCBTypes: [ChannelBindingType]? = nil
+        allowPlain: Bool, requireSCRAM: Bool = false, serverCBTypes: [ChannelBindingType]? = nil
     ) throws(SASLError) -> SelectedMechanism {
         try choice(
             offered: offered, tls: tls, cachedKeysHash: cachedKeysHash, usedSCRAMBefore: usedSCRAMBefore,
-            allowPlain: allowPlain, serverCBTypes: serverCBTypes
+            allowPlain: allowPlain, requireSCRAM: requireSCRAM, serverCBTypes: serverCBTypes
         ).mechanism
     }
 
@@ -99,9 +99,11 @@ public enum SASLSelection {
     ///   `n` when it cannot bind, or the server offers -PLUS and it is not used (RFC 5802 §6).
     /// - `cachedKeysHash`: only SCRAM with that hash, never PLAIN.
     /// - PLAIN only when no SCRAM fits, `allowPlain`, on TLS, and not `usedSCRAMBefore` (downgrade).
+    /// - `requireSCRAM`: the caller needs SCRAM keys (to cache a session), so no PLAIN either;
+    ///   deciding it here means the password is never sent to find that out.
     public static func choice(
         offered: [String], tls: TLSBindingInfo?, cachedKeysHash: HashFunction?, usedSCRAMBefore: Bool,
-        allowPlain: Bool, serverCBTypes: [ChannelBindingType]? = nil
+        allowPlain: Bool, requireSCRAM: Bool = false, serverCBTypes: [ChannelBindingType]? = nil
     ) throws(SASLError) -> MechanismChoice {
         let names = Set(offered.map(trimmed))
         let offeredSCRAM = names.compactMap { SCRAMMechanism(name: $0) }
@@ -122,6 +124,7 @@ public enum SASLSelection {
             }
         }
         if let cachedKeysHash { throw .cachedKeysUnusable(cachedKeysHash, offered: offered) }
+        if requireSCRAM { throw .scramRequired(offered: offered) }
         guard names.contains("PLAIN"), allowPlain else { throw .noAcceptableMechanism(offered: offered) }
         guard tls != nil else { throw .plainRequiresTLS }
         guard !usedSCRAMBefore else { throw .plainRefusedAfterSCRAM }

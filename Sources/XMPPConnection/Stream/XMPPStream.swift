@@ -72,7 +72,19 @@ final class XMPPStream {
 
     private func nextEvent(deadline: ContinuousClock.Instant) throws(ConnectionError) -> XMLStreamEvent {
         while pending.isEmpty {
-            let bytes = try transport.receive(deadline: deadline)
+            let wasFirst = transport.firstBytes.isEmpty
+            let bytes: [UInt8]
+            do {
+                bytes = try transport.receive(deadline: deadline)
+            } catch {
+                // A direct-TLS port (Prosody's) hangs up on a stream header without a byte.
+                if case .closedByPeer = error, wasFirst, !transport.isSecure { throw .closedWithoutAnswer(transport.peerName) }
+                throw error
+            }
+            if wasFirst, !transport.isSecure,
+               let sentence = PeerGreeting(bytes)?.mismatch(peer: transport.peerName, expectedTLS: false) {
+                throw .wrongProtocol(sentence)
+            }
             do {
                 pending += try parser.feed(bytes)
             } catch {

@@ -11,6 +11,7 @@ final class TLSSession {
     let referenceName: String
 
     init(context: TLSContext, referenceName: String, directTLS: Bool) throws(ConnectionError) {
+        ERR_clear_error()
         guard let ssl = SSL_new(context.ctx),
               let rbio = BIO_new(BIO_s_mem()), let wbio = BIO_new(BIO_s_mem())
         else { throw .tls(TLSContext.lastError()) }
@@ -21,8 +22,8 @@ final class TLSSession {
         self.referenceName = referenceName
         SSL_set_bio(ssl, rbio, wbio)
         SSL_set_connect_state(ssl)
-        let isIPLiteral = referenceName.hasPrefix("[") || referenceName.allSatisfy { $0.isNumber || $0 == "." }
-        if !isIPLiteral { _ = xt_SSL_set_tlsext_host_name(ssl, referenceName) }
+        let reference = ReferenceName(referenceName)
+        if case .dnsName(let name) = reference { _ = xt_SSL_set_tlsext_host_name(ssl, name) }
         if directTLS {
             // XEP-0368: direct TLS announces the protocol by ALPN.
             let alpn: [UInt8] = [11] + Array("xmpp-client".utf8)
@@ -31,15 +32,27 @@ final class TLSSession {
         let settings = context.settings
         let verifyChain = !settings.insecure && !(settings.pin != nil && settings.caFile == nil)
         if verifyChain {
-            let host = referenceName.hasPrefix("[") ? String(referenceName.dropFirst().dropLast()) : referenceName
-            if isIPLiteral {
-                _ = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host)
-            } else {
-                _ = SSL_set1_host(ssl, host)
-            }
+            try Self.requireName(reference, on: ssl)
             SSL_set_verify(ssl, SSL_VERIFY_PEER, nil)
         } else {
             SSL_set_verify(ssl, SSL_VERIFY_NONE, nil)
+        }
+    }
+
+    /// Makes the chain check also check the name; a name OpenSSL will not take is fatal, since
+    /// verifying without it would accept any certificate from a trusted CA.
+    private static func requireName(_ reference: ReferenceName, on ssl: OpaquePointer) throws(ConnectionError) {
+        let accepted: Bool
+        switch reference {
+        case .ipAddress(let address):
+            accepted = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), address) == 1
+        case .dnsName(let name):
+            SSL_set_hostflags(ssl, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
+            accepted = !name.utf8.contains(0) && SSL_set1_host(ssl, name) == 1
+        }
+        guard accepted else {
+            let name = switch reference { case .ipAddress(let a): a; case .dnsName(let n): n }
+            throw .referenceNameUnusable(name)
         }
     }
 

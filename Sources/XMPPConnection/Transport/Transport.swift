@@ -2,8 +2,21 @@
 final class Transport {
     private let socket: Socket
     private var tls: TLSSession?
+    /// `host:port`, for sentences about what the peer answered.
+    let peerName: String
+    /// The first bytes the peer sent on this connection (up to 8), to recognise a wrong protocol.
+    private(set) var firstBytes: [UInt8] = []
 
-    init(socket: Socket) { self.socket = socket }
+    init(socket: Socket, peerName: String = "the server") {
+        self.socket = socket
+        self.peerName = peerName
+    }
+
+    private func readSocket(until deadline: ContinuousClock.Instant) throws(ConnectionError) -> [UInt8] {
+        let bytes = try socket.read(until: deadline)
+        if firstBytes.count < 8 { firstBytes += bytes.prefix(8 - firstBytes.count) }
+        return bytes
+    }
 
     /// The socket descriptor, for callers that poll many connections at once.
     var fileDescriptor: Int32 { socket.fd }
@@ -27,7 +40,7 @@ final class Transport {
     /// Returns the next plaintext bytes, waiting until `deadline`.
     func receive(deadline: ContinuousClock.Instant) throws(ConnectionError) -> [UInt8] {
         guard let tls else {
-            let bytes = try socket.read(until: deadline)
+            let bytes = try readSocket(until: deadline)
             if bytes.isEmpty { throw .closedByPeer }
             return bytes
         }
@@ -37,7 +50,7 @@ final class Transport {
             let pendingOut = tls.takeCiphertext()
             if !pendingOut.isEmpty { try socket.write(pendingOut, until: deadline) }
             if !plain.isEmpty { return plain }
-            let cipher = try socket.read(until: deadline)
+            let cipher = try readSocket(until: deadline)
             if cipher.isEmpty { throw .closedByPeer }
             tls.receiveCiphertext(cipher)
         }
@@ -46,13 +59,28 @@ final class Transport {
     /// Runs a TLS handshake over the socket; after it, all bytes go through TLS.
     func startTLS(context: TLSContext, referenceName: String, directTLS: Bool, deadline: ContinuousClock.Instant) throws(ConnectionError) {
         let session = try TLSSession(context: context, referenceName: referenceName, directTLS: directTLS)
+        let before = firstBytes.count
         while true {
-            let done = try session.handshakeStep()
+            let done: Bool
+            do {
+                done = try session.handshakeStep()
+            } catch {
+                // Only a peer that opened the connection with this answer is named by it.
+                if directTLS, before == 0, let sentence = PeerGreeting(firstBytes)?.mismatch(peer: peerName, expectedTLS: true) {
+                    throw .wrongProtocol(sentence)
+                }
+                throw error
+            }
             let out = session.takeCiphertext()
             if !out.isEmpty { try socket.write(out, until: deadline) }
             if done { break }
-            let cipher = try socket.read(until: deadline)
-            if cipher.isEmpty { throw .closedByPeer }
+            let cipher = try readSocket(until: deadline)
+            if cipher.isEmpty {
+                if directTLS, before == 0, let sentence = PeerGreeting(firstBytes)?.mismatch(peer: peerName, expectedTLS: true) {
+                    throw .wrongProtocol(sentence)
+                }
+                throw .closedByPeer
+            }
             session.receiveCiphertext(cipher)
         }
         tls = session

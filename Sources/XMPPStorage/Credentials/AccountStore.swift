@@ -13,7 +13,8 @@ public struct AccountSettings: Sendable, Codable, Equatable {
     public var caFile: String?
     /// `--pin`.
     public var pin: String?
-    /// `--insecure` was used at login (kept so the warning repeats on every use).
+    /// `--insecure` for this run only: never written to or read from `accounts.json`, so a past
+    /// `--insecure` cannot switch off a later `--pin` or `--ca-file`.
     public var insecure: Bool
     /// The account has authenticated with SCRAM: PLAIN is refused from then on (downgrade).
     public var usedSCRAM: Bool
@@ -31,7 +32,7 @@ public struct AccountSettings: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case server, port, directTLS = "direct_tls", caFile = "ca_file", pin, insecure, usedSCRAM = "used_scram"
+        case server, port, directTLS = "direct_tls", caFile = "ca_file", pin, usedSCRAM = "used_scram"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -41,7 +42,7 @@ public struct AccountSettings: Sendable, Codable, Equatable {
         directTLS = try c.decodeIfPresent(Bool.self, forKey: .directTLS) ?? false
         caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
         pin = try c.decodeIfPresent(String.self, forKey: .pin)
-        insecure = try c.decodeIfPresent(Bool.self, forKey: .insecure) ?? false
+        insecure = false  // older files stored it; it is ignored now
         usedSCRAM = try c.decodeIfPresent(Bool.self, forKey: .usedSCRAM) ?? false
     }
 }

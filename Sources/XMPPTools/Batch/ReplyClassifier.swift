@@ -30,7 +30,7 @@ enum ReplyClassifier {
     /// themselves (certificates, TLS, a server that does not serve the domain).
     static func isTransient(_ error: ConnectionError) -> Bool {
         switch error {
-        case .dnsFailed, .connectFailed, .timedOut, .closedByPeer, .io, .streamClosed, .xml, .badStanza:
+        case .dnsFailed, .connectFailed, .timedOut, .closedByPeer, .closedWithoutAnswer, .io, .streamClosed, .xml, .badStanza:
             return true
         case .stream(let e):
             return ["policy-violation", "resource-constraint", "system-shutdown", "connection-timeout", "reset",

@@ -26,22 +26,52 @@ public struct AccountContext {
         return try parseAccount(active)
     }
 
-    private func parseAccount(_ text: String) throws -> JID {
+    private func parseAccount(_ text: String) throws -> JID { try Self.parseAccountJID(text, what: "account") }
+
+    /// An account's bare JID from `text`, which needs both parts; `what` names it in errors.
+    static func parseAccountJID(_ text: String, what: String) throws(ToolFailure) -> JID {
+        if !text.isEmpty, !text.contains("@"), !text.contains("/") {
+            throw ToolFailure(.badInput, "\(what) '\(text)' has no domain: add @ and the server's domain, as in \(text)@example.org")
+        }
         let jid: JID
-        do { jid = try JID(text) } catch { throw ToolFailure(.badInput, "invalid account '\(text)': \(error)") }
-        guard jid.local != nil else { throw ToolFailure(.badInput, "invalid account '\(text)': it needs a user part (user@domain)") }
+        do { jid = try JID(text) } catch { throw ToolFailure(.badInput, "invalid \(what) '\(text)': \(error)") }
+        guard jid.local != nil else { throw ToolFailure(.badInput, "invalid \(what) '\(text)': it needs a user part (user@domain)") }
         return jid.bare
     }
 
-    /// Connection settings: the command line wins over what `xmpp-login` stored.
+    /// Connection settings for this run: what `xmpp-login` remembered, with the command line's
+    /// groups replacing theirs. Where to connect is one group (`--server`, `--direct-tls`), whom
+    /// to trust another (`--ca-file`, `--pin`, `--insecure`): any option of a group replaces all
+    /// of that group, so a remembered `--direct-tls` cannot apply to a new `--server`, nor a
+    /// remembered `--pin` linger beside a new `--ca-file`.
     public func settings(for jid: JID, stored: AccountSettings?) throws(ToolFailure) -> AccountSettings {
         var s = stored ?? AccountSettings()
-        if let host = common.serverHost { s.server = host; s.port = common.serverPort }
-        if common.directTLS { s.directTLS = true }
-        if let ca = common.caFile { s.caFile = absolutePath(ca) }
-        if let pin = common.pin { try CommonOptions.validatePin(pin); s.pin = pin }
-        if common.insecure { s.insecure = true }
+        s.insecure = false
+        if common.serverHost != nil || common.directTLS {
+            s.server = common.serverHost
+            s.port = common.serverPort
+            s.directTLS = common.directTLS
+        }
+        if common.caFile != nil || common.pin != nil || common.insecure {
+            s.caFile = common.caFile.map(absolutePath)
+            if let pin = common.pin { try CommonOptions.validatePin(pin) }
+            s.pin = common.pin
+            s.insecure = common.insecure
+        }
         return s
+    }
+
+    /// What `xmpp-login` keeps after a login with `used` settings over `stored` ones: everything
+    /// but `--insecure`, which applies to its own run only, so the trust it replaced stays.
+    public static func remembered(_ used: AccountSettings, over stored: AccountSettings?) -> AccountSettings {
+        var kept = used
+        kept.usedSCRAM = true
+        if used.insecure {
+            kept.insecure = false
+            kept.caFile = stored?.caFile
+            kept.pin = stored?.pin
+        }
+        return kept
     }
 
     /// Opens a TLS-secured, unauthenticated connection to `domain`'s server.

@@ -56,6 +56,16 @@ public struct CommonOptions: Sendable {
         return (String(host), port)
     }
 
+    /// `--insecure` switches off the very check `--pin` and `--ca-file` ask for: together they are
+    /// a contradiction, not a combination.
+    public func checkTrustOptions() throws(ToolFailure) {
+        guard insecure else { return }
+        let other = [pin.map { _ in "--pin" }, caFile.map { _ in "--ca-file" }].compactMap { $0 }
+        guard !other.isEmpty else { return }
+        throw ToolFailure(.usage, "--insecure cannot be combined with \(other.joined(separator: " and ")): "
+                          + "it would switch off the check \(other.count == 1 ? "that option asks" : "they ask") for")
+    }
+
     /// Checks `--pin` syntax.
     public static func validatePin(_ pin: String) throws(ToolFailure) {
         guard pin.hasPrefix("sha256/"), let raw = Base64.decode(pin.dropFirst(7)), raw.count == 32 else {

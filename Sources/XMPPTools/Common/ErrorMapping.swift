@@ -26,7 +26,9 @@ public enum ErrorMapping {
     /// Connection errors by kind.
     public static func failure(for error: ConnectionError) -> ToolFailure {
         switch error {
-        case .dnsFailed, .connectFailed, .timedOut, .closedByPeer, .io, .streamClosed, .xml, .badStanza, .protocolViolation:
+        case .dnsFailed, .connectFailed:
+            return ToolFailure(.network, error.description + " (is the server elsewhere? name it with --server HOST[:PORT])")
+        case .timedOut, .closedByPeer, .closedWithoutAnswer, .io, .streamClosed, .xml, .badStanza, .protocolViolation, .wrongProtocol:
             return ToolFailure(.network, error.description)
         case .stream(let e):
             if ["policy-violation", "resource-constraint", "not-authorized"].contains(e.condition) {
@@ -34,7 +36,7 @@ public enum ErrorMapping {
             }
             if e.condition == "host-unknown" { return ToolFailure(.notFound, error.description) }
             return ToolFailure(.network, error.description)
-        case .tls, .certificateRejected, .pinMismatch, .tlsUnavailable:
+        case .tls, .certificateRejected, .referenceNameUnusable, .pinMismatch, .tlsUnavailable:
             return ToolFailure(.tls, error.description)
         case .sasl(let e):
             if case .noAcceptableMechanism = e { return ToolFailure(.auth, error.description) }
@@ -43,6 +45,29 @@ public enum ErrorMapping {
             return ToolFailure(.auth, error.description)
         case .stanzaError(let e):
             return ToolFailure(code(forCondition: e.condition), error.description)
+        }
+    }
+
+    /// The server's "no" to a password, in the tool's words (exit 3); the server's condition stays
+    /// in parentheses, its free text is left out (it is in `--trace`). Nil for other errors.
+    public static func passwordRejection(_ error: ConnectionError, jid: String) -> ToolFailure? {
+        let condition: String
+        switch error {
+        case .authenticationFailed(let c, _): condition = c
+        case .sasl(.serverError(let e)): condition = e
+        default: return nil
+        }
+        switch condition {
+        case "not-authorized", "invalid-proof", "unknown-user", "other-error":
+            return ToolFailure(.auth, "wrong password or unknown account for \(jid) (server: \(condition))")
+        case "account-disabled":
+            return ToolFailure(.auth, "the account \(jid) is disabled on its server (server: \(condition))")
+        case "credentials-expired":
+            return ToolFailure(.auth, "the password of \(jid) has expired (server: \(condition))")
+        case "temporary-auth-failure":
+            return ToolFailure(.auth, "the server could not check the password of \(jid) just now; try again later (server: \(condition))")
+        default:
+            return ToolFailure(.auth, "the server refused to log in \(jid) (server: \(condition))")
         }
     }
 

@@ -74,7 +74,7 @@ enum TerminalPrompt {
     static func readSecret(_ prompt: String) throws(ToolFailure) -> String {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else {
-            throw ToolFailure(.auth, "no password given: use --password-file, --password-stdin or XMPP_PASSWORD (no terminal to ask on)")
+            throw ToolFailure(.usage, "no password given and no terminal to ask for one: use --password-file FILE, --password-stdin or XMPP_PASSWORD")
         }
         defer { close(fd) }
         _ = prompt.withCString { Glibc.write(fd, $0, strlen($0)) }

@@ -17,6 +17,9 @@ struct LoginCommand {
         let secret = try password.read(prompt: "Password for \(jid): ")
         let result = try Self.authenticate(context: context, jid: jid, settings: settings, password: secret)
         try Self.saveSession(env: env, jid: jid, settings: settings, result: result, makeActive: true)
+        if settings.insecure {
+            env.warn("--insecure is not remembered: later commands verify the certificate again; log in with --ca-file or --pin to remember whom to trust")
+        }
         if context.common.json {
             Output.line(JSONValue.object([
                 ("jid", .string(jid.description)),
@@ -42,26 +45,30 @@ struct LoginCommand {
     }
 
     /// Parses an account JID, which needs a user part.
-    static func accountJID(_ text: String) throws -> JID {
-        let jid: JID
-        do { jid = try JID(text) } catch { throw ToolFailure(.badInput, "invalid JID '\(text)': \(error)") }
-        guard jid.local != nil else { throw ToolFailure(.badInput, "invalid JID '\(text)': it needs a user part (user@domain)") }
-        return jid.bare
-    }
+    static func accountJID(_ text: String) throws -> JID { try AccountContext.parseAccountJID(text, what: "JID") }
 
     /// Connects, authenticates with the password, binds, and returns the keys to cache.
     static func authenticate(context: AccountContext, jid: JID, settings: AccountSettings, password: String) throws -> Result {
         let connection = try context.open(domain: jid.domain, settings: settings)
         defer { connection.close() }
-        let outcome = try connection.authenticate(username: jid.local ?? "", credential: .password(password),
-                                                  usedSCRAMBefore: settings.usedSCRAM)
-        guard let keys = outcome.keys else {
-            throw ToolFailure(.auth, "\(jid.domain) offers no SCRAM mechanism; a session cannot be cached without storing the password, which this tool never does")
+        let outcome: AuthenticationOutcome
+        do {
+            outcome = try connection.authenticate(username: jid.local ?? "", credential: .password(password),
+                                                  usedSCRAMBefore: settings.usedSCRAM, requireSCRAM: true)
+        } catch {
+            if case .sasl(.scramRequired) = error { throw noSCRAM(jid) }
+            if let rejection = ErrorMapping.passwordRejection(error, jid: jid.description) { throw rejection }
+            throw error
         }
+        guard let keys = outcome.keys else { throw ToolFailure(.failed, "\(outcome.mechanism) left no SCRAM keys to cache") }
         let bound = try connection.bind(resource: context.common.resource)
         try verifyResumable(context: context, jid: jid, settings: settings, keys: keys)
         return Result(boundJID: bound, mechanism: outcome.mechanism, keys: keys,
                       tlsVersion: connection.tlsVersion ?? .other, endpoint: connection.endpoint)
+    }
+
+    private static func noSCRAM(_ jid: JID) -> ToolFailure {
+        ToolFailure(.auth, "\(jid.domain) offers no SCRAM mechanism; a session cannot be cached without storing the password, which this tool never does (the password was not sent)")
     }
 
     /// Proves the keys authenticate on a fresh stream before anything is saved. A server that
@@ -90,10 +97,8 @@ struct LoginCommand {
     /// Writes the session file and the account's settings.
     static func saveSession(env: ToolEnvironment, jid: JID, settings: AccountSettings, result: Result, makeActive: Bool) throws {
         try env.sessions.save(SessionKeys.session(jid: jid, mechanism: result.mechanism, keys: result.keys, now: env.now))
-        var remembered = settings
-        remembered.usedSCRAM = true
         try env.accounts.update { file in
-            file.accounts[jid.description] = remembered
+            file.accounts[jid.description] = AccountContext.remembered(settings, over: file.accounts[jid.description])
             if makeActive || file.active == nil { file.active = jid.description }
         }
     }

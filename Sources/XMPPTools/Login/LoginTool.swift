@@ -10,6 +10,7 @@ public enum LoginTool {
             case "status": try sessions.status(jidText: inv.command.argument("JID"))
             case "list": try sessions.list()
             case "switch": try sessions.switchTo(jidText: inv.command.argument("JID") ?? "")
+            case "forget-settings": try sessions.forgetSettings(jidText: inv.command.argument("JID"))
             case "logout": try sessions.logout(jidText: inv.command.argument("JID"), all: inv.command.flag("all"))
             default: throw ToolFailure(.usage, "unknown command '\(inv.command.command)'")
             }

@@ -19,7 +19,9 @@ struct SessionCommands {
         }
         let (connection, jid) = try ctx.connectWithSession()
         defer { connection.close() }
-        let active = try env.accounts.load().active == jid.description
+        let file = try env.accounts.load()
+        let active = file.active == jid.description
+        let remembered = file.accounts[jid.description]
         let bound = connection.boundJID?.description ?? jid.description
         let tls = connection.tlsVersion?.rawValue ?? "none"
         let mechanism = connection.mechanism ?? "unknown"
@@ -28,7 +30,7 @@ struct SessionCommands {
                 ("jid", .string(jid.description)), ("bound_jid", .string(bound)),
                 ("mechanism", .string(mechanism)), ("tls_version", .string(tls)),
                 ("server", .string(connection.endpoint.description)), ("active", .bool(active)),
-                ("authenticated", .bool(true)),
+                ("authenticated", .bool(true)), ("remembered", RememberedSettings.json(remembered)),
             ]).pretty)
         } else {
             Output.line("account:    \(jid)\(active ? " (active)" : "")")
@@ -36,6 +38,7 @@ struct SessionCommands {
             Output.line("mechanism:  \(mechanism)")
             Output.line("tls:        \(tls)")
             Output.line("server:     \(connection.endpoint)")
+            Output.line("remembered: \(RememberedSettings.text(remembered))")
         }
     }
 
@@ -50,8 +53,9 @@ struct SessionCommands {
                 return .object([
                     ("jid", .string(name)), ("active", .bool(file.active == name)),
                     ("session", .bool(withSession.contains(name))),
-                    ("server", .optional(s?.server.map { h in s?.port.map { "\(h):\($0)" } ?? h })),
+                    ("server", .optional(RememberedSettings.server(s))),
                     ("direct_tls", .bool(s?.directTLS ?? false)),
+                    ("ca_file", .optional(s?.caFile)), ("pin", .optional(s?.pin)),
                 ])
             }).pretty)
             return
@@ -74,6 +78,26 @@ struct SessionCommands {
             Output.line(JSONValue.object([("active", .string(jid.description))]).pretty)
         } else if !context.common.quiet {
             Output.line("\(jid) is now the active account.")
+        }
+    }
+
+    /// Forgets an account's remembered connection settings (the active one by default) and keeps
+    /// its session: later commands look its server up and trust the system's authorities again.
+    func forgetSettings(jidText: String?) throws {
+        let jid = try jidText.map(LoginCommand.accountJID) ?? context.accountJID()
+        var old: AccountSettings?
+        try env.accounts.update { file in
+            old = file.accounts[jid.description]
+            if let old { file.accounts[jid.description] = AccountSettings(usedSCRAM: old.usedSCRAM) }
+        }
+        let forgotten = RememberedSettings.options(old)
+        if json {
+            Output.line(JSONValue.object([("jid", .string(jid.description)),
+                                          ("forgotten", RememberedSettings.json(old))]).pretty)
+        } else if forgotten.isEmpty {
+            env.warn("\(jid) has no remembered connection settings")
+        } else if !context.common.quiet {
+            Output.line("Forgot \(forgotten.joined(separator: " ")) for \(jid); its session stays.")
         }
     }
 

@@ -33,6 +33,7 @@ public struct Invocation {
         o.pin = command.string("pin")
         if let pin = o.pin { try CommonOptions.validatePin(pin) }
         o.insecure = command.flag("insecure")
+        try o.checkTrustOptions()
         do {
             o.timeout = try command.int("timeout", in: 1...3600) ?? 15
         } catch {

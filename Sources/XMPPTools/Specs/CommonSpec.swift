@@ -16,7 +16,7 @@ public enum CommonSpec {
                    completion: .file(extensions: ["pem", "crt"])),
         OptionSpec("pin", value: "sha256/BASE64",
                    help: "Accept only a server whose public key has this SHA-256; without --ca-file, the pin replaces certificate verification."),
-        .flag("insecure", help: "Do not verify the server's certificate: anyone on the network path can read the session. Warns on every use, even with -q."),
+        .flag("insecure", help: "Do not verify the server's certificate: anyone on the network path can read the session. Warns on every use, even with -q; never remembered, and not allowed with --pin or --ca-file."),
         OptionSpec("timeout", value: "SECONDS", help: "Give up on a network step (connect, TLS, a request) that takes longer than this many seconds.", default: "15"),
         OptionSpec("resource", value: "NAME", help: "Bind this resource instead of xmpp-tools.RANDOM."),
         .flag("trace", help: "Print the XML exchanged with the server on standard error, credentials redacted."),

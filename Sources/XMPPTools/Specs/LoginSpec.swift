@@ -21,12 +21,23 @@ public enum LoginSpec {
                         discussion: [
                             "--server, --direct-tls, --ca-file and --pin given here are remembered with the account, "
                                 + "so later commands need none of them. Logging in again replaces the session.",
+                            "The remembered settings form two groups: where to connect (--server, --direct-tls) and whom "
+                                + "to trust (--ca-file, --pin). Giving any option of a group, here or to any other "
+                                + "command, replaces that whole group, so a remembered --direct-tls never applies to a new "
+                                + "--server; a login saves what it used. xmpp-login status shows what is remembered, and "
+                                + "xmpp-login forget-settings clears it.",
+                            "--insecure is never remembered: it applies to the login it is given to, and the trust "
+                                + "settings remembered before it stay. It cannot be combined with --pin or --ca-file "
+                                + "(exit status 2).",
                         ],
                         options: CommonSpec.passwordOptions,
                         positionals: [PositionalSpec("JID", help: "The account, user@domain.", completion: .accounts)]),
             CommandSpec("status", summary: "Check the cached session by authenticating with it, and show how it went.",
-                        discussion: ["Shows the bound JID, SASL mechanism, TLS version and server. A session that no "
-                                     + "longer works (the password was changed elsewhere) is exit status 3."],
+                        discussion: ["Shows the bound JID, SASL mechanism, TLS version and server, and the connection "
+                                     + "settings remembered with the account (as the options that gave them; with --json "
+                                     + "an object remembered with the keys server, direct_tls, ca_file and pin, null when "
+                                     + "absent). A session that no longer works (the password was changed elsewhere) is "
+                                     + "exit status 3."],
                         positionals: [PositionalSpec("JID", help: "The account (default: the active one).",
                                                      optional: true, completion: .accounts)],
                         examples: [
@@ -43,6 +54,18 @@ public enum LoginSpec {
                         examples: [
                             Example("xmpp-login switch work@example.com",
                                     "Use work@example.com from now on when no --account is given."),
+                        ]),
+            CommandSpec("forget-settings",
+                        summary: "Forget the remembered --server, --direct-tls, --ca-file and --pin of an account (default: the active one).",
+                        discussion: ["The session stays: later commands look the server up by SRV and trust the system's "
+                                     + "certificate authorities, unless given options again. To change the settings "
+                                     + "instead, log in again with the new ones. An account with nothing remembered "
+                                     + "succeeds with a note. The server is not contacted. With --json, forgotten holds "
+                                     + "what was remembered, with the keys of status."],
+                        positionals: [PositionalSpec("JID", help: "The account.", optional: true, completion: .accounts)],
+                        examples: [
+                            Example("xmpp-login forget-settings work@example.com",
+                                    "Stop using the --server and --ca-file work@example.com logged in with."),
                         ]),
             CommandSpec("logout", summary: "Forget the cached session of an account (default: the active one).",
                         discussion: ["Logging out of an account that is not logged in succeeds with a note, so "
@@ -65,6 +88,8 @@ public enum LoginSpec {
                     "Log in with a password from a password manager."),
             Example("xmpp-login bot@localhost --server 127.0.0.1:5222 --ca-file ca.pem --password-file pw.txt",
                     "Log in to a private server with its own certificate authority."),
+            Example("xmpp-login bot@localhost --server 127.0.0.1:5223 --direct-tls --password-file pw.txt",
+                    "Log in again over direct TLS: the remembered --server replaced, the remembered --ca-file kept."),
         ],
         seeAlso: ["xmpp-register(1)", "xmpp-roster(1)", "xmpp-vcard(1)", "xmpp-avatar(1)", "xmpp-tools(7)"]
     )

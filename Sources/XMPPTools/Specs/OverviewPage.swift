@@ -52,7 +52,10 @@ public enum OverviewPage {
                 + "logging out of an account that is not logged in succeeds, so scripts may call it freely."),
         .paragraph(
             "xmpp-login remembers --server, --direct-tls, --ca-file and --pin with the account, so later "
-                + "commands need none of them. When the password is changed elsewhere the cached keys stop "
+                + "commands need none of them. Where to connect (--server, --direct-tls) and whom to trust "
+                + "(--ca-file, --pin, --insecure) are two groups: an option given on the command line replaces "
+                + "its whole group. xmpp-login status shows what is remembered, a new login with other options "
+                + "changes it, and xmpp-login forget-settings clears it. When the password is changed elsewhere the cached keys stop "
                 + "working: programs say so and exit with status 3, and xmpp-login JID makes a new session. "
                 + "xmpp-register passwd changes the password and refreshes the session itself."),
         .paragraph(
@@ -75,9 +78,8 @@ public enum OverviewPage {
                 Definition(
                     "accounts.json",
                     "The active account and, for each account, its connection settings: server and port, direct "
-                        + "TLS, the CA file as an absolute path, the key pin, whether --insecure was used (so that "
-                        + "its warning repeats on every use) and whether the account has authenticated with SCRAM "
-                        + "(so that PLAIN is refused from then on)."),
+                        + "TLS, the CA file as an absolute path and the key pin (never --insecure), and whether the "
+                        + "account has authenticated with SCRAM (so that PLAIN is refused from then on)."),
                 Definition(
                     "sessions/JID",
                     "One file per logged-in account, mode 0600: the SCRAM mechanism, salt, iteration count and "
@@ -88,7 +90,7 @@ public enum OverviewPage {
             ], style: .path),
         .paragraph(
             "A server that offers no SCRAM mechanism cannot give a password-free session: xmpp-login refuses "
-                + "rather than store the password. Every write is atomic, a temporary file renamed over the old "
+                + "rather than store the password, before sending it. Every write is atomic, a temporary file renamed over the old "
                 + "one or a single SQLite transaction, so an interrupted program never leaves a half-written file."),
         .paragraph(
             "Programs that run at once lose nothing of each other's changes: a change of accounts.json, such as "
@@ -220,14 +222,15 @@ public enum OverviewPage {
                 Definition(
                     "--insecure",
                     "Verify nothing. Anyone on the network path can read and change the session, the password "
-                        + "included. Every use prints a warning, even with -q, and so does every later use of the "
-                        + "account, which remembers the option."),
+                        + "included. Every use prints a warning, even with -q. It is never remembered, so each run "
+                        + "that wants it must say so, and it cannot be combined with --pin or --ca-file."),
             ], style: .command),
         .paragraph(
             "Authentication prefers SCRAM-SHA-512, then -256, then -1, with channel binding (-PLUS) where the "
                 + "server supports it, and verifies the server's signature. PLAIN is used only over TLS and never "
                 + "for an account that has used SCRAM before, so an attacker cannot downgrade a login to learn "
-                + "the password. --trace shows the XML exchanged with credentials redacted; a trace may still "
+                + "the password. A server that asks for more than 600000 SCRAM iterations is refused, so it "
+                + "cannot make a login burn seconds of CPU. --trace shows the XML exchanged with credentials redacted; a trace may still "
                 + "hold personal data, such as contacts and vCards."),
     ]
 }

@@ -59,7 +59,7 @@ extension ErrorMapping {
             connection = nil
         }
         switch connection {
-        case .dnsFailed?, .connectFailed?, .timedOut?, .closedByPeer?, .io?, .streamClosed?: return true
+        case .dnsFailed?, .connectFailed?, .timedOut?, .closedByPeer?, .closedWithoutAnswer?, .io?, .streamClosed?: return true
         default: return false
         }
     }

@@ -1,0 +1,82 @@
+import XCTest
+import XMLTree
+@testable import XMPPConnection
+
+/// The certificate must be valid for the JID's domain however that domain looks: a numeric-looking
+/// DNS name is a DNS name, an IP literal is checked against IP SANs, and a partial wildcard matches
+/// nothing.
+final class HostileCertificateNameTests: HostilePeerTestCase {
+    private func honestLogin(_ identity: PeerTLSIdentity, domain: String) -> [ScriptedPeer.Step] {
+        PeerScript.startTLS(identity) + PeerScript.scram(password: Self.password)
+            + PeerScript.bind { id in
+                "<iq type='result' id='\(id)'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><jid>alice@\(domain)/x</jid></bind></iq>"
+            }
+    }
+
+    /// `127.1` and `2130706433` are not IP literals for `inet_pton`, so they are DNS names, and
+    /// a certificate for localhost from a trusted CA is not valid for them.
+    func testCertificateForLocalhostIsRefusedForNumericLookingDomains() throws {
+        let localhost = localhost!
+        for domain in ["127.1", "2130706433"] {
+            let peer = try scriptedPeer { PeerScript.startTLS(localhost) + [.stall] }
+            guard let (error, _) = clientError(peer, domain: domain) else { continue }
+            guard case .certificateRejected(let why) = error else { XCTFail("\(domain): \(error)"); continue }
+            XCTAssertEqual(why, "hostname mismatch (expected a certificate for \(domain))")
+            let (line, _) = try assertTool(peer, exits: 7, jid: "alice@\(domain)")
+            XCTAssertEqual(line, "xmpp-login: server certificate rejected: hostname mismatch (expected a certificate for \(domain))")
+        }
+    }
+
+    func testCertificateForLocalhostIsRefusedForAnIPAddress() throws {
+        let localhost = localhost!
+        let peer = try scriptedPeer { PeerScript.startTLS(localhost) + [.stall] }
+        guard let (error, _) = clientError(peer, domain: "127.0.0.1") else { return }
+        guard case .certificateRejected(let why) = error else { return XCTFail("\(error)") }
+        XCTAssertEqual(why, "IP address mismatch (expected a certificate for 127.0.0.1)")
+    }
+
+    /// The IP check still works: a certificate with the address as an IP SAN is accepted, also
+    /// for a bracketed IPv6 literal.
+    func testCertificateWithTheIPAddressIsAccepted() throws {
+        for (domain, san) in [("127.0.0.1", "IP:127.0.0.1"), ("[::1]", "IP:::1")] {
+            let pair = try PeerCertificates.pair(named: "ip-\(san.dropFirst(3))", subjectAltName: san)
+            let identity = try PeerTLSIdentity(certificate: pair.certificate, key: pair.key)
+            caFile = pair.certificate
+            let peer = try scriptedPeer { [unowned self] in honestLogin(identity, domain: domain) }
+            guard let (error, _) = runLogin(peer, domain: domain) else { continue }
+            XCTAssertNil(error, domain)
+        }
+    }
+
+    /// `xmpp*.example.test` would match `xmpp1.example.test` by OpenSSL's default; RFC 6125 §7.2 advises against it.
+    func testPartialWildcardMatchesNothing() throws {
+        let pair = try PeerCertificates.pair(named: "partial-wildcard-2", subjectAltName: "DNS:xmpp*.example.test")
+        let identity = try PeerTLSIdentity(certificate: pair.certificate, key: pair.key)
+        caFile = pair.certificate
+        let peer = try scriptedPeer { PeerScript.startTLS(identity) + [.stall] }
+        guard let (error, _) = clientError(peer, domain: "xmpp1.example.test") else { return }
+        guard case .certificateRejected(let why) = error else { return XCTFail("\(error)") }
+        XCTAssertEqual(why, "hostname mismatch (expected a certificate for xmpp1.example.test)")
+    }
+
+    func testReferenceNameKindIsDecidedByInetPton() {
+        XCTAssertEqual(ReferenceName("127.1"), .dnsName("127.1"))
+        XCTAssertEqual(ReferenceName("2130706433"), .dnsName("2130706433"))
+        XCTAssertEqual(ReferenceName("1.2.3.4.5"), .dnsName("1.2.3.4.5"))
+        XCTAssertEqual(ReferenceName("0x7f.1"), .dnsName("0x7f.1"))
+        XCTAssertEqual(ReferenceName("example.org"), .dnsName("example.org"))
+        XCTAssertEqual(ReferenceName("127.0.0.1"), .ipAddress("127.0.0.1"))
+        XCTAssertEqual(ReferenceName("[::1]"), .ipAddress("::1"))
+        XCTAssertEqual(ReferenceName("[2001:db8::7]"), .ipAddress("2001:db8::7"))
+        XCTAssertEqual(ReferenceName("[localhost]"), .dnsName("[localhost]"))
+        XCTAssertEqual(ReferenceName("["), .dnsName("["))
+    }
+
+    /// A name OpenSSL's check cannot take is fatal, not "verify the chain without a name".
+    func testUnusableNameIsFatal() throws {
+        let context = try TLSContext(settings: TLSSettings(caFile: caFile))
+        XCTAssertThrowsError(try TLSSession(context: context, referenceName: "local\u{0}host", directTLS: false)) { error in
+            guard case .referenceNameUnusable("local\u{0}host") = error as? ConnectionError else { return XCTFail("\(error)") }
+        }
+    }
+}
