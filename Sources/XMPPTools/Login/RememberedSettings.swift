@@ -1,3 +1,4 @@
+import TextFormats
 import XMPPStorage
 
 /// How `xmpp-login status`, `list` and `forget-settings` show an account's remembered
