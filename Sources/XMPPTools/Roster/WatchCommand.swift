@@ -137,8 +137,9 @@ final class WatchPrinter {
     }
 
     /// One line per event, written straight to the descriptor (unbuffered, so a pipe sees it now).
+    /// Text lines quote names, groups and status texts others chose: their controls are escaped.
     private func emit(_ members: [(String, JSONValue)], text: String) {
-        let bytes = Array(((json ? JSONValue.object(members).compact : text) + "\n").utf8)
+        let bytes = Array(((json ? JSONValue.object(members).compact : TerminalText.escaped(text)) + "\n").utf8)
         var offset = 0
         while offset < bytes.count && !readerGone {
             let n = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + offset, bytes.count - offset) }
