@@ -23,18 +23,19 @@ let package = Package(
         .systemLibrary(name: "CResolv"),
 
         // Pure and protocol layers.
+        // Text as people hand it to the tools and see it: CSV and JSON readers and writers,
+        // terminal escaping, code point labels. No XMPP, no app code.
+        .target(name: "TextFormats"),
         .target(name: "XMLTree", dependencies: ["CLibXML2"]),
-        .target(name: "XMPPStanzas", dependencies: ["XMLTree"]),
+        .target(name: "XMPPStanzas", dependencies: ["XMLTree", "TextFormats"]),
         // NFKC for SASLprep from ICU (libicu-dev), which libxml2 loads anyway.
         .target(name: "CNFKC", linkerSettings: [.linkedLibrary("icuuc")]),
-        .target(name: "XMPPConnection", dependencies: ["XMPPStanzas", "XMLTree", "COpenSSL", "CResolv", "CNFKC"]),
+        .target(name: "XMPPConnection", dependencies: ["XMPPStanzas", "XMLTree", "TextFormats", "COpenSSL", "CResolv", "CNFKC"]),
         .target(name: "XMPPServices", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree"]),
         .target(name: "XMPPStorage", dependencies: ["XMPPStanzas", "CSQLite3"]),
         .target(name: "CPNGStream", dependencies: ["CLibPNG", "CLibJPEG"]),
         .target(name: "PNGImage", dependencies: ["CPNGStream", "CLibPNG"]),
         .target(name: "Arguments"),
-        // CSV and JSON as people hand them to the tools: total readers and writers, no app code.
-        .target(name: "TextFormats"),
         .target(name: "XMPPTools", dependencies: [
             "Arguments", "TextFormats", "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "XMLTree",
         ]),

@@ -7,8 +7,9 @@ public enum PNGImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case truncated
     /// The decoder rejected the data (bad CRC, bad zlib stream, bad header…); the reason.
     case corrupt(String)
-    /// The declared dimensions exceed the limits in `ResizeOptions`; refused before decoding.
-    case tooLarge(width: Int, height: Int)
+    /// The declared dimensions exceed the limits in `ResizeOptions` (given with them); refused
+    /// before decoding.
+    case tooLarge(width: Int, height: Int, maxSide: Int, maxPixels: Int)
     /// A valid image this module does not handle; what.
     case unsupported(String)
     /// Writing the output PNG failed; the reason.
@@ -24,7 +25,10 @@ public enum PNGImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notAnImage: return "not a PNG or JPEG image"
         case .truncated: return "image data is truncated"
         case .corrupt(let why): return "corrupt image: \(why)"
-        case .tooLarge(let width, let height): return "image too large: \(width)x\(height) exceeds the size limit"
+        case .tooLarge(let width, let height, let maxSide, let maxPixels):
+            let size = "image of \(width)×\(height) pixels is over the limit of "
+            if width > maxSide || height > maxSide { return size + "\(maxSide) pixels a side" }
+            return size + (maxPixels % 1_000_000 == 0 ? "\(maxPixels / 1_000_000) megapixels" : "\(maxPixels) pixels")
         case .unsupported(let what): return "unsupported image: \(what)"
         case .encodeFailed(let why): return "cannot encode PNG: \(why)"
         case .io(let path, let why): return "\(path): \(why)"

@@ -42,7 +42,7 @@ public struct ResizeOptions: Sendable, Equatable {
     func admit(width: Int, height: Int) throws(PNGImageError) {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         if width > maxInputSide || height > maxInputSide || overflow || pixels > maxInputPixels {
-            throw .tooLarge(width: width, height: height)
+            throw .tooLarge(width: width, height: height, maxSide: maxInputSide, maxPixels: maxInputPixels)
         }
     }
 }

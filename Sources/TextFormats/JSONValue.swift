@@ -72,7 +72,9 @@ public indirect enum JSONValue: Sendable, Equatable {
             case "\r": s += "\\r"
             case "\t": s += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                // Beyond the C0 controls JSON requires escaped, DEL, C1 and the bidirectional
+                // controls are too (the same string to a parser), so raw output on a terminal is safe.
+                if TerminalText.needsEscape(scalar) {
                     let hex = String(scalar.value, radix: 16)
                     s += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

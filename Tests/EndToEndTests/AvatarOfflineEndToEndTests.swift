@@ -86,6 +86,33 @@ final class AvatarOfflineEndToEndTests: XCTestCase {
         XCTAssertEqual(set.status, 9, set.stderr)
     }
 
+    /// An image over the size limits is refused with its name, its size and the limit it is over.
+    func testOversizedImagesNameTheFileAndTheLimit() throws {
+        let big = home + "/big.png", wide = home + "/wide-bomb.png"
+        try TestPNG.declaring(width: 20_000, height: 20_000).write(to: URL(fileURLWithPath: big))
+        try TestPNG.declaring(width: 40_000, height: 10).write(to: URL(fileURLWithPath: wide))
+        let expected = [
+            (["resize", big, "-o", home + "/x.png"], "xmpp-avatar: \(big): image of 20000×20000 pixels is over the limit of 100 megapixels\n"),
+            (["resize", wide, "-o", home + "/x.png"], "xmpp-avatar: \(wide): image of 40000×10 pixels is over the limit of 30000 pixels a side\n"),
+            (["set", big, "-a", "nobody@localhost"], "xmpp-avatar: \(big): image of 20000×20000 pixels is over the limit of 100 megapixels\n"),
+        ]
+        for (args, message) in expected {
+            let r = try avatar(args)
+            XCTAssertEqual(r.status, 9, "\(args): \(r.stderr)")
+            XCTAssertEqual(r.stderr, message)
+        }
+        let piped = try avatar(["resize", "-", "-o", home + "/x.png"], stdin: try read(big))
+        XCTAssertEqual(piped.stderr, "xmpp-avatar: standard input: image of 20000×20000 pixels is over the limit of 100 megapixels\n")
+        let text = home + "/text.png"
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: text))
+        XCTAssertEqual(try avatar(["resize", text, "-o", home + "/x.png"]).stderr, "xmpp-avatar: \(text): not a PNG or JPEG image\n")
+        // xmpp-vcard set --photo puts PNG and JPEG photos through the same pipeline.
+        let vcard = try Shell.run([Paths.binaries + "/xmpp-vcard", "set", "--photo", big, "-a", "nobody@localhost"],
+                                  environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(vcard.status, 9, vcard.stderr)
+        XCTAssertEqual(vcard.stderr, "xmpp-vcard: \(big): image of 20000×20000 pixels is over the limit of 100 megapixels\n")
+    }
+
     func testUsageErrorsExitTwo() throws {
         for args in [["resize", image, "--size", "8"], ["resize", image, "--fit", "stretch"],
                      ["get", "--source", "ldap"], ["set", image, "--access", "roster"],

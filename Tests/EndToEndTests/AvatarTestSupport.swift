@@ -31,6 +31,15 @@ enum TestPNG {
         return Data(png)
     }
 
+    /// A PNG whose header declares width×height but that carries four bytes of pixels (a decompression bomb).
+    static func declaring(width: Int, height: Int) -> Data {
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        png += chunk("IHDR", be32(UInt32(width)) + be32(UInt32(height)) + [8, 2, 0, 0, 0])
+        png += chunk("IDAT", [0x78, 0x01, 0x01, 0x04, 0x00, 0xFB, 0xFF, 0, 0, 0, 0, 0x00, 0x04, 0x00, 0x01])
+        png += chunk("IEND", [])
+        return Data(png)
+    }
+
     /// Width and height from a PNG's IHDR, or nil when `data` is not a PNG.
     static func size(_ data: Data) -> (Int, Int)? {
         let b = [UInt8](data)

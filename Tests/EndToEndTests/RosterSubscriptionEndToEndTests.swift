@@ -73,16 +73,86 @@ final class RosterSubscriptionEndToEndTests: XCTestCase {
         let bobUser = ToolRunner.username("atb")
         XCTAssertEqual(try w.roster(alice, ["add", bobUser, "--name", "B", "--no-subscribe"]).status, 0)
         let bob = w.tools.jid(bobUser)
-        let second = try w.roster(alice, ["add", bob, "--name", "Bobby", "--group", "Pals"])
+        let second = try w.roster(alice, ["add", bob, "--name", "Bobby", "--group", "Pals", "--no-subscribe"])
         XCTAssertEqual(second.status, 0, second.stderr)
         XCTAssertEqual(second.stdout, "\(bob) is already in the roster; updated its name and groups.\n")
         let view = try w.contacts(alice)
         XCTAssertEqual(view.count, 1, "a bare name means that name on the account's domain")
         XCTAssertEqual(view[bob]?["name"] as? String, "Bobby")
         XCTAssertEqual(view[bob]?["groups"] as? [String], ["Pals"])
-        XCTAssertEqual(view[bob]?["ask"] as? Bool, false, "a second add sends no subscription request")
+        XCTAssertEqual(view[bob]?["ask"] as? Bool, false, "--no-subscribe sends no subscription request")
+        // Without --no-subscribe, a contact whose presence we do not see is asked (once).
+        let asked = try XCTUnwrap(try w.json(alice, ["add", bob]) as? [String: Any])
+        XCTAssertEqual(asked["action"] as? String, "unchanged")
+        XCTAssertEqual(asked["subscription_requested"] as? Bool, true)
+        XCTAssertEqual(asked["ask"] as? Bool, true)
         let same = try XCTUnwrap(try w.json(alice, ["add", bob]) as? [String: Any])
         XCTAssertEqual(same["action"] as? String, "unchanged")
+        XCTAssertEqual(same["subscription_requested"] as? Bool, false, "a request of ours is pending already")
+    }
+
+    /// A contact who revoked our subscription (or removed us) is asked again by add, which keeps
+    /// the name and groups: no remove and add, which would lose them.
+    func testAddAfterTheContactRevokedAsksAgainKeepingNameAndGroups() throws {
+        let w = try RosterWorld()
+        let alice = try w.account("rv"), bob = try w.account("rvb")
+        XCTAssertEqual(try w.roster(alice, ["add", bob, "--name", "Bob", "--group", "Friends"]).status, 0)
+        XCTAssertEqual(try w.roster(bob, ["approve", alice]).status, 0)
+        XCTAssertEqual(try w.contacts(alice)[bob]?["subscription"] as? String, "to")
+        XCTAssertEqual(try w.roster(bob, ["deny", alice]).status, 0, "bob revokes alice's subscription")
+        XCTAssertEqual(try w.contacts(alice)[bob]?["subscription"] as? String, "none")
+
+        let again = try w.roster(alice, ["add", bob])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stdout, "\(bob) is already in the roster; asked again to see their presence.\n")
+        XCTAssertEqual(try w.pending(bob), w.expectedPending([alice]), "bob has a new request")
+        XCTAssertEqual(try w.roster(bob, ["approve", alice]).status, 0)
+        let view = try w.contacts(alice)
+        XCTAssertEqual(view[bob]?["subscription"] as? String, "to")
+        XCTAssertEqual(view[bob]?["name"] as? String, "Bob")
+        XCTAssertEqual(view[bob]?["groups"] as? [String], ["Friends"])
+
+        // Bob removes alice altogether after they were subscribed both ways: her item falls to none.
+        try w.befriend(bob, alice)
+        XCTAssertEqual(try w.roster(bob, ["remove", alice]).status, 0)
+        XCTAssertEqual(try w.contacts(alice)[bob]?["subscription"] as? String, "none")
+        let renamed = try XCTUnwrap(try w.json(alice, ["add", bob, "--name", "Robert"]) as? [String: Any])
+        XCTAssertEqual(renamed["action"] as? String, "updated")
+        XCTAssertEqual(renamed["subscription_requested"] as? Bool, true)
+        XCTAssertEqual(renamed["name"] as? String, "Robert")
+        XCTAssertEqual(renamed["groups"] as? [String], ["Friends"])
+        XCTAssertEqual(renamed["ask"] as? Bool, true)
+    }
+
+    /// Approving a JID that has not asked would be a pre-approval (Prosody also adds a roster item
+    /// for it): refused with exit status 4, and nothing is left behind to let that address in later.
+    func testApprovingSomeoneWhoHasNotAskedIsRefusedAndLeavesNothing() throws {
+        let w = try RosterWorld()
+        let alice = try w.account("pr")
+        let nobodyUser = ToolRunner.username("prn"), nobody = w.tools.jid(nobodyUser)
+        let r = try w.roster(alice, ["approve", nobodyUser, "--add-back"])
+        XCTAssertEqual(r.status, 4, r.stderr)
+        XCTAssertEqual(r.stderr, "xmpp-roster: \(nobody) has not asked to see your presence; nothing was approved\n")
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertEqual(try w.contacts(alice).count, 0, "no junk roster item")
+
+        // An existing contact keeps its item, and no pre-approval stays on it.
+        let carolUser = ToolRunner.username("prc"), carol = w.tools.jid(carolUser)
+        XCTAssertEqual(try w.roster(alice, ["add", carol, "--name", "Carol", "--no-subscribe"]).status, 0)
+        XCTAssertEqual(try w.roster(alice, ["approve", carol]).status, 4)
+        XCTAssertEqual(try w.contacts(alice)[carol]?["name"] as? String, "Carol")
+
+        // Whoever registers those names later and asks is not let in.
+        for (user, jid) in [(nobodyUser, nobody), (carolUser, carol)] {
+            let password = "pw-" + UUID().uuidString
+            XCTAssertEqual(try w.tools.run("xmpp-register", [jid, "--login"] + w.serverArgs, password: password).status, 0)
+            XCTAssertEqual(try w.roster(jid, ["add", alice]).status, 0, user)
+            let view = try w.contacts(alice)
+            XCTAssertNotEqual(view[jid]?["subscription"] as? String, "from", "\(jid) was let in without an answer")
+            XCTAssertEqual(try w.contacts(jid)[alice]?["subscription"] as? String, "none")
+            XCTAssertEqual(try w.roster(alice, ["approve", jid]).status, 0, "the real request is approved")
+            XCTAssertEqual(try w.contacts(jid)[alice]?["subscription"] as? String, "to")
+        }
     }
 
     func testAddingYourselfOrABadAddressIsBadInput() throws {

@@ -123,6 +123,24 @@ final class Watcher: @unchecked Sendable {
         }
     }
 
+    /// Standard output so far, as text.
+    var output: String {
+        lock.lock(); defer { lock.unlock() }
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    /// Waits until standard output contains `text`; fails with what arrived otherwise.
+    func waitForOutput(containing text: String, timeout: TimeInterval = 15) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if output.contains(text) { return }
+            guard process.isRunning else { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        if output.contains(text) { return }
+        throw TestServerError.unusable("'\(text)' not seen; output: \(output), stderr: \(stderr)")
+    }
+
     /// Standard error so far.
     var stderr: String {
         lock.lock(); defer { lock.unlock() }

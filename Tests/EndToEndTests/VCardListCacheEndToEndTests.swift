@@ -71,7 +71,7 @@ final class VCardListCacheEndToEndTests: XCTestCase {
         XCTAssertEqual(refresh.stdout, "")
         // alice's own card was cached by her read-back.
         let own = try alice.run("xmpp-vcard", ["get", "--cached", "--field", "note"])
-        XCTAssertEqual(own.stdout, "a\nb\n")
+        XCTAssertEqual(own.stdout, #"a\nb"# + "\n", "one value a line: the newline is escaped")
         let uncached = try bob.run("xmpp-vcard", ["get", "nobody@localhost"])
         XCTAssertEqual(uncached.status, 6, "not cached and unreachable: the network error stands: \(uncached.stderr)")
 

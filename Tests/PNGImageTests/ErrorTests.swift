@@ -77,21 +77,21 @@ final class ErrorTests: XCTestCase {
 
     func testDecompressionBombRefusedAtOnce() throws {
         let start = Date()
-        expect(.tooLarge(width: 100_000, height: 100_000), Chunks.declaring(width: 100_000, height: 100_000))
+        expect(.tooLarge(width: 100_000, height: 100_000, maxSide: 30_000, maxPixels: 100_000_000), Chunks.declaring(width: 100_000, height: 100_000))
         // Within the side limit but over the pixel limit.
-        expect(.tooLarge(width: 20_000, height: 20_000), Chunks.declaring(width: 20_000, height: 20_000))
+        expect(.tooLarge(width: 20_000, height: 20_000, maxSide: 30_000, maxPixels: 100_000_000), Chunks.declaring(width: 20_000, height: 20_000))
         // Over the side limit with few pixels.
-        expect(.tooLarge(width: 40_000, height: 1), Chunks.declaring(width: 40_000, height: 1))
+        expect(.tooLarge(width: 40_000, height: 1, maxSide: 30_000, maxPixels: 100_000_000), Chunks.declaring(width: 40_000, height: 1))
         // The PNG maximum, beyond libpng's own default limits.
-        expect(.tooLarge(width: 0x7FFF_FFFF, height: 0x7FFF_FFFF), Chunks.declaring(width: 0x7FFF_FFFF, height: 0x7FFF_FFFF))
+        expect(.tooLarge(width: 0x7FFF_FFFF, height: 0x7FFF_FFFF, maxSide: 30_000, maxPixels: 100_000_000), Chunks.declaring(width: 0x7FFF_FFFF, height: 0x7FFF_FFFF))
         XCTAssertThrowsError(try AvatarPipeline.decode(data: Chunks.declaring(width: 100_000, height: 100_000))) {
-            XCTAssertEqual($0 as? PNGImageError, .tooLarge(width: 100_000, height: 100_000))
+            XCTAssertEqual($0 as? PNGImageError, .tooLarge(width: 100_000, height: 100_000, maxSide: 30_000, maxPixels: 100_000_000))
         }
         XCTAssertLessThan(Date().timeIntervalSince(start), 0.5)
         // Limits are the caller's: a tighter one refuses a small image.
         let png = try sample()
         XCTAssertThrowsError(try AvatarPipeline.resize(data: png, options: ResizeOptions(maxInputPixels: 1000))) {
-            XCTAssertEqual($0 as? PNGImageError, .tooLarge(width: 64, height: 64))
+            XCTAssertEqual($0 as? PNGImageError, .tooLarge(width: 64, height: 64, maxSide: 30_000, maxPixels: 1000))
         }
     }
 
@@ -100,7 +100,7 @@ final class ErrorTests: XCTestCase {
         try Data(Chunks.declaring(width: 100_000, height: 100_000)).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         XCTAssertThrowsError(try AvatarPipeline.resize(file: path, options: ResizeOptions())) {
-            XCTAssertEqual($0 as? PNGImageError, .tooLarge(width: 100_000, height: 100_000))
+            XCTAssertEqual($0 as? PNGImageError, .tooLarge(width: 100_000, height: 100_000, maxSide: 30_000, maxPixels: 100_000_000))
         }
     }
 
@@ -129,7 +129,12 @@ final class ErrorTests: XCTestCase {
     }
 
     func testDescriptionsNameTheProblem() {
-        XCTAssertEqual(PNGImageError.tooLarge(width: 3, height: 4).description, "image too large: 3x4 exceeds the size limit")
+        XCTAssertEqual(PNGImageError.tooLarge(width: 20_000, height: 20_000, maxSide: 30_000, maxPixels: 100_000_000).description,
+                       "image of 20000×20000 pixels is over the limit of 100 megapixels")
+        XCTAssertEqual(PNGImageError.tooLarge(width: 40_000, height: 1, maxSide: 30_000, maxPixels: 100_000_000).description,
+                       "image of 40000×1 pixels is over the limit of 30000 pixels a side")
+        XCTAssertEqual(PNGImageError.tooLarge(width: 64, height: 64, maxSide: 30_000, maxPixels: 1000).description,
+                       "image of 64×64 pixels is over the limit of 1000 pixels")
         XCTAssertEqual(PNGImageError.io(path: "/a.png", "No such file or directory").description,
                        "/a.png: No such file or directory")
         XCTAssertTrue(PNGImageError.corrupt("IDAT: CRC error").description.contains("IDAT: CRC error"))

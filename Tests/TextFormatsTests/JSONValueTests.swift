@@ -9,6 +9,14 @@ final class JSONValueTests: XCTestCase {
         XCTAssertEqual(v.compact, #"{"z":1,"a":"q\"\\\n\u0001é","n":null,"l":[true]}"#)
     }
 
+    /// Control characters from the network never reach the output raw, and parse back to the same string.
+    func testControlAndBidiCharactersAreEscaped() throws {
+        let hostile = "a\u{1B}[31m\u{7F}\u{9B}\u{202E}\u{2066}\u{200F}\u{061C}\u{2028}b"
+        let text = JSONValue.string(hostile).compact
+        XCTAssertEqual(text, #""a\u001b[31m\u007f\u009b\u202e\u2066\u200f\u061c\u2028b""#)
+        XCTAssertEqual(try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed) as? String, hostile)
+    }
+
     func testPrettyIsValidJSON() throws {
         let v = JSONValue.object([("jid", .string("a@b")), ("items", .array([])), ("o", .object([]))])
         let parsed = try JSONSerialization.jsonObject(with: Data(v.pretty.utf8)) as? [String: Any]

@@ -157,6 +157,31 @@ final class VCardVCFTests: XCTestCase {
         XCTAssertEqual(c.extras.map(\.name), ["X-ABLABEL"])
     }
 
+    /// Values from the server that hold line breaks cannot start a property (or a second card) of their own.
+    func testHostileValuesStayInsideTheirProperty() throws {
+        var c = VCard()
+        let forged = "\r\nEND:VCARD\r\nBEGIN:VCARD\r\nVERSION:3.0\r\nFN:Forged\r\nEMAIL:evil@example.org"
+        c.fullName = "Jane" + forged
+        c.url = "https://example.org/" + forged
+        c.photo = VCard.Photo(type: "image/png", externalURL: "https://example.org/p.png\n\u{7F}FN:Forged")
+        c.note = "a\rb\nc"
+        c.jabberID = "j@example.org\nFN:Forged"
+        c.extras = [XMLElement("TZ", namespace: Namespace.vcardTemp, children: [.text("+01:00\r\nFN:Forged")])]
+        let text = VCFWriter.write(c)
+        let lines = text.components(separatedBy: "\r\n").dropLast()
+        XCTAssertFalse(lines.contains { $0.contains("\r") || $0.contains("\n") }, text)
+        XCTAssertFalse(lines.contains { $0.hasPrefix("FN:Forged") || $0.hasPrefix("EMAIL") || $0.hasPrefix("BEGIN") && $0 != lines.first }, text)
+        XCTAssertTrue(text.contains("URL:https://example.org/%0D%0AEND:VCARD%0D%0ABEGIN:VCARD"), text)
+        XCTAssertTrue(text.contains("PHOTO;VALUE=uri;TYPE=PNG:https://example.org/p.png%0A%7FFN:Forged\r\n"), text)
+        let read = try VCFReader.read(text)
+        XCTAssertEqual(read.count, 1, "one card, not a forged second one")
+        XCTAssertEqual(read[0].card.fullName, "Jane" + forged.replacingOccurrences(of: "\r\n", with: "\n"), "CRLF is one line break")
+        XCTAssertEqual(read[0].card.note, "a\nb\nc", "a lone CR is a line break, written as \\n")
+        XCTAssertEqual(read[0].card.url, "https://example.org/%0D%0AEND:VCARD%0D%0ABEGIN:VCARD%0D%0AVERSION:3.0%0D%0AFN:Forged%0D%0AEMAIL:evil@example.org")
+        XCTAssertEqual(read[0].card.jabberID, c.jabberID)
+        XCTAssertEqual(VCFText.uri("a\tb%0A"), "a\tb%0A", "a tab (which the reader keeps) and percent signs stay")
+    }
+
     func testEscapingHelpers() {
         XCTAssertEqual(VCFText.escape("a\r\nb\rc\nd,e;f\\g"), "a\\nb\\nc\\nd\\,e\\;f\\\\g")
         XCTAssertEqual(VCFText.unescape("a\\nb\\Nc\\,d\\;e\\\\f\\"), "a\nb\nc,d;e\\f\\")

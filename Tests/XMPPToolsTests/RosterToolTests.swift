@@ -62,6 +62,6 @@ final class RosterToolTests: XCTestCase {
         XCTAssertEqual(RosterOutput.json(item, presence: p).compact,
                        #"{"jid":"bob@example.org","name":"Bob","groups":["A"],"subscription":"both","ask":false,"approved":false,"#
                        + #""presence":"chat","status":"hi","resources":[{"resource":"r","show":"chat","status":"hi","priority":1}]}"#)
-        XCTAssertEqual(RosterOutput.tabSafe("a\tb\nc"), "a b c")
+        XCTAssertEqual(RosterOutput.cell("a\tb\nc\u{1B}[31m\u{202E}"), #"a\tb\nc\e[31mU+202E"#)
     }
 }

@@ -1,3 +1,4 @@
+import TextFormats
 import CNFKC
 import XMPPStanzas
 

@@ -1,3 +1,5 @@
+import TextFormats
+
 /// One unfolded content line of a .vcf file (RFC 2425 §5.8.1, RFC 6350 §3.3):
 /// `[group.]NAME *(;PARAM[=VALUE[,VALUE]]) : VALUE`.
 struct VCFContentLine: Equatable {

@@ -19,6 +19,26 @@ enum VCFText {
         return String(out)
     }
 
+    /// A URI value, which is not escaped (RFC 6350 §3.4) and so cannot carry a raw control: the
+    /// C0 controls but tab (a CR or LF would end the line and start a forged property) and DEL
+    /// are percent-encoded, as RFC 3986 writes them. `VCFReader` refuses exactly those, so a card
+    /// read from a file is written back unchanged.
+    static func uri(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isURIControl) else { return text }
+        var out = String.UnicodeScalarView()
+        for s in text.unicodeScalars {
+            if isURIControl(s) {
+                let hex = String(s.value, radix: 16, uppercase: true)
+                out.append(contentsOf: ("%" + (hex.count < 2 ? "0" : "") + hex).unicodeScalars)
+            } else {
+                out.append(s)
+            }
+        }
+        return String(out)
+    }
+
+    private static func isURIControl(_ s: Unicode.Scalar) -> Bool { (s.value < 0x20 && s != "\t") || s.value == 0x7F }
+
     /// Undoes `escape`: `\n`/`\N` newline, `\\`, `\,`, `\;`, `\:`; an unknown escape keeps its character.
     static func unescape<S: StringProtocol>(_ text: S) -> String {
         var out = String.UnicodeScalarView()

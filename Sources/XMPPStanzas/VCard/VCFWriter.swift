@@ -31,7 +31,7 @@ public enum VCFWriter {
             } else if let url = photo.externalURL {
                 var line = "PHOTO;VALUE=uri"
                 if let type = photoType(photo.type) { line += ";TYPE=" + type }
-                lines.append(line + ":" + url)
+                lines.append(line + ":" + VCFText.uri(url))
             }
         }
         if let v = card.birthday { lines.append("BDAY:" + e(v)) }
@@ -57,7 +57,7 @@ public enum VCFWriter {
             lines.append("ORG:" + org.map(e).joined(separator: ";"))
         }
         if let v = card.note { lines.append("NOTE:" + e(v)) }
-        if let v = card.url { lines.append("URL:" + v) }
+        if let v = card.url { lines.append("URL:" + VCFText.uri(v)) }
         for extra in card.extras {
             if let line = extraLine(extra) { lines.append(line) }
         }

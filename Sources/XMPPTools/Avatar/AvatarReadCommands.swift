@@ -37,7 +37,8 @@ struct AvatarReadCommands {
             ("height", found.height.map(String.init) ?? "-"), ("source", found.source.rawValue),
         ]
         for (key, value) in rows {
-            Output.line(Output.stdoutIsTTY ? (key + ":").padded(8) + value : key + "\t" + value)
+            let shown = TerminalText.escaped(value)  // the type is the publisher's text
+            Output.line(Output.stdoutIsTTY ? (key + ":").padded(8) + shown : key + "\t" + shown)
         }
     }
 

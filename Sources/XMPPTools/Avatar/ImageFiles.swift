@@ -12,7 +12,9 @@ enum ImageFiles {
 
     /// Resizes the image at `path` (`-`: standard input) with `options`.
     static func resize(_ path: String, options: ResizeOptions) throws -> [UInt8] {
-        guard path == "-" else { return try AvatarPipeline.resize(file: path, options: options) }
+        guard path == "-" else {
+            return try naming(path) { () throws(PNGImageError) in try AvatarPipeline.resize(file: path, options: options) }
+        }
         guard isatty(0) != 1 else {
             throw ToolFailure(.usage, "IMAGE is - but standard input is a terminal: pipe an image in, or name a file")
         }
@@ -20,7 +22,19 @@ enum ImageFiles {
         guard bytes.count <= maxStdinBytes else {
             throw ToolFailure(.badInput, "standard input holds more than \(maxStdinBytes >> 20) MB; give the image as a file")
         }
-        return try AvatarPipeline.resize(data: bytes, options: options)
+        return try naming(path) { () throws(PNGImageError) in try AvatarPipeline.resize(data: bytes, options: options) }
+    }
+
+    /// Runs `body` on the image at `path`; its errors name the file (`standard input` for `-`).
+    static func naming<T>(_ path: String, _ body: () throws(PNGImageError) -> T) throws(ToolFailure) -> T {
+        do { return try body() } catch {
+            let failure = ErrorMapping.failure(for: error)
+            // An I/O error names its path already; option errors are not the file's.
+            switch error {
+            case .io, .invalidOptions: throw failure
+            default: throw ToolFailure(failure.code, (path == "-" ? "standard input" : path) + ": " + failure.message)
+            }
+        }
     }
 
     /// Whether `path` means standard output.

@@ -1,3 +1,4 @@
+import TextFormats
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,8 +14,8 @@ public enum Output {
     public static func out(_ text: String) { write(1, text) }
     /// Writes a line to standard output.
     public static func line(_ text: String) { write(1, text + "\n") }
-    /// Writes a line to standard error.
-    public static func err(_ text: String) { write(2, text + "\n") }
+    /// Writes a line to standard error, its controls escaped: messages quote remote and user text.
+    public static func err(_ text: String) { write(2, TerminalText.escaped(text) + "\n") }
     /// Writes raw bytes to standard output.
     public static func bytes(_ bytes: [UInt8]) { writeAll(1, bytes) }
 

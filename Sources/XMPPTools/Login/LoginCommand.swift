@@ -31,7 +31,7 @@ struct LoginCommand {
                 ("active", .bool(true)),
             ]).pretty)
         } else if !context.common.quiet {
-            Output.line("Logged in as \(result.boundJID) (\(result.mechanism), \(result.tlsVersion.rawValue)); session saved, \(jid) is active.")
+            Output.textLine("Logged in as \(result.boundJID) (\(result.mechanism), \(result.tlsVersion.rawValue)); session saved, \(jid) is active.")
         }
     }
 

@@ -34,7 +34,7 @@ struct SessionCommands {
             ]).pretty)
         } else {
             Output.line("account:    \(jid)\(active ? " (active)" : "")")
-            Output.line("bound:      \(bound)")
+            Output.textLine("bound:      \(bound)")  // the resource is the server's choice
             Output.line("mechanism:  \(mechanism)")
             Output.line("tls:        \(tls)")
             Output.line("server:     \(connection.endpoint)")

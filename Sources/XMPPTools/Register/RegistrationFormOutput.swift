@@ -30,14 +30,19 @@ enum RegistrationFormOutput {
             return
         }
         Output.line("Registration on \(domain)\(form.form != nil ? " (data form)" : "")")
-        if let instructions = form.instructions ?? form.form?.instructions.first { Output.line(instructions) }
+        // Instructions, URL, names and labels are the server's text: shown escaped (`TerminalText`).
+        if let instructions = form.instructions ?? form.form?.instructions.first {
+            for line in instructions.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+                Output.textLine(String(line))
+            }
+        }
         if form.isCaptcha { Output.line("The server requires a CAPTCHA: scripts cannot register here.") }
-        if let url = form.redirectURL { Output.line("Web registration: \(url)") }
+        if let url = form.redirectURL { Output.textLine("Web registration: \(url)") }
         let width = fields.map(\.name.count).max() ?? 0
         for f in fields {
             let pad = String(repeating: " ", count: width - f.name.count)
             let label = f.label.map { "  \($0)" } ?? ""
-            Output.line("  \(f.name)\(pad)  \(f.required ? "required" : "optional")  \(f.type)\(label)")
+            Output.textLine("  \(f.name)\(pad)  \(f.required ? "required" : "optional")  \(f.type)\(label)")
         }
     }
 }

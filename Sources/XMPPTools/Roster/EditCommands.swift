@@ -14,25 +14,37 @@ struct EditCommands {
         let name = invocation.command.string("name").map { $0.isEmpty ? nil : $0 }
         let groups = invocation.command.strings("group")
         try checkGroups(groups)
+        let subscribe = !invocation.command.flag("no-subscribe")
         if let existing = session.roster[jid] {
-            var changed = existing
-            if let name { changed.name = name }
-            if !groups.isEmpty { changed.groups = RosterItem(jid: jid, groups: groups).groups }
-            let action = changed == existing ? "unchanged" : "updated"
-            if action == "updated" {
-                try RosterService.set(changed, on: session.connection)
-                _ = try session.barrier()
-            }
-            report(session.roster[jid] ?? changed, action: action, subscribed: false,
-                   text: "\(jid) is already in the roster; " + (action == "updated" ? "updated its name and groups." : "nothing to change."))
+            try addAgain(existing, name: name, groups: groups, subscribe: subscribe, session: session)
             return
         }
         let item = RosterItem(jid: jid, name: name ?? nil, groups: groups)
         try RosterService.set(item, on: session.connection)
-        let subscribe = !invocation.command.flag("no-subscribe")
         _ = try session.barrier(sending: subscribe ? [PresenceService.subscription(.subscribe, to: jid).element] : [])
         report(session.roster[jid] ?? item, action: "added", subscribed: subscribe,
                text: "Added \(jid)" + (subscribe ? " and asked to see their presence." : "."))
+    }
+
+    /// `add` of a contact already there: the name and groups given replace the old ones (the
+    /// others stay), and when we do not see their presence and no request of ours is pending
+    /// (they removed us, denied us, or were added with --no-subscribe), we ask again.
+    private func addAgain(_ existing: RosterItem, name: String??, groups: [String], subscribe: Bool,
+                          session: RosterSession) throws {
+        let jid = existing.jid
+        var changed = existing
+        if let name { changed.name = name }
+        if !groups.isEmpty { changed.groups = RosterItem(jid: jid, groups: groups).groups }
+        let updated = changed != existing
+        let askAgain = subscribe && !existing.subscription.receivesPresence && !existing.ask
+        if updated { try RosterService.set(changed, on: session.connection) }
+        if updated || askAgain {
+            _ = try session.barrier(sending: askAgain ? [PresenceService.subscription(.subscribe, to: jid).element] : [])
+        }
+        let done = [updated ? "updated its name and groups" : nil, askAgain ? "asked again to see their presence" : nil]
+            .compactMap { $0 }.joined(separator: " and ")
+        report(session.roster[jid] ?? changed, action: updated ? "updated" : "unchanged", subscribed: askAgain,
+               text: "\(jid) is already in the roster; " + (done.isEmpty ? "nothing to change." : done + "."))
     }
 
     func remove() throws {
@@ -97,7 +109,7 @@ struct EditCommands {
                 ("subscription_requested", .bool(subscribed)),
             ]).pretty)
         } else if !invocation.common.quiet {
-            Output.line(text)
+            Output.textLine(text)
         }
     }
 }

@@ -29,12 +29,15 @@ enum RosterOutput {
         item.subscription.rawValue + (item.ask ? "+ask" : "")
     }
 
-    /// Prints rows (in one write): aligned columns under a header on a terminal, tab-separated otherwise.
+    /// Prints rows (in one write): aligned columns under a header on a terminal, tab-separated
+    /// otherwise. Cells hold names, groups and status texts others chose: their controls are
+    /// escaped, so a row stays one line and cannot drive the terminal.
     static func table(header: [String], rows: [[String]]) {
+        let rows = rows.map { $0.map(cell) }
         var text = ""
         guard Output.stdoutIsTTY else {
             for row in rows {
-                text += row.map(tabSafe).joined(separator: "\t")
+                text += row.joined(separator: "\t")
                 text += "\n"
             }
             Output.out(text)
@@ -57,9 +60,7 @@ enum RosterOutput {
         Output.out(text)
     }
 
-    /// A cell without tabs or newlines, so tab-separated rows stay one per line.
-    static func tabSafe(_ cell: String) -> String {
-        guard cell.utf8.contains(where: { $0 == 9 || $0 == 10 || $0 == 13 }) else { return cell }
-        return String(cell.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 })
-    }
+    /// A cell as printed: tabs, newlines and other controls escaped (`TerminalText`), so
+    /// tab-separated rows stay one per line.
+    static func cell(_ text: String) -> String { TerminalText.escaped(text) }
 }

@@ -40,40 +40,56 @@ struct SubscriptionCommands {
         let session = try RosterSession.open(invocation.context)
         defer { session.close() }
         try session.sync()
-        let targets = try single.map { [$0] } ?? gatherRequests(session).map(\.jid)
         let addBack = invocation.command.flag("add-back")
-        var out: [XMLElement] = []
-        var subscribedBack: Set<JID> = []
-        for jid in targets {
-            out.append(PresenceService.subscription(.subscribed, to: jid).element)
-            let item = session.roster[jid]
-            if addBack && !(item?.subscription.receivesPresence ?? false) && !(item?.ask ?? false) {
-                out.append(PresenceService.subscription(.subscribe, to: jid).element)
-                subscribedBack.insert(jid)
-            }
+        let approved: [JID]
+        if let single {
+            try approveOne(single, session: session)
+            approved = [single]
+        } else {
+            approved = try gatherRequests(session).map(\.jid)
+            _ = try session.barrier(sending: approved.map { PresenceService.subscription(.subscribed, to: $0).element })
         }
-        _ = try session.barrier(sending: out)
-        let results = targets.map { jid -> (JID, String) in
+        // Asked only once the approval took: a refused one leaves nothing behind.
+        let back = addBack ? approved.filter { jid in
             let item = session.roster[jid]
-            // No push turning the item to from/both: nobody had asked, so it stands as a pre-approval.
-            return (jid, item?.subscription.sendsPresence ?? false ? "approved" : "pre-approved")
+            return !(item?.subscription.receivesPresence ?? false) && !(item?.ask ?? false)
+        } : []
+        if !back.isEmpty {
+            _ = try session.barrier(sending: back.map { PresenceService.subscription(.subscribe, to: $0).element })
         }
+        let subscribedBack = Set(back)
         if json {
-            Output.line(JSONValue.array(results.map { jid, result in
-                .object([("jid", .string(jid.description)), ("result", .string(result)),
+            Output.line(JSONValue.array(approved.map { jid in
+                .object([("jid", .string(jid.description)), ("result", .string("approved")),
                          ("subscribed_back", .bool(subscribedBack.contains(jid)))])
             }).pretty)
         } else if !invocation.common.quiet {
-            if results.isEmpty { Output.line("No subscription requests are waiting.") }
-            for (jid, result) in results {
-                let back = subscribedBack.contains(jid) ? " and asked to see their presence" : ""
-                if result == "approved" {
-                    Output.line("Approved \(jid)\(back).")
-                } else {
-                    Output.line("\(jid) has not asked: sent a pre-approval, applied when they ask (where the server supports it)\(back).")
-                }
+            if approved.isEmpty { Output.line("No subscription requests are waiting.") }
+            for jid in approved {
+                Output.textLine("Approved \(jid)" + (subscribedBack.contains(jid) ? " and asked to see their presence." : "."))
             }
         }
+    }
+
+    /// Answers `jid`'s request. Sent to someone who has not asked, `subscribed` is a pre-approval
+    /// (RFC 6121 §3.4) that would let in whoever asks from that address later, and Prosody adds a
+    /// roster item to hold it: when no push shows the contact now receiving our presence, the
+    /// approval is refused (exit status 4) and undone. Only the server can tell whether a request
+    /// waits (ejabberd does not redeliver them to a negative-priority resource), so the answer
+    /// itself asks it. An item this added is removed; an item that was there is set again as it
+    /// was, which drops Prosody's pre-approval (a roster set keeps only name, groups and state).
+    private func approveOne(_ jid: JID, session: RosterSession) throws {
+        let before = session.roster[jid]
+        _ = try session.barrier(sending: [PresenceService.subscription(.subscribed, to: jid).element])
+        if session.roster[jid]?.subscription.sendsPresence ?? false { return }
+        if let before {
+            try RosterService.set(before, on: session.connection)
+            _ = try session.barrier()
+        } else if session.roster[jid] != nil {
+            try RosterService.remove(jid, on: session.connection)
+            _ = try session.barrier()
+        }
+        throw ToolFailure(.notFound, "\(jid) has not asked to see your presence; nothing was approved")
     }
 
     func deny() throws {
@@ -86,7 +102,7 @@ struct SubscriptionCommands {
         if json {
             Output.line(JSONValue.object([("jid", .string(jid.description)), ("result", .string("denied"))]).pretty)
         } else if !invocation.common.quiet {
-            Output.line("Denied \(jid): they do not see your presence.")
+            Output.textLine("Denied \(jid): they do not see your presence.")
         }
     }
 

@@ -150,12 +150,16 @@ struct TransferCommands {
             ]).pretty)
             return
         }
-        func show(_ name: String?, _ g: [String]) -> String { "\"\(name ?? "")\" [\(g.joined(separator: ", "))]" }
+        // The tabs separate columns; what the file or the server holds is escaped (`TerminalText`).
+        func show(_ name: String?, _ g: [String]) -> String {
+            TerminalText.escaped("\"\(name ?? "")\" [\(g.joined(separator: ", "))]")
+        }
+        func jid(_ j: JID) -> String { TerminalText.escaped(j.description) }
         for (item, subscribe) in plan.add {
-            Output.line("+ \(item.jid)\t\(show(item.name, item.groups))\(subscribe ? "\tsubscribe" : "")")
+            Output.line("+ \(jid(item.jid))\t\(show(item.name, item.groups))\(subscribe ? "\tsubscribe" : "")")
         }
         for (new, old) in plan.update {
-            Output.line("~ \(new.jid)\t\(show(old.name, old.groups)) -> \(show(new.name, new.groups))")
+            Output.line("~ \(jid(new.jid))\t\(show(old.name, old.groups)) -> \(show(new.name, new.groups))")
         }
         for jid in plan.skipped { invocation.environment.warn("skipped \(jid): it is the account itself") }
         guard !invocation.common.quiet else { return }

@@ -135,8 +135,9 @@ final class WatchPrinter {
         if poll(&pfd, 1, 0) > 0 && pfd.revents & Int16(POLLERR | POLLHUP) != 0 { Output.noteStdoutFailure(EPIPE) }
     }
 
-    /// One line per event, written straight to the descriptor (unbuffered, so a pipe sees it now).
+    /// One line per event, written at once (unbuffered, so a pipe sees it now).
+    /// Text lines quote names, groups and status texts others chose: their controls are escaped.
     private func emit(_ members: [(String, JSONValue)], text: String) {
-        Output.line(json ? JSONValue.object(members).compact : text)
+        Output.line(json ? JSONValue.object(members).compact : TerminalText.escaped(text))
     }
 }

@@ -130,6 +130,12 @@ public enum OverviewPage {
             "Data goes to standard output only. Notes, warnings, progress and errors go to standard error; "
                 + "an error is a single line, the program's name, a colon and the reason, and the exit status "
                 + "says what kind of failure it was. -q (--quiet) drops the notes and warnings."),
+        .paragraph(
+            "Text that others chose (names, groups, status messages, vCard fields, server error texts) and "
+                + "text quoted in errors cannot forge a line or drive the terminal: in text output and on standard "
+                + "error a newline, carriage return, tab or escape is written \\n, \\r, \\t or \\e, and the other "
+                + "control characters and the bidirectional controls U+XXXX. JSON output escapes them the JSON way "
+                + "(\\n, \\u001b, \\u202e), so parsers read back the very characters."),
         .literal(["xmpp-login list --json | jq -r '.[] | select(.active) | .jid'"]),
     ]
 

@@ -22,6 +22,8 @@ public enum RosterSpec {
                 + "for your real clients is routed to them), wait for the server's answers behind a ping, then go "
                 + "offline again. Contacts you are subscribed to that have not answered by then get a little longer "
                 + "(until 0.3 s pass without news, 2 s at most): some servers, such as ejabberd, answer probes late.",
+            "In text output, names, groups, nicknames and status messages (which others choose) have their control "
+                + "characters escaped, as xmpp-tools(7) describes, so each contact or event stays one line.",
         ],
         version: CommonSpec.version,
         commonOptions: CommonSpec.options,
@@ -39,7 +41,11 @@ public enum RosterSpec {
                         ],
                         examples: [Example("xmpp-roster list --online --json | jq -r '.[].jid'", "Print who is online.")]),
             CommandSpec("add", summary: "Add a contact and ask to see their presence.",
-                        discussion: ["Adding a contact who is already there updates the name and groups only. Adding yourself is exit status 9."],
+                        discussion: ["Adding a contact who is already there changes the name and groups given and keeps the others. "
+                                     + "If you do not see their presence and no request of yours is pending (subscription none "
+                                     + "or from: they removed you, refused you, or were added with --no-subscribe), it asks "
+                                     + "again, unless --no-subscribe is given (subscription_requested is true with --json). "
+                                     + "Adding yourself is exit status 9."],
                         options: [
                             OptionSpec("name", value: "NAME", help: "The name to show for the contact."),
                             OptionSpec("group", value: "GROUP", help: "Put the contact in GROUP (repeat for several).", repeatable: true),
@@ -64,7 +70,10 @@ public enum RosterSpec {
                                      + "they arrive."],
                         examples: [Example("xmpp-roster pending --json | jq -r '.[].jid'", "Print who waits for an answer.")]),
             CommandSpec("approve", summary: "Let a contact (or everyone waiting, with --all) see your presence.",
-                        discussion: ["Approving someone who has not asked pre-approves them (RFC 6121 §3.4) where the server supports it."],
+                        discussion: ["Approving someone who has not asked is refused with exit status 4 and leaves nothing "
+                                     + "behind: the answer would be a pre-approval (RFC 6121 §3.4), which lets in whoever asks "
+                                     + "from that address later, and Prosody adds a roster item to hold it; the tool undoes "
+                                     + "both. --add-back asks for their presence only once the approval took."],
                         options: [
                             .flag("all", help: "Approve every pending request."),
                             .flag("add-back", help: "Also ask to see their presence in return, as auto-accepting clients do."),

@@ -48,13 +48,25 @@ public enum VCardSpec {
         discussion: [
             "A JID without '@' is a user on the account's own domain. '-' reads one JID a line from standard input. "
                 + "Several JIDs are fetched over one connection with the requests in flight together; with --json "
-                + "(or --format json) they are printed as JSON Lines, one object per JID, failures as "
-                + "{\"jid\", \"error\", \"exit_code\"}.",
+                + "(or --format json) they are printed as JSON Lines, one object per JID.",
+            "The JSON object of a card has the keys \"jid\", \"source\" (server or cache), \"fetched_at\" (when the "
+                + "cached copy was fetched, or null), \"fullname\", \"given\", \"family\", \"middle\", \"prefix\", "
+                + "\"suffix\", \"nickname\", \"birthday\", \"org\", \"org_units\" (a list), \"title\", \"role\", "
+                + "\"emails\" ([{\"address\", \"types\"}]), \"phones\" ([{\"number\", \"types\"}]), \"addresses\" "
+                + "([{\"street\", \"extended\", \"pobox\", \"locality\", \"region\", \"code\", \"country\", \"types\"}]), "
+                + "\"url\", \"note\", \"jabber_id\", \"photo\" ({\"type\", \"bytes\", \"sha1\", \"url\"} or null) and "
+                + "\"other_fields\" (names of fields kept but not shown). Every JSON Line has every key, and also "
+                + "\"error\" and \"exit_code\": null and 0 for a card; for a JID that failed, the reason and its exit "
+                + "status, with the keys of an empty card (\"source\" null). With --field a line is {\"jid\", FIELD, "
+                + "\"error\", \"exit_code\"}.",
             "A JID without a vCard (Prosody cannot tell that from a JID without an account) is exit status 4; "
                 + "the account's own missing card is an empty card. With several JIDs the status is 4 when every "
                 + "failure was a missing card, 1 otherwise.",
-            "Text output labels each field; when standard output is not a terminal it is FIELD<TAB>VALUE lines, "
-                + "with newlines and backslashes in values escaped as \\n and \\\\.",
+            "Text output labels each field, a value's line breaks starting indented lines; when standard output is "
+                + "not a terminal it is FIELD<TAB>VALUE lines, with backslashes, newlines, carriage returns, tabs and "
+                + "escapes in values written as \\\\, \\n, \\r, \\t and \\e. --field prints values the same way. Other "
+                + "control characters, and those that reorder text (bidirectional controls), are written as U+XXXX "
+                + "in all text output, so a card cannot forge lines or drive the terminal.",
         ],
         options: [
             .flag("cached", help: "Answer from the cache only, without connecting (works offline)."),

@@ -56,6 +56,7 @@ enum VCardPhotoFile {
     /// which the pipeline does not decode, are embedded as they are.
     static func prepared(_ bytes: [UInt8], type: String, path: String) throws -> ([UInt8], String) {
         guard type == "image/png" || type == "image/jpeg" else { return (bytes, type) }
-        return (try AvatarPipeline.resize(data: bytes, options: ResizeOptions()), "image/png")
+        return (try ImageFiles.naming(path) { () throws(PNGImageError) in try AvatarPipeline.resize(data: bytes, options: ResizeOptions()) },
+                "image/png")
     }
 }

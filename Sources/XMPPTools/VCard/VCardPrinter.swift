@@ -35,8 +35,9 @@ struct VCardPrinter {
             guard list else { throw f }
             failureCodes.append(f.code)
             if format == .json {
-                Output.line(JSONValue.object([("jid", .string(label)), ("error", .string(f.message)),
-                                              ("exit_code", .int(Int(f.code.rawValue)))]).compact)
+                let line = field.map { VCardRender.fieldLine(jid: label, field: $0, values: [], failure: f) }
+                    ?? VCardRender.failureLine(label: label, f)
+                Output.line(line.compact)
             } else {
                 Output.err("\(env.program): \(f.message)")
             }
@@ -53,20 +54,18 @@ struct VCardPrinter {
         if let field {
             let values = VCardRender.field(field, of: r.card)
             if format == .json {
-                let isList = VCardField(rawValue: field)?.isRepeatable ?? false
-                let value: JSONValue = isList ? .array(values.map(JSONValue.string)) : .optional(values.first)
-                Output.line(list ? JSONValue.object([("jid", .string(r.jid.description)), (field, value)]).compact : value.pretty)
+                Output.line(list ? VCardRender.fieldLine(jid: r.jid.description, field: field, values: values).compact
+                                 : VCardRender.fieldValue(field, values).pretty)
             } else if list {
-                for v in values { Output.line(r.jid.description + "\t" + VCardRender.escapeTSV(v)) }
+                for v in values { Output.line(TerminalText.escaped(r.jid.description) + "\t" + VCardRender.escapeTSV(v)) }
             } else {
-                for v in values { Output.line(v) }
+                for v in values { Output.line(VCardRender.escapeTSV(v)) }
             }
             return
         }
         switch format {
         case .json:
-            let doc = VCardRender.json(r)
-            Output.line(list ? doc.compact : doc.pretty)
+            Output.line(list ? VCardRender.jsonLine(r).compact : VCardRender.json(r).pretty)
         case .vcf:
             Output.out(VCFWriter.write(r.card))
         case .text:
@@ -74,7 +73,7 @@ struct VCardPrinter {
                 if printedBlocks > 0 { Output.line("") }
                 VCardRender.text(r).forEach(Output.line)
             } else {
-                VCardRender.tsv(r, prefix: list ? r.jid.description + "\t" : "").forEach(Output.line)
+                VCardRender.tsv(r, prefix: list ? TerminalText.escaped(r.jid.description) + "\t" : "").forEach(Output.line)
             }
         }
         printedBlocks += 1

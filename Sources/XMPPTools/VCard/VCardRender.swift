@@ -13,16 +13,51 @@ struct VCardResult {
 
 /// `get` output: JSON, text for people, tab-separated text for scripts, single fields.
 enum VCardRender {
-    /// The JSON object of one card (stable snake_case keys).
+    /// The keys of every `get --json` object, in order (documented in xmpp-vcard(1)); JSON Lines
+    /// add `listKeys`.
+    static let jsonKeys = ["jid", "source", "fetched_at"] + cardKeys
+    /// The keys a JSON Line has besides `jsonKeys` (or besides `jid` and the field with `--field`).
+    static let listKeys = ["error", "exit_code"]
+    static let cardKeys = ["fullname", "given", "family", "middle", "prefix", "suffix", "nickname", "birthday", "org",
+                           "org_units", "title", "role", "emails", "phones", "addresses", "url", "note", "jabber_id",
+                           "photo", "other_fields"]
+
+    /// The JSON object of one card (stable snake_case keys, `jsonKeys`).
     static func json(_ r: VCardResult) -> JSONValue {
-        let c = r.card
+        .object([("jid", .string(r.jid.description)), ("source", .string(r.cachedAt == nil ? "server" : "cache")),
+                 ("fetched_at", r.cachedAt.map { .string(isoDate($0)) } ?? .null)] + cardMembers(r.card))
+    }
+
+    /// A JSON Line of a list: the card with `error` null and `exit_code` 0.
+    static func jsonLine(_ r: VCardResult) -> JSONValue {
+        .object(members(json(r)) + [("error", .null), ("exit_code", .int(0))])
+    }
+
+    /// A JSON Line for a JID that failed: the keys of an empty card, so every line has the same keys.
+    static func failureLine(label: String, _ f: ToolFailure) -> JSONValue {
+        .object([("jid", .string(label)), ("source", .null), ("fetched_at", .null)] + cardMembers(VCard())
+                + [("error", .string(f.message)), ("exit_code", .int(Int(f.code.rawValue)))])
+    }
+
+    /// A `--field` JSON Line: the JID, the field's value (null or a list), error and exit status.
+    static func fieldLine(jid: String, field: String, values: [String], failure: ToolFailure? = nil) -> JSONValue {
+        .object([("jid", .string(jid)), (field, fieldValue(field, values)), ("error", .optional(failure?.message)),
+                 ("exit_code", .int(Int(failure?.code.rawValue ?? 0)))])
+    }
+
+    /// A `--field` value in JSON: a list for repeatable fields, else the value or null.
+    static func fieldValue(_ field: String, _ values: [String]) -> JSONValue {
+        VCardField(rawValue: field)?.isRepeatable ?? false ? .array(values.map(JSONValue.string)) : .optional(values.first)
+    }
+
+    private static func members(_ v: JSONValue) -> [(String, JSONValue)] {
+        if case .object(let m) = v { return m }
+        return []
+    }
+
+    private static func cardMembers(_ c: VCard) -> [(String, JSONValue)] {
         let s = JSONValue.optional
-        var members: [(String, JSONValue)] = [
-            ("jid", .string(r.jid.description)),
-            ("source", .string(r.cachedAt == nil ? "server" : "cache")),
-        ]
-        if let at = r.cachedAt { members.append(("fetched_at", .string(isoDate(at)))) }
-        members += [
+        return [
             ("fullname", s(c.fullName)), ("given", s(c.name.given)), ("family", s(c.name.family)),
             ("middle", s(c.name.middle)), ("prefix", s(c.name.prefix)), ("suffix", s(c.name.suffix)),
             ("nickname", s(c.nickname)), ("birthday", s(c.birthday)),
@@ -43,7 +78,6 @@ enum VCardRender {
             } ?? .null),
             ("other_fields", .array(otherFields(c).map(JSONValue.string))),
         ]
-        return .object(members)
     }
 
     private static func types(_ t: [String]) -> JSONValue { .array(t.map(JSONValue.string)) }
@@ -87,32 +121,23 @@ enum VCardRender {
         var lines: [String] = []
         for (field, value) in rows {
             let pad = String(repeating: " ", count: width - field.label.count + 2)
-            let valueLines = value.split(separator: "\n", omittingEmptySubsequences: false)
-            lines.append(field.label + pad + (valueLines.first.map(String.init) ?? ""))
+            // A line break in a value starts an indented line; every other control is escaped.
+            let valueLines = value.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+                .map { TerminalText.escaped(String($0)) }
+            lines.append(field.label + pad + (valueLines.first ?? ""))
             for more in valueLines.dropFirst() { lines.append(String(repeating: " ", count: width + 2) + more) }
         }
         if r.card.isEmpty { lines.append("(empty vCard)") }
         return lines
     }
 
-    /// FIELD<TAB>VALUE lines for scripts; newlines, tabs and backslashes escaped.
+    /// FIELD<TAB>VALUE lines for scripts; backslashes, newlines, tabs and other controls escaped.
     static func tsv(_ r: VCardResult, prefix: String = "") -> [String] {
         pairs(r.card).map { prefix + $0.0.rawValue + "\t" + escapeTSV($0.1) }
     }
 
-    static func escapeTSV(_ s: String) -> String {
-        var out = ""
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out
-    }
+    /// `\\`, `\n`, `\r`, `\t`, `\e`, and `U+XXXX` for the other controls (`TerminalText`).
+    static func escapeTSV(_ s: String) -> String { TerminalText.escaped(s, escapingBackslash: true) }
 
     /// The values of one `--field`, as `set` takes them but without types; empty when unset.
     static func field(_ name: String, of c: VCard) -> [String] {
