@@ -1,7 +1,39 @@
+import Arguments
 import XMPPConnection
 
-/// The option group every tool accepts (DESIGN.md §3), already parsed.
+/// The option group every tool accepts: declared here once (help, man pages and completions
+/// come from these declarations) and read back through them.
 public struct CommonOptions: Sendable {
+    static let accountOption = Option<String>(
+        "account", short: "a", value: "JID", help: "Act as this account instead of the active one.",
+        env: "XMPP_ACCOUNT", completion: .accounts)
+    static let jsonFlag = Flag("json", help: "Print one JSON document for scripts instead of text for people.")
+    static let serverOption = Option<String>(
+        "server", value: "HOST[:PORT]", help: "Connect to this host and port instead of looking up the domain's SRV records.")
+    static let directTLSFlag = Flag("direct-tls", help: "Start TLS with the first byte (XEP-0368) instead of STARTTLS.")
+    static let caFileOption = Option<String>(
+        "ca-file", value: "PATH", help: "Trust the certificate authorities in this PEM file instead of the system's.",
+        completion: .file(extensions: ["pem", "crt"]))
+    static let pinOption = Option<String>(
+        "pin", value: "sha256/BASE64",
+        help: "Accept only a server whose public key has this SHA-256; without --ca-file, the pin replaces certificate verification.")
+    static let insecureFlag = Flag(
+        "insecure",
+        help: "Do not verify the server's certificate: anyone on the network path can read the session. Warns on every use, even with -q; never remembered, and not allowed with --pin or --ca-file.")
+    static let timeoutOption = Option<Int>.integer(
+        "timeout", value: "SECONDS",
+        help: "Give up on a network step (connect, TLS, a request) that takes longer than this many seconds.",
+        in: 1...3600, default: 15)
+    static let resourceOption = Option<String>("resource", value: "NAME", help: "Bind this resource instead of xmpp-tools.RANDOM.")
+    static let traceFlag = Flag("trace", help: "Print the XML exchanged with the server on standard error, credentials redacted.")
+    static let quietFlag = Flag("quiet", short: "q", help: "Print no notes and no warnings, only data and errors.")
+
+    /// The declarations, in the order help lists them.
+    static let declarations: [any DeclaredOption] = [
+        accountOption, jsonFlag, serverOption, directTLSFlag, caFileOption, pinOption, insecureFlag, timeoutOption,
+        resourceOption, traceFlag, quietFlag,
+    ]
+
     /// `-a/--account JID` or `XMPP_ACCOUNT`.
     public var account: String?
     /// `--json`.
@@ -29,6 +61,33 @@ public struct CommonOptions: Sendable {
 
     /// Defaults.
     public init() {}
+
+    /// The common options of `command`, read through their declarations and checked.
+    init(_ command: ParsedCommand) throws(ToolFailure) {
+        do {
+            account = try command.value(Self.accountOption).flatMap { $0.isEmpty ? nil : $0 }
+            json = command[Self.jsonFlag]
+            if let server = try command.value(Self.serverOption) {
+                (serverHost, serverPort) = try Self.parseServer(server)
+            }
+            directTLS = command[Self.directTLSFlag]
+            caFile = try command.value(Self.caFileOption)
+            pin = try command.value(Self.pinOption)
+            if let pin { try Self.validatePin(pin) }
+            insecure = command[Self.insecureFlag]
+            try checkTrustOptions()
+            timeout = try command.value(Self.timeoutOption) ?? 15
+            trace = command[Self.traceFlag]
+            quiet = command[Self.quietFlag]
+            resource = try command.value(Self.resourceOption)
+        } catch let error as ArgumentError {
+            throw ToolFailure(.usage, error.reason.description)
+        } catch let error as ToolFailure {
+            throw error
+        } catch {
+            throw ToolFailure(.usage, "\(error)")
+        }
+    }
 
     /// Splits `HOST[:PORT]` (IPv6 as `[addr]:port`); names the bad input on failure.
     public static func parseServer(_ text: String) throws(ToolFailure) -> (host: String, port: Int?) {

@@ -1,10 +1,17 @@
+import Arguments
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Where a password comes from, in order (DESIGN.md §3): `--password-file F`, `--password-stdin`,
+/// Where a password comes from, in order: `--password-file F`, `--password-stdin`,
 /// `XMPP_PASSWORD`, then a prompt on the terminal with echo off. Never from argv.
 public struct PasswordSource: Sendable {
+    static let fileOption = Option<String>("password-file", value: "FILE", help: "Read the password from the first line of FILE.",
+                                           completion: .anyFile)
+    static let stdinFlag = Flag("password-stdin", help: "Read the password from the first line of standard input.")
+    /// What a command that takes a password declares.
+    static let declarations: [any DeclaredOption] = [fileOption, stdinFlag]
+
     /// `--password-file`.
     public var file: String?
     /// `--password-stdin`.

@@ -63,7 +63,7 @@ public enum ToolMain {
         case .run(let command):
             do {
                 let environment = try ToolEnvironment(program: spec.name, variables: variables)
-                let common = try Invocation.commonOptions(from: command)
+                let common = try CommonOptions(command)
                 environment.quiet = common.quiet
                 try handler(Invocation(command: command, environment: environment, common: common))
                 return .ok

@@ -1,34 +1,15 @@
 import Arguments
 
-/// Pieces of the command-line contract every tool shares (DESIGN.md §3).
+/// Pieces of the command-line contract every tool shares.
 public enum CommonSpec {
     /// The suite's version, printed by `--version`.
     public static let version = "0.1.0"
 
-    /// The option group every subcommand of every tool accepts.
-    public static let options: [OptionSpec] = [
-        OptionSpec("account", short: "a", value: "JID", help: "Act as this account instead of the active one.",
-                   env: "XMPP_ACCOUNT", completion: .accounts),
-        .flag("json", help: "Print one JSON document for scripts instead of text for people."),
-        OptionSpec("server", value: "HOST[:PORT]", help: "Connect to this host and port instead of looking up the domain's SRV records."),
-        .flag("direct-tls", help: "Start TLS with the first byte (XEP-0368) instead of STARTTLS."),
-        OptionSpec("ca-file", value: "PATH", help: "Trust the certificate authorities in this PEM file instead of the system's.",
-                   completion: .file(extensions: ["pem", "crt"])),
-        OptionSpec("pin", value: "sha256/BASE64",
-                   help: "Accept only a server whose public key has this SHA-256; without --ca-file, the pin replaces certificate verification."),
-        .flag("insecure", help: "Do not verify the server's certificate: anyone on the network path can read the session. Warns on every use, even with -q; never remembered, and not allowed with --pin or --ca-file."),
-        OptionSpec("timeout", value: "SECONDS", help: "Give up on a network step (connect, TLS, a request) that takes longer than this many seconds.", default: "15"),
-        OptionSpec("resource", value: "NAME", help: "Bind this resource instead of xmpp-tools.RANDOM."),
-        .flag("trace", help: "Print the XML exchanged with the server on standard error, credentials redacted."),
-        .flag("quiet", short: "q", help: "Print no notes and no warnings, only data and errors."),
-    ]
+    /// The option group every subcommand of every tool accepts: `CommonOptions`' declarations.
+    public static var options: [OptionSpec] { CommonOptions.declarations.map(\.spec) }
 
     /// `--password-file` and `--password-stdin`, for commands that take a password.
-    public static let passwordOptions: [OptionSpec] = [
-        OptionSpec("password-file", value: "FILE", help: "Read the password from the first line of FILE.",
-                   completion: .anyFile),
-        .flag("password-stdin", help: "Read the password from the first line of standard input."),
-    ]
+    public static var passwordOptions: [OptionSpec] { PasswordSource.declarations.map(\.spec) }
 
     /// The exit statuses, from `ExitCode`.
     public static var exitCodes: [ExitStatus] {
