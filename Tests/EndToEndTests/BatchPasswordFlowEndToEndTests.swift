@@ -73,7 +73,11 @@ final class BatchPasswordFlowEndToEndTests: XCTestCase {
         while process.isRunning && Date() < deadline && ((try? journalCount(journal, "status='created'")) ?? 0) < 10 {
             Thread.sleep(forTimeInterval: 0.01)
         }
-        guard process.isRunning else { throw XCTSkip("the batch finished before it could be stopped: make the CSV bigger") }
+        guard process.isRunning else {
+            let status = try process.wait()
+            XCTAssertEqual(status, 0, process.stderr)
+            throw XCTSkip("the batch finished before it could be stopped (\(status)): make the CSV bigger")
+        }
         process.kill(SIGTERM)
         XCTAssertEqual(try process.wait(), 143, "SIGTERM ends a batch with 128 + 15: \(process.stderr)")
         XCTAssertTrue(process.stderr.contains("interrupted by SIGTERM; \(first.count + more.count) rows: "), process.stderr)

@@ -116,6 +116,9 @@ final class JournalTests: XCTestCase {
         let entries = try journal.entries()
         XCTAssertEqual(entries.map(\.generatedPassword), ["p2", nil, "from-report"], "a report's password is never dropped")
         XCTAssertEqual(entries.map(\.passwordKept), [false, false, true])
+        // The CSV now gives row 4 a password and the server set it: the report's one is stale.
+        try journal.record([JournalUpdate(line: 4, status: .created, dropKeptPassword: true)])
+        XCTAssertNil(try journal.entries()[2].generatedPassword)
     }
 
     func testWipedPasswordsLeaveNoTraceInTheFiles() throws {

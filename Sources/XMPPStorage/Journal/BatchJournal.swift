@@ -131,12 +131,12 @@ public final class BatchJournal {
                 try database.query(
                     """
                     UPDATE journal_rows SET status=?, error=?, retryable=?, uncertain=?, profile=COALESCE(?, profile), note=?,
-                        generated_password=CASE WHEN ? AND password_kept=0 THEN NULL ELSE generated_password END, updated_at=?
+                        generated_password=CASE WHEN (? AND password_kept=0) OR ? THEN NULL ELSE generated_password END, updated_at=?
                     WHERE line=?
                     """,
                     [.text(u.status.rawValue), BatchJournal.optional(u.error), .int(u.retryable ? 1 : 0),
                      .int(u.uncertain ? 1 : 0), BatchJournal.optional(u.profile), BatchJournal.optional(u.note),
-                     .int(u.dropPassword ? 1 : 0), .int(now), .int(Int64(u.line))])
+                     .int(u.dropPassword ? 1 : 0), .int(u.dropKeptPassword ? 1 : 0), .int(now), .int(Int64(u.line))])
             }
         }
     }

@@ -101,10 +101,13 @@ public struct JournalUpdate: Sendable, Equatable {
     /// The server did not set the row's password (the account existed, or the request was
     /// refused): forget a password generated for it, so no report shows one that never worked.
     public var dropPassword: Bool
+    /// The server has just set the CSV's password: a password an earlier report gave is stale.
+    public var dropKeptPassword: Bool
 
     /// Builds an update.
     public init(line: Int, status: JournalStatus, error: String? = nil, retryable: Bool = false,
-                uncertain: Bool = false, profile: String? = nil, note: String? = nil, dropPassword: Bool = false) {
+                uncertain: Bool = false, profile: String? = nil, note: String? = nil, dropPassword: Bool = false,
+                dropKeptPassword: Bool = false) {
         self.line = line
         self.status = status
         self.error = error
@@ -113,5 +116,6 @@ public struct JournalUpdate: Sendable, Equatable {
         self.profile = profile
         self.note = note
         self.dropPassword = dropPassword
+        self.dropKeptPassword = dropKeptPassword
     }
 }

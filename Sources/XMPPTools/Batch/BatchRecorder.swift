@@ -15,6 +15,8 @@ struct RowOutcome: Sendable, Equatable {
     var profile: ProfileState?
     /// A remark on a success that is no error (`no such account` for a delete).
     var note: String?
+    /// The server has just set the row's password (or new_password) from the CSV.
+    var csvPasswordSet = false
 
     /// The server definitely did not set this row's password: the account existed, or the
     /// request was refused with no earlier one unanswered. A generated password is then dropped.
@@ -49,7 +51,7 @@ final class BatchRecorder {
         try journal.record(outcomes.map {
             JournalUpdate(line: $0.line, status: $0.status, error: $0.error, retryable: $0.retryable,
                           uncertain: $0.uncertain, profile: $0.profile?.journalText, note: $0.note,
-                          dropPassword: $0.passwordNotSet)
+                          dropPassword: $0.passwordNotSet, dropKeptPassword: $0.csvPasswordSet)
         })
         for outcome in outcomes where outcome.status.isFinal || outcome.status == .registered {
             // A row counts once, when the server did its part: `registered`, then `created`.

@@ -174,7 +174,9 @@ final class LoginPhase: @unchecked Sendable {
                 if case .stanzaError = error { item.uncertain = false }  // the server answered: not changed
                 throw error
             }
-            return outcome(item, .changed)
+            var changed = outcome(item, .changed)
+            changed.csvPasswordSet = item.source == .csv
+            return changed
         }
     }
 

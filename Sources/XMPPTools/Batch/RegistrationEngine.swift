@@ -202,6 +202,7 @@ final class RegistrationEngine {
             } else {
                 outcomes.append(outcome(index, .created, profile: profile))
             }
+            if item.source == .csv { outcomes[outcomes.count - 1].csvPasswordSet = true }
             return
         }
         let error = StanzaError(stanza: element)
