@@ -30,7 +30,8 @@ final class BatchPasswordFlowEndToEndTests: XCTestCase {
     }
 
     private func journalCount(_ journal: String, _ condition: String) throws -> Int {
-        let r = try Shell.run(["/usr/bin/sqlite3", journal, "SELECT count(*) FROM journal_rows WHERE \(condition)"])
+        // Read-only: a plain open would create the file while the batch replaces the journal.
+        let r = try Shell.run(["/usr/bin/sqlite3", "-readonly", journal, "SELECT count(*) FROM journal_rows WHERE \(condition)"])
         return Int(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
