@@ -16,6 +16,9 @@ public final class Connection: StanzaChannel {
     public internal(set) var boundJID: JID?
     /// The SASL mechanism that authenticated this stream.
     public internal(set) var mechanism: String?
+    /// The last authentication failed before the server's first SCRAM challenge. Prosody 0.12
+    /// and ejabberd 23.01 answer so only for an account that does not exist.
+    public internal(set) var refusedBeforeChallenge = false
     private var inbox: [XMLElement] = []
     private var nextID = 0
     private let idPrefix = Hex.encode(Crypto.randomBytes(4))

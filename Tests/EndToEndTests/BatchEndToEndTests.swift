@@ -21,6 +21,9 @@ final class BatchEndToEndTests: XCTestCase {
         return out
     }
 
+    /// The keys xmpp-register(1) documents for every batch JSON Line.
+    static let documentedKeys: Set<String> = ["line", "jid", "status", "error", "profile", "pending_columns", "note"]
+
     static func statuses(_ r: RunResult) throws -> [Int: String] {
         try rows(r).mapValues { $0["status"] as? String ?? "?" }
     }
@@ -56,7 +59,7 @@ final class BatchEndToEndTests: XCTestCase {
         XCTAssertEqual(rows[8]?["error"] as? String, "duplicate of line 2 (\(t.jid(a)))")
         XCTAssertEqual(rows[6]?["error"] as? String, "missing password")
         XCTAssertEqual(rows[2]?["profile"] as? String, "applied")
-        XCTAssertNil(rows[2]?["pending_columns"])
+        XCTAssertTrue(rows[2]?["pending_columns"] is NSNull, "present, and null when no column is pending")
         XCTAssertTrue(rows[3]?["profile"] is NSNull, "a row without profile columns has none")
         XCTAssertTrue(first.stderr.contains("8 rows: 4 created, 4 invalid"), first.stderr)
         // The nickname column reached the vCard, quotes and comma intact.
@@ -74,6 +77,9 @@ final class BatchEndToEndTests: XCTestCase {
         XCTAssertEqual(try Self.statuses(second), [2: "exists", 3: "exists", 4: "invalid", 6: "invalid", 7: "exists",
                                                    8: "invalid", 9: "exists", 10: "invalid"])
         XCTAssertTrue((try Self.rows(second)).values.allSatisfy { $0["status"] as? String == "invalid" || $0["error"] is NSNull })
+        for row in Array(try Self.rows(first).values) + Array(try Self.rows(second).values) {
+            XCTAssertEqual(Set(row.keys), Self.documentedKeys, "\(row)")
+        }
     }
 
     func testStrictAndDryRunSendNothing() throws {
@@ -87,6 +93,9 @@ final class BatchEndToEndTests: XCTestCase {
         let dry = try t.run("xmpp-register", ["batch", csv, "--dry-run", "--json"] + t.serverArgs)
         XCTAssertEqual(dry.status, 1, dry.stderr)
         XCTAssertEqual(try Self.statuses(dry), [2: "valid", 3: "invalid"])
+        for (line, row) in try Self.rows(dry) {
+            XCTAssertEqual(Set(row.keys), Self.documentedKeys, "line \(line): every documented key, null when it does not apply")
+        }
         XCTAssertEqual(try login(t, t.jid(good), "pw"), 3, "neither run may create the account")
     }
 
@@ -101,7 +110,7 @@ final class BatchEndToEndTests: XCTestCase {
         let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: report)[.posixPermissions] as? Int)
         XCTAssertEqual(mode & 0o777, 0o600)
         let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        XCTAssertEqual(lines.first, ["line", "jid", "status", "error", "profile", "password"])
+        XCTAssertEqual(lines.first, ["line", "jid", "status", "error", "profile", "password", "note"])
         XCTAssertEqual(lines.count, 3)
         for (i, fields) in lines.dropFirst().enumerated() {
             XCTAssertEqual(String(fields[1]), t.jid(users[i]))
@@ -189,13 +198,24 @@ final class BatchEndToEndTests: XCTestCase {
         let again = try t.run("xmpp-register", ["batch", change, "--passwd", "--json"] + t.serverArgs)
         XCTAssertEqual(try Self.statuses(again), [2: "changed", 3: "changed", 4: "changed"], "re-running is harmless: \(again.stderr)")
 
+        let (kept, keptPassword) = try t.makeAccount("keep")
         let remove = try file(t, "d.csv", Array(("jid,password\n" + users.map { "\(t.jid($0)),new-\($0)" }.joined(separator: "\n")
-            + "\n\(t.jid(ToolRunner.username("none"))),whatever\n").utf8))
+            + "\n\(t.jid(ToolRunner.username("none"))),whatever\n\(kept),not-its-password\n").utf8))
         let delete = try t.run("xmpp-register", ["batch", remove, "--delete", "--json"] + t.serverArgs)
         XCTAssertEqual(delete.status, 1, delete.stderr)
-        XCTAssertEqual(try Self.statuses(delete), [2: "deleted", 3: "deleted", 4: "deleted", 5: "failed"])
-        XCTAssertEqual(try Self.rows(delete)[5]?["error"] as? String, "cannot log in: wrong password, or no such account")
+        XCTAssertEqual(try Self.statuses(delete), [2: "deleted", 3: "deleted", 4: "deleted", 5: "deleted", 6: "failed"])
+        XCTAssertEqual(try Self.rows(delete)[5]?["note"] as? String, "no such account", "deleting what is gone is idempotent")
+        XCTAssertTrue(try Self.rows(delete)[5]?["error"] is NSNull)
+        XCTAssertTrue(try Self.rows(delete)[2]?["note"] is NSNull)
+        XCTAssertEqual(try Self.rows(delete)[6]?["error"] as? String, "cannot log in: wrong password, or no such account",
+                       "a wrong password is not taken for a deleted account")
+        XCTAssertEqual(try login(t, kept, keptPassword), 0, "the account with the wrong CSV password still exists")
         for user in users { XCTAssertEqual(try login(t, t.jid(user), "new-\(user)"), 3, "\(user) must be gone") }
+        // Deleting the same accounts again succeeds: they are all gone.
+        let twice = try file(t, "d2.csv", Array(("jid,password\n" + users.map { "\(t.jid($0)),new-\($0)" }.joined(separator: "\n")).utf8))
+        let deleteAgain = try t.run("xmpp-register", ["batch", twice, "--delete", "--json"] + t.serverArgs)
+        XCTAssertEqual(deleteAgain.status, 0, deleteAgain.stderr)
+        XCTAssertEqual(try Self.statuses(deleteAgain), [2: "deleted", 3: "deleted", 4: "deleted"])
     }
 
     func testShardsSplitOneCSVWithoutOverlap() throws {
@@ -228,6 +248,15 @@ final class BatchEndToEndTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(opens, 2, "the stream was replaced at least once")
         let retried = try Shell.run(["/usr/bin/sqlite3", report + ".journal", "SELECT count(*) FROM journal_rows WHERE attempts != 1 OR status != 'created'"])
         XCTAssertEqual(retried.stdout, "0\n", "a planned close waits for the answers: no row is sent twice")
+    }
+
+    /// -q drops notes, never the --insecure warning.
+    func testQuietDoesNotSilenceTheInsecureWarning() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        let csv = try file(t, "q.csv", Array("jid,password\n\(t.jid(ToolRunner.username("iq"))),pw\n".utf8))
+        let r = try t.run("xmpp-register", ["batch", csv, "-q", "--insecure", "--server", t.server.server])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("WARNING: --insecure: the server certificate is NOT verified"), r.stderr)
     }
 
     func testUnfinishedJournalIsNotSilentlyReplaced() throws {

@@ -95,8 +95,8 @@ final class BatchResilienceEndToEndTests: XCTestCase {
         let process = try launch(t, s, [path, "--report", report])
         try waitForAccounts(100, while: process)
         process.kill(SIGINT)
-        XCTAssertEqual(try process.wait(), 1, "an interrupted batch is a partial one: \(process.stderr)")
-        XCTAssertTrue(process.stderr.contains("interrupted; 600 rows:"), process.stderr)
+        XCTAssertEqual(try process.wait(), 130, "SIGINT ends a batch with 128 + 2, not 1 (some rows failed): \(process.stderr)")
+        XCTAssertTrue(process.stderr.contains("interrupted by SIGINT; 600 rows:"), process.stderr)
         XCTAssertTrue(process.stderr.contains("continue with --resume"), process.stderr)
         let partial = try reportStatuses(report)
         XCTAssertEqual(partial.count, 600, "the report lists every row, done or not")
@@ -108,6 +108,33 @@ final class BatchResilienceEndToEndTests: XCTestCase {
         XCTAssertEqual(resumed.status, 0, resumed.stderr)
         XCTAssertEqual(try reportStatuses(report), Array(repeating: "created", count: 600))
         XCTAssertEqual(try s.accountCount(), 600)
+    }
+
+    /// Ctrl-C before the profiles were set: the summary counts the accounts the server created
+    /// (it used to say none), and --resume sets every profile.
+    func testCtrlCBeforeProfilesCountsCreatedAccountsAndResumeSetsThem() throws {
+        let (t, s) = try start()
+        let users = (0..<300).map { "prof\($0)" }
+        let path = t.home + "/prof.csv"
+        try Data(("jid,password,nickname\n" + users.map { "\(t.jid($0)),pw-\($0),Nick \($0)" }.joined(separator: "\n") + "\n").utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let report = t.home + "/prof-report.csv"
+        let process = try launch(t, s, [path, "--report", report, "--jobs", "1", "--window", "1"])
+        try waitForAccounts(60, while: process)
+        process.kill(SIGINT)
+        XCTAssertEqual(try process.wait(), 130, process.stderr)
+        let created = try s.accountCount()
+        XCTAssertLessThan(created, 300, "the interrupt came too late to test anything")
+        XCTAssertTrue(process.stderr.contains("interrupted by SIGINT; 300 rows: \(created) created"), process.stderr)
+        XCTAssertFalse(process.stderr.contains("this run finished 0 "), process.stderr)
+
+        let resumed = try t.run("xmpp-register", ["batch", path, "--report", report, "--resume"] + s.serverArgs, timeout: 180)
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertEqual(try reportStatuses(report), Array(repeating: "created", count: 300))
+        let profiles = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\r\n").dropFirst()
+            .map { String($0.split(separator: ",", omittingEmptySubsequences: false)[4]) }
+        XCTAssertEqual(Set(profiles), ["applied"], "every profile was set")
+        XCTAssertEqual(try s.accountCount(), 300)
     }
 
     /// Ctrl-C in the log-in phase (--delete, --jobs 4 worker threads): every worker stops after
@@ -124,7 +151,7 @@ final class BatchResilienceEndToEndTests: XCTestCase {
         let deadline = Date().addingTimeInterval(60)
         while try s.accountCount() > 360 && process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         process.kill(SIGINT)
-        XCTAssertEqual(try process.wait(), 1, "an interrupted batch is a partial one: \(process.stderr)")
+        XCTAssertEqual(try process.wait(), 130, "an interrupted batch: \(process.stderr)")
         XCTAssertTrue(process.stderr.contains("continue with --resume"), process.stderr)
         let partial = try reportStatuses(report)
         let deleted = partial.filter { $0 == "deleted" }.count

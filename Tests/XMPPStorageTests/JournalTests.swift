@@ -60,20 +60,99 @@ final class JournalTests: XCTestCase {
             try journal.record([JournalUpdate(line: 2, status: .created)])
         }
         XCTAssertThrowsError(try BatchJournal(path: path, identity: "id-1", start: .fresh)) { error in
-            XCTAssertEqual(error as? JournalError, .unfinished(path: path, done: 2, total: 3))
+            XCTAssertEqual(error as? JournalError, .unfinished(path: path, done: 2, total: 3, sameBatch: true, passwords: 1))
         }
         XCTAssertEqual(try BatchJournal(path: path, identity: "id-1", start: .resume).entries().count, 3)
     }
 
-    func testFinishedJournalIsReplacedByAFreshRun() throws {
+    func testFinishedJournalIsReplacedByAFreshRunOnlyOnceItsPasswordsAreWiped() throws {
         do {
             let journal = try BatchJournal(path: path, identity: "id-1", start: .fresh)
             try journal.insert(plan())
             try journal.setFinished(true)
         }
+        // The report could not take the password: this journal is its only copy.
+        XCTAssertThrowsError(try BatchJournal(path: path, identity: "id-2", start: .fresh)) { error in
+            XCTAssertEqual(error as? JournalError, .holdsPasswords(path: path, count: 1))
+            XCTAssertFalse("\(error)".contains("remove"), "\(error)")
+        }
+        try BatchJournal(path: path, identity: "id-1", start: .resume).wipePasswords()
         let fresh = try BatchJournal(path: path, identity: "id-2", start: .fresh)
         XCTAssertFalse(fresh.resumed)
         XCTAssertEqual(try fresh.entries(), [])
+    }
+
+    func testMessagesNeverInviteRemovingTheOnlyCopyOfPasswords() {
+        let withPasswords = JournalError.unfinished(path: "/r.journal", done: 1, total: 3, sameBatch: true, passwords: 2).description
+        XCTAssertFalse(withPasswords.contains("remove"), withPasswords)
+        XCTAssertTrue(withPasswords.contains("continue it with --resume; keep that file: it holds the only copy of 2 generated passwords"))
+        let without = JournalError.unfinished(path: "/r.journal", done: 1, total: 3, sameBatch: true, passwords: 0).description
+        XCTAssertTrue(without.hasSuffix("continue it with --resume, or remove that file to start over"), without)
+        let other = JournalError.unfinished(path: "/r.journal", done: 1, total: 3, sameBatch: false, passwords: 1).description
+        XCTAssertTrue(other.contains("a different batch"), other)
+        XCTAssertFalse(other.contains("remove"), other)
+        XCTAssertFalse(JournalError.mismatch(path: "/r.journal", recorded: "x", passwords: 1).description.contains("remove"))
+    }
+
+    func testJournalCommitsAreSyncedInFull() throws {
+        do {
+            let journal = try BatchJournal(path: path, identity: "id-1", start: .fresh)
+            XCTAssertEqual(try journal.synchronousSetting(), 2, "PRAGMA synchronous=FULL: a power loss keeps every sent mark")
+        }
+        XCTAssertEqual(try BatchJournal(path: path, identity: "id-1", start: .resume).synchronousSetting(), 2, "also when resumed")
+    }
+
+    func testGeneratedPasswordIsStoredWhenSentAndDroppedWhenNeverSet() throws {
+        let journal = try BatchJournal(path: path, identity: "id-1", start: .fresh)
+        try journal.insert([JournalEntry(line: 2, jid: "a@x", status: .pending), JournalEntry(line: 3, jid: "b@x", status: .pending),
+                            JournalEntry(line: 4, jid: "c@x", status: .pending)])
+        XCTAssertEqual(try journal.adoptPasswords(["c@x": "from-report", "zz@x": "elsewhere"]), 1)
+        try journal.markSent(lines: [2, 3], generated: [2: "p2", 3: "p3"])
+        try journal.markSent(lines: [2], generated: [2: "other"])
+        XCTAssertEqual(try journal.entries().map(\.generatedPassword), ["p2", "p3", "from-report"], "a row keeps its first password")
+        try journal.record([JournalUpdate(line: 2, status: .created),
+                            JournalUpdate(line: 3, status: .exists, dropPassword: true),
+                            JournalUpdate(line: 4, status: .exists, dropPassword: true)])
+        let entries = try journal.entries()
+        XCTAssertEqual(entries.map(\.generatedPassword), ["p2", nil, "from-report"], "a report's password is never dropped")
+        XCTAssertEqual(entries.map(\.passwordKept), [false, false, true])
+        // The CSV now gives row 4 a password and the server set it: the report's one is stale.
+        try journal.record([JournalUpdate(line: 4, status: .created, dropKeptPassword: true)])
+        XCTAssertNil(try journal.entries()[2].generatedPassword)
+    }
+
+    func testWipedPasswordsLeaveNoTraceInTheFiles() throws {
+        let secret = "Zq7" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+        let journal = try BatchJournal(path: path, identity: "id-1", start: .fresh)
+        try journal.insert([JournalEntry(line: 2, jid: "a@x", status: .pending)])
+        try journal.markSent(lines: [2], generated: [2: secret])
+        try journal.record([JournalUpdate(line: 2, status: .created)])
+        func filesHoldSecret() throws -> Bool {
+            try [path, path + "-wal"].contains { file in
+                guard let data = FileManager.default.contents(atPath: file) else { return false }
+                return data.range(of: Data(secret.utf8)) != nil
+            }
+        }
+        XCTAssertTrue(try filesHoldSecret(), "the test must see the password before the wipe")
+        try journal.wipePasswords()
+        XCTAssertEqual(try journal.passwordCount(), 0)
+        XCTAssertFalse(try filesHoldSecret(), "neither the database nor its write-ahead log keeps a wiped password")
+    }
+
+    func testOlderJournalIsUpgradedOnResume() throws {
+        do {
+            let db = try Database(path: path)
+            try db.execute("""
+                CREATE TABLE journal_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                CREATE TABLE journal_rows (line INTEGER PRIMARY KEY, jid TEXT NOT NULL, status TEXT NOT NULL, error TEXT,
+                    retryable INTEGER NOT NULL DEFAULT 0, uncertain INTEGER NOT NULL DEFAULT 0, attempts INTEGER NOT NULL DEFAULT 0,
+                    generated_password TEXT, profile TEXT, updated_at INTEGER NOT NULL DEFAULT 0);
+                INSERT INTO journal_meta VALUES ('identity', 'id-1'), ('finished', '0');
+                INSERT INTO journal_rows (line, jid, status, generated_password) VALUES (2, 'a@x', 'sent', 'old-gen');
+                """)
+        }
+        let journal = try BatchJournal(path: path, identity: "id-1", start: .resume)
+        XCTAssertEqual(try journal.entries(), [JournalEntry(line: 2, jid: "a@x", status: .sent, generatedPassword: "old-gen")])
     }
 
     func testResumeRefusesAnotherBatch() throws {
@@ -82,7 +161,7 @@ final class JournalTests: XCTestCase {
             try journal.insert(plan())
         }
         XCTAssertThrowsError(try BatchJournal(path: path, identity: "id-other", start: .resume)) { error in
-            XCTAssertEqual(error as? JournalError, .mismatch(path: path, recorded: "id-1"))
+            XCTAssertEqual(error as? JournalError, .mismatch(path: path, recorded: "id-1", passwords: 1))
         }
     }
 
@@ -111,7 +190,7 @@ final class JournalTests: XCTestCase {
     }
 
     func testFinalStatuses() {
-        XCTAssertEqual(JournalStatus.allCases.filter { !$0.isFinal }, [.pending, .sent, .conflict])
+        XCTAssertEqual(JournalStatus.allCases.filter { !$0.isFinal }, [.pending, .sent, .conflict, .registered])
     }
 
     func testReportFileIsAtomicPrivateAndLeavesDirectoryModeAlone() throws {

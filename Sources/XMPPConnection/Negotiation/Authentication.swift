@@ -63,6 +63,7 @@ extension Connection {
         try stream.send(XMLElement("auth", namespace: Namespace.sasl, attributes: ["mechanism": mechanism.name],
                                    children: [.text(Base64.encode(client.clientFirstMessage()))]))
         let challenge = try stream.nextElement(deadline: .now + options.timeout)
+        refusedBeforeChallenge = challenge.name == "failure"
         try Connection.checkSASLFailure(challenge)
         guard challenge.name == "challenge" else { throw .protocolViolation("expected a SASL challenge, got <\(challenge.name)/>") }
         let final: [UInt8]

@@ -22,6 +22,16 @@ public enum SQLValue: Sendable, Equatable {
     }
 }
 
+/// How hard SQLite works to make a commit survive a power loss (`PRAGMA synchronous`).
+public enum SQLiteDurability: String, Sendable {
+    /// WAL with `NORMAL`: a power loss may roll back the last commits, never corrupt the file.
+    /// Enough for a cache that can be fetched again.
+    case normal = "NORMAL"
+    /// `FULL`: every commit is synced before it returns. For records whose last commit must
+    /// not be undone (the batch journal's `sent` marks).
+    case full = "FULL"
+}
+
 /// A small SQLite connection wrapper: WAL mode, a busy timeout so two tools at once wait for
 /// each other instead of failing, prepared statements, and transactions.
 public final class Database {
@@ -29,8 +39,8 @@ public final class Database {
     /// The file it was opened from.
     public let path: String
 
-    /// Opens (creating) the database at `path` with WAL and a busy timeout.
-    public init(path: String, busyTimeoutMilliseconds: Int32 = 10_000) throws(StorageError) {
+    /// Opens (creating) the database at `path` with WAL, a busy timeout and `durability`.
+    public init(path: String, busyTimeoutMilliseconds: Int32 = 10_000, durability: SQLiteDurability = .normal) throws(StorageError) {
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -45,7 +55,7 @@ public final class Database {
         sqlite3_extended_result_codes(db, 1)
         // journal_mode returns a row; run it as a query.
         _ = try query("PRAGMA journal_mode=WAL")
-        try execute("PRAGMA synchronous=NORMAL")
+        try execute("PRAGMA synchronous=" + durability.rawValue)
         try execute("PRAGMA foreign_keys=ON")
     }
 

@@ -19,7 +19,7 @@ public final class BatchJournal {
     public let path: String
     /// True when an existing run is continued.
     public let resumed: Bool
-    private let database: Database
+    let database: Database
     private let lockDescriptor: Int32
 
     /// Opens or creates the journal at `path` for the batch named by `identity` (a digest of
@@ -29,20 +29,28 @@ public final class BatchJournal {
         lockDescriptor = try BatchJournal.lock(path)
         do {
             if access(path, F_OK) == 0 {
-                let existing = try Database(path: path)
+                let existing = try Database(path: path, durability: .full)
                 let recorded = try BatchJournal.meta(existing, "identity") ?? ""
                 let finished = try BatchJournal.meta(existing, "finished") == "1"
+                let passwords = try BatchJournal.passwordCount(existing)
                 switch start {
                 case .resume:
-                    guard recorded == identity else { throw JournalError.mismatch(path: path, recorded: recorded) }
+                    guard recorded == identity else {
+                        throw JournalError.mismatch(path: path, recorded: recorded, passwords: passwords)
+                    }
+                    try JournalSchema.upgrade(existing)
                     database = existing
                     resumed = true
                     return
                 case .fresh:
                     if !finished {
                         let (done, total) = try BatchJournal.progress(existing)
-                        throw JournalError.unfinished(path: path, done: done, total: total)
+                        throw JournalError.unfinished(path: path, done: done, total: total, sameBatch: recorded == identity,
+                                                      passwords: passwords)
                     }
+                    // A finished run wipes its passwords once the report holds them; if it could
+                    // not, this file is their only copy.
+                    if passwords > 0 { throw JournalError.holdsPasswords(path: path, count: passwords) }
                 }
                 for suffix in ["", "-wal", "-shm"] { try SecureFile.remove(path + suffix) }
             }
@@ -66,7 +74,8 @@ public final class BatchJournal {
     public func entries() throws(JournalError) -> [JournalEntry] {
         let rows: [[SQLValue]]
         do {
-            rows = try database.query("SELECT line, jid, status, error, retryable, uncertain, attempts, generated_password, profile FROM journal_rows ORDER BY line")
+            rows = try database.query(
+                "SELECT line, jid, status, error, retryable, uncertain, attempts, generated_password, profile, password_kept, note FROM journal_rows ORDER BY line")
         } catch {
             throw .storage(error)
         }
@@ -74,11 +83,11 @@ public final class BatchJournal {
     }
 
     private static func entry(_ r: [SQLValue]) -> JournalEntry {
-        guard r.count == 9 else { return JournalEntry(line: 0, jid: "", status: .pending) }
+        guard r.count == 11 else { return JournalEntry(line: 0, jid: "", status: .pending) }
         let status = JournalStatus(rawValue: r[2].text ?? "") ?? .pending
         return JournalEntry(line: Int(r[0].int ?? 0), jid: r[1].text ?? "", status: status, error: r[3].text,
                             retryable: r[4].int == 1, uncertain: r[5].int == 1, attempts: Int(r[6].int ?? 0),
-                            generatedPassword: r[7].text, profile: r[8].text)
+                            generatedPassword: r[7].text, profile: r[8].text, passwordKept: r[9].int == 1, note: r[10].text)
     }
 
     /// Records the planned rows of a new run, in one transaction.
@@ -87,23 +96,27 @@ public final class BatchJournal {
         try transaction { () throws(StorageError) in
             for e in entries {
                 try database.query(
-                    "INSERT INTO journal_rows (line, jid, status, error, retryable, uncertain, attempts, generated_password, profile, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    "INSERT INTO journal_rows (line, jid, status, error, retryable, uncertain, attempts, generated_password, profile, password_kept, note, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                     [.int(Int64(e.line)), .text(e.jid), .text(e.status.rawValue), BatchJournal.optional(e.error),
                      .int(e.retryable ? 1 : 0), .int(e.uncertain ? 1 : 0), .int(Int64(e.attempts)),
-                     BatchJournal.optional(e.generatedPassword), BatchJournal.optional(e.profile), .int(now)])
+                     BatchJournal.optional(e.generatedPassword), BatchJournal.optional(e.profile), .int(e.passwordKept ? 1 : 0),
+                     BatchJournal.optional(e.note), .int(now)])
             }
         }
     }
 
     /// Marks rows as sent, before their requests are written: from here on an answer that never
-    /// comes leaves them uncertain rather than pending.
-    public func markSent(lines: [Int]) throws(JournalError) {
+    /// comes leaves them uncertain rather than pending. `generated` holds the passwords made for
+    /// these requests (a row keeps the first one it is given): they are on disk before the server
+    /// can set them.
+    public func markSent(lines: [Int], generated: [Int: String] = [:]) throws(JournalError) {
         guard !lines.isEmpty else { return }
         let now = BatchJournal.now
         try transaction { () throws(StorageError) in
             for line in lines {
-                try database.query("UPDATE journal_rows SET status='sent', attempts=attempts+1, updated_at=? WHERE line=?",
-                                   [.int(now), .int(Int64(line))])
+                try database.query(
+                    "UPDATE journal_rows SET status='sent', attempts=attempts+1, generated_password=COALESCE(generated_password, ?), updated_at=? WHERE line=?",
+                    [BatchJournal.optional(generated[line]), .int(now), .int(Int64(line))])
             }
         }
     }
@@ -114,10 +127,16 @@ public final class BatchJournal {
         let now = BatchJournal.now
         try transaction { () throws(StorageError) in
             for u in updates {
+                // A password the server never set is dropped, unless an earlier report gave it.
                 try database.query(
-                    "UPDATE journal_rows SET status=?, error=?, retryable=?, uncertain=?, profile=COALESCE(?, profile), updated_at=? WHERE line=?",
+                    """
+                    UPDATE journal_rows SET status=?, error=?, retryable=?, uncertain=?, profile=COALESCE(?, profile), note=?,
+                        generated_password=CASE WHEN (? AND password_kept=0) OR ? THEN NULL ELSE generated_password END, updated_at=?
+                    WHERE line=?
+                    """,
                     [.text(u.status.rawValue), BatchJournal.optional(u.error), .int(u.retryable ? 1 : 0),
-                     .int(u.uncertain ? 1 : 0), BatchJournal.optional(u.profile), .int(now), .int(Int64(u.line))])
+                     .int(u.uncertain ? 1 : 0), BatchJournal.optional(u.profile), BatchJournal.optional(u.note),
+                     .int(u.dropPassword ? 1 : 0), .int(u.dropKeptPassword ? 1 : 0), .int(now), .int(Int64(u.line))])
             }
         }
     }
@@ -138,7 +157,7 @@ public final class BatchJournal {
         let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
         _ = close(fd)
-        let db = try Database(path: path)
+        let db = try Database(path: path, durability: .full)
         try db.execute(JournalSchema.statements.joined(separator: ";\n"))
         try db.query("INSERT OR REPLACE INTO journal_meta (key, value) VALUES ('identity', ?)", [.text(identity)])
         try db.query("INSERT OR REPLACE INTO journal_meta (key, value) VALUES ('finished', '0')")
@@ -169,7 +188,7 @@ public final class BatchJournal {
         return (done, rows.count)
     }
 
-    private func transaction(_ body: () throws(StorageError) -> Void) throws(JournalError) {
+    func transaction(_ body: () throws(StorageError) -> Void) throws(JournalError) {
         if let error = BatchJournal.attempt(database, body) { throw .storage(error) }
     }
 
@@ -190,7 +209,7 @@ public final class BatchJournal {
         }
     }
 
-    private static func optional(_ s: String?) -> SQLValue { s.map(SQLValue.text) ?? .null }
+    static func optional(_ s: String?) -> SQLValue { s.map(SQLValue.text) ?? .null }
 
-    private static var now: Int64 { Int64(time(nil)) }
+    static var now: Int64 { Int64(time(nil)) }
 }

@@ -1,9 +1,14 @@
-/// Why a batch journal cannot be used.
+/// Why a batch journal cannot be used. The messages never suggest removing a journal that holds
+/// generated passwords: until a finished run's report holds them, it is their only copy.
 public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// An unfinished run is recorded there and `--resume` was not asked for.
-    case unfinished(path: String, done: Int, total: Int)
+    /// An unfinished run is recorded there and `--resume` was not asked for; `sameBatch` is
+    /// false when it is a run of another CSV or other options; `passwords` generated passwords
+    /// are kept only there.
+    case unfinished(path: String, done: Int, total: Int, sameBatch: Bool, passwords: Int)
     /// The journal records a different batch (another CSV, mode, domain or shard).
-    case mismatch(path: String, recorded: String)
+    case mismatch(path: String, recorded: String, passwords: Int)
+    /// A finished run whose report could not take its generated passwords: they are only here.
+    case holdsPasswords(path: String, count: Int)
     /// Another process holds the journal right now.
     case locked(path: String)
     /// Reading or writing the journal failed.
@@ -11,12 +16,23 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unfinished(let p, let d, let t):
-            return "\(p) records an unfinished run of this batch (\(d) of \(t) rows done): continue it with --resume, or remove that file to start over"
-        case .mismatch(let p, let r):
-            return "\(p) records a different batch (\(r)); give the same CSV and options to --resume it, or remove that file"
+        case .unfinished(let p, let d, let t, let same, let n):
+            let what = same ? "this batch" : "a different batch (another CSV or other options)"
+            let how = same ? "continue it with --resume" : "finish it with its own CSV and options and --resume, or choose another --report"
+            return "\(p) records an unfinished run of \(what) (\(d) of \(t) rows done): " + how
+                + (n > 0 ? JournalError.keep(n) : (same ? ", or remove that file to start over" : ""))
+        case .mismatch(let p, let r, let n):
+            return "\(p) records a different batch (\(r)); give the same CSV and options to --resume it"
+                + (n > 0 ? JournalError.keep(n) : ", or remove that file")
+        case .holdsPasswords(let p, let n):
+            return "\(p) holds the generated passwords of \(n) account\(n == 1 ? "" : "s") of a finished run whose report "
+                + "was not written: run that batch again with --resume to write the report (keep this file until then)"
         case .locked(let p): return "another xmpp-register batch is using \(p)"
         case .storage(let e): return "batch journal: \(e)"
         }
+    }
+
+    private static func keep(_ count: Int) -> String {
+        "; keep that file: it holds the only copy of \(count) generated password\(count == 1 ? "" : "s")"
     }
 }

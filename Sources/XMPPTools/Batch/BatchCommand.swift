@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import TextFormats
 import XMPPConnection
 import XMPPStanzas
@@ -54,8 +57,7 @@ struct BatchCommand {
             switch row {
             case .invalid(let bad): output.row(BatchCommand.outcome(bad))
             case .valid(let good) where context.common.json:
-                Output.line(JSONValue.object([("line", .int(good.line)), ("jid", .string(good.jid.description)),
-                                              ("status", .string("valid")), ("error", .null)]).compact)
+                Output.line(BatchOutput.validJSON(line: good.line, jid: good.jid.description).compact)
             case .valid: break
             }
         }
@@ -71,19 +73,26 @@ struct BatchCommand {
         if let reportPath, options.input != "-", reportPath == absolute(options.input) {
             throw ToolFailure(.usage, "--report \(options.report ?? "") would overwrite the input CSV")
         }
+        // The passwords an earlier report of this batch holds are carried into this run: the
+        // report is their only copy once a run has finished.
+        let known = try reportPath.map { p throws(ToolFailure) in try BatchReport.knownPasswords(at: p) } ?? [:]
+        if let reportPath { try BatchCommand.refuseForeignPasswords(known, checked: checked, report: reportPath) }
         let journalPath = try BatchInput.journalPath(identity: identity, report: reportPath, paths: env.paths)
         let journal: BatchJournal
         do {
             journal = try BatchJournal(path: journalPath, identity: identity, start: options.resume ? .resume : .fresh)
         } catch {
-            if case .unfinished = error { throw ToolFailure(.usage, error.description) }
-            throw ToolFailure(.failed, error.description)
+            switch error {
+            case .unfinished, .mismatch, .holdsPasswords: throw ToolFailure(.usage, error.description)
+            default: throw ToolFailure(.failed, error.description)
+            }
         }
         if !journal.resumed {
             if options.resume { output.note("no journal of this batch to resume: starting from the beginning") }
-            try journal.insert(BatchPlan.entries(for: checked, mode: options.mode, generate: options.generatePasswords))
+            try journal.insert(BatchPlan.entries(for: checked))
             for case .invalid(let bad) in checked { output.row(BatchCommand.outcome(bad)) }
         }
+        try journal.adoptPasswords(known)
         let plan = try BatchPlan(checked: checked, entries: try journal.entries(), mode: options.mode)
         if journal.resumed { output.note("resuming: \(plan.doneEarlier) rows done earlier, \(plan.work.count + plan.followUps.count) to go") }
 
@@ -101,21 +110,50 @@ struct BatchCommand {
         let allFinal = entries.allSatisfy { $0.status.isFinal }
         try journal.setFinished(allFinal)
         if let reportPath {
-            do {
-                try SecureFile.write(BatchReport.csv(entries, includePasswords: options.generatePasswords), to: reportPath)
-            } catch {
-                output.note("cannot write the report: \(error) (the journal \(journalPath) has every outcome)")
-            }
+            try writeReport(entries, to: reportPath, journal: journal, finished: allFinal, output: output)
         }
         let summary = BatchSummary(entries: entries, ranFor: output.elapsedSeconds, finishedThisRun: recorder.finishedThisRun)
         let resumeHint = "; continue with --resume (journal: \(journalPath))"
+        if let signal = StopSignal.pending, end == .interrupted || fatal != nil {
+            let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
+            throw ToolFailure(signal == SIGTERM ? .terminated : .interrupted,
+                              "interrupted by \(name); " + summary.text + (allFinal ? "" : resumeHint))
+        }
         if let fatal {
             let failure = ErrorMapping.failure(for: fatal)
             throw ToolFailure(failure.code, failure.message + "; " + summary.text + (allFinal ? "" : resumeHint))
         }
-        if end == .interrupted { throw ToolFailure(.failed, "interrupted; " + summary.text + resumeHint) }
+        if end == .interrupted { throw ToolFailure(.interrupted, "interrupted; " + summary.text + resumeHint) }
         if !summary.allSucceeded { throw ToolFailure(.failed, summary.text + (allFinal ? "" : resumeHint)) }
         output.note(summary.text + (reportPath.map { "; report: \($0)" } ?? ""))
+    }
+
+    /// Writes the report; once a finished run's report is safely on disk, it alone keeps the
+    /// generated passwords and they are wiped from the journal.
+    private func writeReport(_ entries: [JournalEntry], to path: String, journal: BatchJournal, finished: Bool,
+                             output: BatchOutput) throws {
+        let includePasswords = options.generatePasswords || entries.contains { $0.generatedPassword != nil }
+        do {
+            try SecureFile.write(BatchReport.csv(entries, includePasswords: includePasswords), to: path)
+            try BatchReport.syncDirectory(of: path)
+        } catch {
+            let kept = includePasswords ? "; it keeps the generated passwords until a --resume writes the report" : ""
+            output.note("cannot write the report: \(error) (the journal \(journal.path) has every outcome\(kept))")
+            return
+        }
+        if finished && includePasswords { try journal.wipePasswords() }
+    }
+
+    /// Refuses a report that holds passwords of accounts this batch does not list: rewriting it
+    /// would lose them.
+    static func refuseForeignPasswords(_ known: [String: String], checked: [CheckedRow], report: String) throws(ToolFailure) {
+        var listed: Set<String> = []
+        for case .valid(let row) in checked { listed.insert(row.jid.description) }
+        let foreign = known.keys.filter { !listed.contains($0) }.sorted()
+        guard let first = foreign.first else { return }
+        throw ToolFailure(.usage, "\(report) holds the passwords of \(foreign.count) account\(foreign.count == 1 ? "" : "s") "
+            + "this batch does not list (\(first)\(foreign.count > 1 ? ", …" : "")); rewriting it would lose them: "
+            + "give another --report FILE, or move \(report) away first")
     }
 
     static func outcome(_ bad: InvalidRow) -> RowOutcome {

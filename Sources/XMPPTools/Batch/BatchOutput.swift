@@ -36,22 +36,34 @@ final class BatchOutput {
             Output.line(BatchOutput.json(o).compact)
         } else if !o.succeeded {
             note("line \(o.line): \(o.jid.isEmpty ? "(no JID)" : o.jid): \(o.status.rawValue)" + (o.error.map { ": \($0)" } ?? ""))
+        } else if let remark = o.note {
+            note("line \(o.line): \(o.jid): \(o.status.rawValue) (\(remark))")
         }
     }
 
-    /// The JSON Line of a row: line, jid, status, error, profile (and the pending columns).
+    /// The keys of every JSON Line, in order; each is on every row (null when it does not apply).
+    static let jsonKeys = ["line", "jid", "status", "error", "profile", "pending_columns", "note"]
+
+    /// The JSON Line of a row: line, jid, status, error, profile, pending_columns, note.
     static func json(_ o: RowOutcome) -> JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("line", .int(o.line)), ("jid", .string(o.jid)), ("status", .string(o.status.rawValue)), ("error", .optional(o.error)),
-        ]
+        var profile = JSONValue.null, pending = JSONValue.null
         switch o.profile {
-        case nil: members.append(("profile", .null))
-        case .applied: members.append(("profile", .string("applied")))
+        case nil: break
+        case .applied: profile = .string("applied")
         case .pending(let columns):
-            members.append(("profile", .string("pending")))
-            members.append(("pending_columns", .array(columns.map(JSONValue.string))))
+            profile = .string("pending")
+            pending = .array(columns.map(JSONValue.string))
         }
-        return .object(members)
+        return .object([
+            ("line", .int(o.line)), ("jid", .string(o.jid)), ("status", .string(o.status.rawValue)), ("error", .optional(o.error)),
+            ("profile", profile), ("pending_columns", pending), ("note", .optional(o.note)),
+        ])
+    }
+
+    /// The JSON Line of a row that passed `--dry-run`'s checks.
+    static func validJSON(line: Int, jid: String) -> JSONValue {
+        .object([("line", .int(line)), ("jid", .string(jid)), ("status", .string("valid")), ("error", .null),
+                 ("profile", .null), ("pending_columns", .null), ("note", .null)])
     }
 
     /// A note on stderr (unless `-q`), clearing the bar first.

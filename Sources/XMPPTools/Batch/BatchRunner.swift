@@ -21,9 +21,9 @@ struct BatchRunner {
         settings.maxStreamAge = .seconds(options.maxStreamAge)
         var warnedInsecure = false
         let avatars = ResizedAvatars()  // one per run, across domains
-        var followUps = plan.followUps.map { (item: $0, task: followUpTask($0)) }
+        var followUps = plan.followUps
 
-        for domain in BatchRunner.domains(of: plan.work + plan.followUps) {
+        for domain in BatchRunner.domains(of: plan.work + plan.followUps.map(\.item)) {
             let (connection, tls) = try endpoint(domain, warnedInsecure: &warnedInsecure)
             let trace = TraceOutput.sink(enabled: context.common.trace)
             let items = plan.work.filter { $0.row.jid.domain == domain }
@@ -33,8 +33,8 @@ struct BatchRunner {
                 }
                 let end = try engine.run()
                 let learned = engine.workItems
-                followUps += engine.followUps.map { (item: learned[$0], task: followUpTask(learned[$0])) }
-                followUps += engine.profileFollowUps.map { (item: learned[$0], task: LoginPhase.Task.verifyCreated) }
+                followUps += engine.followUps.map { (item: learned[$0], task: BatchPlan.followUpTask(learned[$0])) }
+                followUps += engine.profileFollowUps.map { (item: learned[$0], task: LoginPhase.Task.profile) }
                 if end == .interrupted { return .interrupted }
             }
             var tasks = followUps.filter { $0.item.row.jid.domain == domain }
@@ -52,11 +52,6 @@ struct BatchRunner {
         return .completed
     }
 
-    /// A `conflict` row whose earlier request went unanswered is checked; others are updated.
-    private func followUpTask(_ item: WorkItem) -> LoginPhase.Task {
-        item.uncertain ? .verifyCreated : .update
-    }
-
     /// The distinct domains of `items`, in first-seen order.
     static func domains(of items: [WorkItem]) -> [String] {
         var seen: Set<String> = []
@@ -67,7 +62,7 @@ struct BatchRunner {
     private func endpoint(_ domain: String, warnedInsecure: inout Bool) throws -> (ConnectionOptions, TLSContext) {
         let settings = try context.settings(for: try JID(domain), stored: nil)
         if settings.insecure && !warnedInsecure {
-            context.environment.warn("WARNING: --insecure: the server certificate is NOT verified; anyone on the path can read the passwords of this batch")
+            context.environment.alarm("WARNING: --insecure: the server certificate is NOT verified; anyone on the path can read the passwords of this batch")
             warnedInsecure = true
         }
         let tls = try context.environment.tlsContext(TLSSettings(caFile: settings.caFile, pin: settings.pin, insecure: settings.insecure))

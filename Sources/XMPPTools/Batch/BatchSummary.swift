@@ -18,9 +18,13 @@ struct BatchSummary {
             counts[e.status, default: 0] += 1
             if !e.status.isFinal { unfinished += 1 } else if e.status == .failed || e.status == .invalid || e.error != nil { failures += 1 }
         }
-        let order: [JournalStatus] = [.created, .exists, .updated, .deleted, .changed, .failed, .invalid]
-        var parts = order.compactMap { s in counts[s].map { "\($0) \(s.rawValue)" } }
-        if unfinished > 0 { parts.append("\(unfinished) not done") }
+        // What the server did: a `registered` account exists, only its profile is still to set.
+        let registered = counts[.registered] ?? 0
+        let created = (counts[.created] ?? 0) + registered
+        let order: [JournalStatus] = [.exists, .updated, .deleted, .changed, .failed, .invalid]
+        var parts = created > 0 ? ["\(created) created" + (registered > 0 ? " (\(registered) without their profile yet)" : "")] : []
+        parts += order.compactMap { s in counts[s].map { "\($0) \(s.rawValue)" } }
+        if unfinished > registered { parts.append("\(unfinished - registered) not done") }
         let rate = seconds > 0 ? Double(finishedThisRun) / seconds : 0
         text = "\(total) row\(total == 1 ? "" : "s"): " + (parts.isEmpty ? "nothing to do" : parts.joined(separator: ", "))
             + "; this run finished \(finishedThisRun) in " + BatchSummary.seconds(seconds) + " (\(Int(rate.rounded()))/s)"

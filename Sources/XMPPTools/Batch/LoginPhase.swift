@@ -26,6 +26,8 @@ final class LoginPhase: @unchecked Sendable {
         case delete
         /// `--passwd`.
         case passwd
+        /// A row created with profile columns still to set (`registered`).
+        case profile
     }
 
     private let settings: RegistrationEngine.Settings
@@ -104,26 +106,42 @@ final class LoginPhase: @unchecked Sendable {
         try recorderLock.withLock { _ throws(JournalError) in try recorder.commit([outcome]) }
     }
 
-    private func markSent(_ line: Int) throws {
-        try recorderLock.withLock { _ throws(JournalError) in try recorder.markSent(lines: [line]) }
+    private func markSent(_ line: Int, generated: [Int: String] = [:]) throws {
+        try recorderLock.withLock { _ throws(JournalError) in try recorder.markSent(lines: [line], generated: generated) }
     }
 
     private func perform(_ item: inout WorkItem, _ task: Task) throws -> RowOutcome {
         let user = item.row.jid.local ?? ""
+        guard let password = item.password else {
+            return outcome(item, .failed, error: "no password to log in with (the journal has none for this row)")
+        }
         switch task {
         case .verifyCreated, .update:
-            guard let connection = try login(user, item.password) else {
+            guard case .connected(let connection) = try login(user, password) else {
+                item.uncertain = false  // our password does not log in: no request of ours set it
                 if task == .update || settings.onExists == .update {
-                    return outcome(item, .failed, error: "the account exists and the CSV password does not log in, so it was not updated")
+                    return outcome(item, .failed, error: LoginPhase.notUpdated(item.source))
                 }
                 return outcome(item, .exists, error: settings.onExists == .fail ? "the account already exists (--on-exists fail)" : nil)
             }
             defer { connection.close() }
             let (profile, problem) = try applyProfile(item.row, on: connection)
             return outcome(item, task == .verifyCreated ? .created : .updated, error: problem, profile: profile)
+        case .profile:
+            guard case .connected(let connection) = try login(user, password) else {
+                return outcome(item, .created, error: "created, but its password no longer logs in, so the profile was not set",
+                               profile: .pending(item.row.profile.names))
+            }
+            defer { connection.close() }
+            let (profile, problem) = try applyProfile(item.row, on: connection)
+            return outcome(item, .created, error: problem, profile: profile)
         case .delete:
-            guard let connection = try login(user, item.password) else {
+            let attempt = try login(user, password)
+            guard case .connected(let connection) = attempt else {
                 if item.uncertain { return outcome(item, .deleted) }  // our earlier, unanswered cancel went through
+                if case .refused(noSuchAccount: true) = attempt {
+                    return outcome(item, .deleted, note: "no such account")  // deleting is idempotent, like rm -f
+                }
                 return outcome(item, .failed, error: "cannot log in: wrong password, or no such account")
             }
             defer { connection.close() }
@@ -133,9 +151,9 @@ final class LoginPhase: @unchecked Sendable {
             try unwrap { () throws(RegistrationError) in try RegistrationService.cancel(on: connection) }
             return outcome(item, .deleted)
         case .passwd:
-            let newPassword = item.newPassword ?? ""
-            guard let connection = try login(user, item.password) else {
-                guard let again = try login(user, newPassword) else {
+            guard case .connected(let connection) = try login(user, password) else {
+                guard let newPassword = item.newPassword, case .connected(let again) = try login(user, newPassword) else {
+                    item.uncertain = false
                     return outcome(item, .failed, error: "cannot log in with password or new_password (wrong password, or no such account)")
                 }
                 again.close()
@@ -143,12 +161,33 @@ final class LoginPhase: @unchecked Sendable {
             }
             defer { connection.close() }
             try connection.bind(resource: resource)
-            try markSent(item.row.line)
+            // A generated new password is made now that it is about to be set, and journaled first.
+            let newPassword = item.newPassword ?? BatchInput.generatePassword()
+            try markSent(item.row.line, generated: item.newPassword == nil ? [item.row.line: newPassword] : [:])
+            item.newPassword = newPassword
             item.uncertain = true
-            try unwrap { () throws(RegistrationError) in
-                try RegistrationService.changePassword(on: connection, username: user, newPassword: newPassword)
+            do {
+                try unwrap { () throws(RegistrationError) in
+                    try RegistrationService.changePassword(on: connection, username: user, newPassword: newPassword)
+                }
+            } catch let error as ConnectionError {
+                if case .stanzaError = error { item.uncertain = false }  // the server answered: not changed
+                throw error
             }
-            return outcome(item, .changed)
+            var changed = outcome(item, .changed)
+            changed.csvPasswordSet = item.source == .csv
+            return changed
+        }
+    }
+
+    /// Why an existing account was not updated, by where the password that failed came from.
+    static func notUpdated(_ source: RowPasswordOrigin) -> String {
+        switch source {
+        case .csv: return "the account exists and the CSV password does not log in, so it was not updated"
+        case .report: return "the account exists and the password in the earlier report does not log in, so it was not updated"
+        case .generated:
+            return "the account exists and its password is unknown (the CSV gives none, and no earlier report of this batch "
+                + "holds one), so it was not updated"
         }
     }
 
@@ -161,15 +200,26 @@ final class LoginPhase: @unchecked Sendable {
         }
     }
 
-    /// An authenticated stream for the account, or nil when the server rejects the password.
-    private func login(_ user: String, _ password: String) throws -> Connection? {
+    /// What a log-in attempt gave.
+    enum LoginAttempt {
+        case connected(Connection)
+        /// The server refused the password. `noSuchAccount`: it refused the SCRAM exchange
+        /// before its first challenge, which Prosody and ejabberd do only for an account that does
+        /// not exist (a wrong password fails after the challenge).
+        case refused(noSuchAccount: Bool)
+    }
+
+    /// An authenticated stream for the account, or why the server refused the password.
+    private func login(_ user: String, _ password: String) throws -> LoginAttempt {
         let connection = try connect()
         do {
             _ = try connection.authenticate(username: user, credential: .password(password), usedSCRAMBefore: false)
-            return connection
+            return .connected(connection)
         } catch {
             connection.close()
-            if case .authenticationFailed = error { return nil }
+            if case .authenticationFailed(let condition, _) = error {
+                return .refused(noSuchAccount: condition == "not-authorized" && connection.refusedBeforeChallenge)
+            }
             throw error
         }
     }
@@ -199,8 +249,8 @@ final class LoginPhase: @unchecked Sendable {
     }
 
     private func outcome(_ item: WorkItem, _ status: JournalStatus, error: String? = nil, retryable: Bool = false,
-                         profile: ProfileState? = nil) -> RowOutcome {
+                         profile: ProfileState? = nil, note: String? = nil) -> RowOutcome {
         RowOutcome(line: item.row.line, jid: item.row.jid.description, status: status, error: error,
-                   retryable: retryable, uncertain: item.uncertain, profile: profile)
+                   retryable: retryable, uncertain: item.uncertain, profile: profile, note: note)
     }
 }

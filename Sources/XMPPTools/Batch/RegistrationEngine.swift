@@ -110,13 +110,21 @@ final class RegistrationEngine {
             if slot.link == nil { try open(slot, now) }
             guard case .ready = slot.state, let form = slot.form, let link = slot.link else { continue }
             var batch: [(id: String, item: Int, element: XMLElement)] = []
+            var generated: [Int: String] = [:]
             while slot.inFlight.count + batch.count < settings.window, let index = dequeue() {
                 let item = items[index]
                 let extra = ProfileStep.registrationFields(for: item.row, form: form)
                 do {
+                    // A password is generated only now that its row is sent; the journal has
+                    // it (markSent) before the request leaves.
+                    let password = item.password ?? BatchInput.generatePassword()
                     let id = link.connection.makeID()
                     let iq = try RegistrationService.registrationIq(id: id, form: form, username: item.row.jid.local ?? "",
-                                                                    password: item.password, extra: extra)
+                                                                    password: password, extra: extra)
+                    if item.password == nil {
+                        items[index].password = password
+                        generated[item.row.line] = password
+                    }
                     batch.append((id, index, iq.element))
                 } catch {
                     guard case .missingField(let field) = error else { throw error }
@@ -124,7 +132,7 @@ final class RegistrationEngine {
                 }
             }
             guard !batch.isEmpty else { continue }
-            try recorder.markSent(lines: batch.map { items[$0.item].row.line })
+            try recorder.markSent(lines: batch.map { items[$0.item].row.line }, generated: generated)
             if slot.inFlight.isEmpty { slot.lastActivity = now }
             for entry in batch {
                 items[entry.item].attempts += 1
@@ -187,11 +195,14 @@ final class RegistrationEngine {
             let sent = slot.form.map { ProfileStep.registrationFields(for: item.row, form: $0) } ?? [:]
             let profile = ProfileStep.afterRegistration(item.row, sentFields: sent)
             if ProfileStep.canApplyNow, case .pending? = profile {
-                // Recorded by the log-in phase once the profile is set (STEP 3).
+                // Created, so counted as created even if the run stops here; the log-in phase
+                // sets the profile and records the outcome (STEP 3).
+                outcomes.append(outcome(index, .registered, profile: profile))
                 profileFollowUps.append(index)
             } else {
                 outcomes.append(outcome(index, .created, profile: profile))
             }
+            if item.source == .csv { outcomes[outcomes.count - 1].csvPasswordSet = true }
             return
         }
         let error = StanzaError(stanza: element)

@@ -20,6 +20,10 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case refused = 8
     /// Bad input: CSV, image, vCard, JID.
     case badInput = 9
+    /// Stopped early by SIGINT (128 + 2), as a shell reports a program Ctrl-C killed.
+    case interrupted = 130
+    /// Stopped early by SIGTERM (128 + 15).
+    case terminated = 143
 
     /// One line for the man page table.
     public var meaning: String {
@@ -34,6 +38,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .tls: return "TLS or certificate failure"
         case .refused: return "refused by server policy (not-allowed, forbidden, policy-violation, resource-constraint)"
         case .badInput: return "bad input: CSV, image, vCard or JID"
+        case .interrupted: return "interrupted by SIGINT (Ctrl-C) before the work was done; xmpp-register batch records where it stopped, for --resume"
+        case .terminated: return "stopped by SIGTERM before the work was done; xmpp-register batch records where it stopped, for --resume"
         }
     }
 }

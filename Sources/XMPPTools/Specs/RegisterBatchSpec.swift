@@ -15,12 +15,23 @@ extension RegisterSpec {
             "Registrations run on --jobs unauthenticated TLS streams at once, each reused for many accounts with several "
                 + "requests in flight, all driven by one event loop with one TLS context. Throttling (resource-constraint, "
                 + "policy-violation) and dropped connections back off and retry; no row is dropped.",
-            "Each outcome is recorded in a journal (SQLite, mode 0600) as it happens: next to the report (REPORT.journal), "
-                + "or under $XDG_STATE_HOME/xmpp-tools/batch/. After a crash, Ctrl-C or kill -9, --resume continues "
-                + "without registering any row twice or skipping one (and tries again the rows whose failure was transient); "
-                + "a request that was sent but never answered is checked by logging in with the row's password. Without "
-                + "--resume, an unfinished journal of the same batch is refused rather than overwritten. A resumed run prints "
-                + "the rows it finishes; the report always lists every row.",
+            "Each outcome is recorded in a journal (SQLite, mode 0600, every commit synced to disk) as it happens: next "
+                + "to the report (REPORT.journal), or under $XDG_STATE_HOME/xmpp-tools/batch/. After a crash, Ctrl-C or kill -9, "
+                + "--resume continues without registering any row twice or skipping one (and tries again the rows whose failure "
+                + "was transient); a request that was sent but never answered is checked by logging in with the row's password. "
+                + "Without --resume, an unfinished journal is refused rather than overwritten. A resumed run prints the rows "
+                + "it finishes; the report always lists every row.",
+            "--generate-passwords makes a row's password only when its registration is about to be sent, and the journal "
+                + "records it before the request leaves. An account that turns out to exist keeps its own password: its row "
+                + "shows none. Until a run has finished, the journal holds the only copy of the passwords made so far (the "
+                + "message about an unfinished journal says so: finish it with --resume, do not remove it). Once a finished "
+                + "run's report is on disk, the passwords are wiped from the journal and live only in the report.",
+            "Running a batch again with the same --report merges: the passwords that report holds are carried over, so "
+                + "the rows created earlier keep theirs (an existing account is reported 'exists' with its password, and "
+                + "--on-exists update logs in with it), and only new rows get new ones. A report that holds passwords of "
+                + "accounts this batch does not list (another CSV or shard) is refused, as is a file there that is not a "
+                + "batch report: give another --report FILE, or move the old one away first. An account that exists and "
+                + "whose password neither the CSV nor that report gives is not updated (its row fails and says so).",
             "An account that exists is reported as 'exists' (--on-exists skip, the default), counted as a failure "
                 + "(fail), or logged into with the row's password to apply its profile columns (update). The email column "
                 + "is sent with the registration when the server's form asks for it. The other profile columns are set "
@@ -29,11 +40,22 @@ extension RegisterSpec {
                 + "server refuses leaves the row created, with 'profile: pending' and the reason; running the same CSV "
                 + "again with --on-exists update sets them. Profile "
                 + "columns, --on-exists update, --delete and --passwd log in as each account, --jobs accounts at once.",
-            "--json prints one JSON Line per finished row: line, jid, status (created, exists, updated, deleted, changed, "
-                + "failed or invalid), error (null on success), profile (null, applied or pending, with pending_columns). "
-                + "--report writes the same as CSV, atomically with mode 0600, including the passwords --generate-passwords "
-                + "made (which appear nowhere else). A progress bar with rate and ETA is drawn on stderr when it is a terminal; "
-                + "a summary follows. The exit status is 0 when every row succeeded and 1 when some did not.",
+            "--delete is idempotent, like rm -f: an account that does not exist (deleted before) is reported 'deleted' "
+                + "with the note 'no such account'. Prosody and ejabberd refuse a log-in to an account that does not exist "
+                + "before their first SCRAM challenge, which a wrong password gets past; where a server does not tell the two "
+                + "apart, the row fails with 'wrong password, or no such account', since the account may still exist.",
+            "--json prints one JSON Line per finished row, every key on every row (null when it does not apply): line, jid, "
+                + "status (created, exists, updated, deleted, changed, failed or invalid; valid with --dry-run), error (null "
+                + "on success), profile (null, applied or pending), pending_columns (the profile columns still to set, or "
+                + "null), note (a remark on a success that is no error, such as no such account, or null). --report writes "
+                + "the same as CSV, atomically with mode 0600: line, jid, status, error, profile, then password when the batch "
+                + "has generated passwords (they appear nowhere else), then note. A row not finished yet shows its journal "
+                + "state there: pending, sent, conflict, or registered (created, its profile still to set). A progress bar "
+                + "with rate and ETA is drawn on stderr when it is a terminal; a summary follows, counting what the server did.",
+            "The exit status is 0 when every row succeeded and 1 when some did not. SIGINT (Ctrl-C) or SIGTERM stops the "
+                + "batch: requests in flight are awaited (3 s at most) and recorded, the report is written, the summary "
+                + "counts every account the server created, and the status is 130 (SIGINT) or 143 (SIGTERM); --resume "
+                + "continues. A second signal ends the program at once; the journal is safe either way.",
         ],
         options: [
             OptionSpec("jobs", value: "N", help: "Streams at once (default 4): registration streams each pipeline several requests; log-ins (profiles, update, --delete, --passwd) run one account per stream."),
@@ -49,7 +71,7 @@ extension RegisterSpec {
                        completion: .file(extensions: ["csv"])),
             OptionSpec("domain", value: "DOMAIN", help: "Domain for a username column and for JIDs written without @."),
             OptionSpec("shard", value: "K/N", help: "Take only shard K of N (by a hash of the JID), so N machines split one CSV."),
-            .flag("generate-passwords", help: "Generate passwords for rows without one (written only to --report)."),
+            .flag("generate-passwords", help: "Generate passwords for rows without one, as each is created (kept only in --report)."),
             .flag("delete", help: "Delete the listed accounts instead (logs in with each row's password)."),
             .flag("passwd", help: "Change each account's password from password to new_password."),
         ],
