@@ -33,7 +33,7 @@ final class DocsDriftTests: XCTestCase {
     }
 
     func testEveryToolGetsAManPageAndThreeCompletionScripts() {
-        let paths = Documentation.files(for: [LoginSpec.spec]).map(\.path)
+        let paths = Documentation.files(for: [LoginTool.spec]).map(\.path)
         XCTAssertEqual(paths, [
             "completions/bash/xmpp-login", "completions/fish/xmpp-login.fish", "completions/zsh/_xmpp-login",
             "man/xmpp-login.1", "man/xmpp-tools.7",

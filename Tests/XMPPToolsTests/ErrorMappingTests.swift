@@ -74,7 +74,7 @@ final class ErrorMappingTests: XCTestCase {
     }
 
     func testAccountWithoutDomainSaysToAddIt() {
-        XCTAssertThrowsError(try LoginCommand.accountJID("alice")) { error in
+        XCTAssertThrowsError(try PasswordLogin.accountJID("alice")) { error in
             let failure = ErrorMapping.failure(for: error)
             XCTAssertEqual(failure.code, .badInput)
             XCTAssertEqual(failure.message, "JID 'alice' has no domain: add @ and the server's domain, as in alice@example.org")
@@ -83,8 +83,8 @@ final class ErrorMappingTests: XCTestCase {
             XCTAssertEqual(ErrorMapping.failure(for: error).message,
                            "account 'bob' has no domain: add @ and the server's domain, as in bob@example.org")
         }
-        XCTAssertEqual(try LoginCommand.accountJID("alice@example.org/phone").description, "alice@example.org")
-        XCTAssertThrowsError(try LoginCommand.accountJID("example.org/r")) { error in
+        XCTAssertEqual(try PasswordLogin.accountJID("alice@example.org/phone").description, "alice@example.org")
+        XCTAssertThrowsError(try PasswordLogin.accountJID("example.org/r")) { error in
             XCTAssertEqual(ErrorMapping.failure(for: error).message, "invalid JID 'example.org/r': it needs a user part (user@domain)")
         }
     }

@@ -13,7 +13,7 @@ struct RegisterCommands {
 
     /// Creates `jidText` on an unauthenticated stream; with `login`, caches a session too.
     func create(jidText: String, fields: [String: String], profile: Profile, login: Bool) throws {
-        let jid = try LoginCommand.accountJID(jidText)
+        let jid = try PasswordLogin.accountJID(jidText)
         let settings = try context.settings(for: jid, stored: try env.accounts.load().accounts[jid.description])
         // A bad avatar fails before the account exists.
         let avatarPNG = try ProfileApplier.prepareAvatar(profile)
@@ -31,10 +31,10 @@ struct RegisterCommands {
         if !profile.isEmpty {
             try applyProfile(profile, avatarPNG: avatarPNG, jid: jid, settings: settings, password: secret)
         }
-        var loggedIn: LoginCommand.Result?
+        var loggedIn: PasswordLogin.Result?
         if login {
-            let result = try LoginCommand.authenticate(context: context, jid: jid, settings: settings, password: secret)
-            try LoginCommand.saveSession(env: env, jid: jid, settings: settings, result: result, makeActive: true)
+            let result = try PasswordLogin.authenticate(context: context, jid: jid, settings: settings, password: secret)
+            try PasswordLogin.saveSession(env: env, jid: jid, settings: settings, result: result, makeActive: true)
             loggedIn = result
         }
         if json {
@@ -87,9 +87,9 @@ struct RegisterCommands {
         connection.close()
         // The server salted the new password afresh: derive the new keys by logging in once.
         let settings = try context.settings(for: jid, stored: try env.accounts.load().accounts[jid.description])
-        let result = try LoginCommand.authenticate(context: context, jid: jid, settings: settings, password: secret)
+        let result = try PasswordLogin.authenticate(context: context, jid: jid, settings: settings, password: secret)
         let wasActive = try env.accounts.load().active == jid.description
-        try LoginCommand.saveSession(env: env, jid: jid, settings: settings, result: result, makeActive: wasActive)
+        try PasswordLogin.saveSession(env: env, jid: jid, settings: settings, result: result, makeActive: wasActive)
         if json {
             Output.line(JSONValue.object([("jid", .string(jid.description)), ("status", .string("password_changed")),
                                           ("session_refreshed", .bool(true))]).pretty)

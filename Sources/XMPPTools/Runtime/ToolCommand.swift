@@ -15,7 +15,7 @@ protocol ToolCommand {
 
 /// A tool of the suite: the page-level declaration (summary, description, examples) and its
 /// subcommands, from which the whole `ToolSpec` is built.
-struct Tool {
+struct Tool: Sendable {
     /// What parsing, help, the man page and the completions use.
     let spec: ToolSpec
     private let commands: [any ToolCommand.Type]

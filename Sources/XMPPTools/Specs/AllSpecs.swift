@@ -13,10 +13,10 @@ public enum AllSpecs {
         // xmpp-register
         RegisterSpec.spec,
         // xmpp-login
-        LoginSpec.spec,
+        LoginTool.spec,
         // xmpp-roster
         RosterSpec.spec,
-        // xmpp-vcard (add when the vCard branch is merged)
+        // xmpp-vcard
         VCardSpec.spec,
         // xmpp-avatar
         AvatarSpec.spec,

@@ -3,38 +3,10 @@ import XMPPConnection
 import XMPPStanzas
 import XMPPStorage
 
-/// `xmpp-login JID`: authenticate with the password once, keep SCRAM keys (never the password),
-/// remember the connection settings, and make the account active.
-struct LoginCommand {
-    let context: AccountContext
-    let password: PasswordSource
-
-    func run(jidText: String) throws {
-        let jid = try Self.accountJID(jidText)
-        let env = context.environment
-        let stored = try env.accounts.load().accounts[jid.description]
-        let settings = try context.settings(for: jid, stored: stored)
-        let secret = try password.read(prompt: "Password for \(jid): ")
-        let result = try Self.authenticate(context: context, jid: jid, settings: settings, password: secret)
-        try Self.saveSession(env: env, jid: jid, settings: settings, result: result, makeActive: true)
-        if settings.insecure {
-            env.warn("--insecure is not remembered: later commands verify the certificate again; log in with --ca-file or --pin to remember whom to trust")
-        }
-        if context.common.json {
-            Output.line(JSONValue.object([
-                ("jid", .string(jid.description)),
-                ("bound_jid", .string(result.boundJID.description)),
-                ("mechanism", .string(result.mechanism)),
-                ("tls_version", .string(result.tlsVersion.rawValue)),
-                ("server", .string(result.endpoint.description)),
-                ("session_file", .string(env.paths.sessionFile(jid.description))),
-                ("active", .bool(true)),
-            ]).pretty)
-        } else if !context.common.quiet {
-            Output.textLine("Logged in as \(result.boundJID) (\(result.mechanism), \(result.tlsVersion.rawValue)); session saved, \(jid) is active.")
-        }
-    }
-
+/// A login with the password, shared by `xmpp-login`, `xmpp-register --login` and `passwd`:
+/// authenticate once (SCRAM only: the password is never sent as PLAIN here), prove the derived
+/// keys work on a fresh stream, and store them (never the password) with the account's settings.
+enum PasswordLogin {
     /// What a password login produced.
     struct Result {
         var boundJID: JID

@@ -1,0 +1,62 @@
+import Arguments
+import TextFormats
+import XMPPStorage
+
+extension LoginTool {
+    /// `xmpp-login logout [JID|--all]`: forgets one account's session (the active one by
+    /// default) or all of them, offline.
+    struct Logout: ToolCommand {
+        static let all = Flag("all", help: "Log out of every account.")
+        static let jid = PositionalSpec("JID", help: "The account.", optional: true, completion: .accounts)
+
+        static let spec = CommandSpec(
+            "logout", summary: "Forget the cached session of an account (default: the active one).",
+            discussion: ["Logging out of an account that is not logged in succeeds with a note, so "
+                         + "scripts may call it unconditionally. The server is not contacted."],
+            options: [all],
+            positionals: [jid],
+            examples: [
+                Example("xmpp-login list --json | jq -r '.[] | select(.active | not) | .jid' "
+                            + "| xargs -r -n 1 xmpp-login logout",
+                        "Log out of every account but the active one."),
+            ])
+
+        let context: AccountContext
+        let jidText: String?
+        let everyAccount: Bool
+
+        init(_ invocation: Invocation) {
+            context = invocation.context
+            jidText = invocation.command.argument(Self.jid.name)
+            everyAccount = invocation.command[Self.all]
+        }
+
+        func run() throws {
+            let env = context.environment
+            var named: String?
+            if !everyAccount {
+                named = try jidText.map { try PasswordLogin.accountJID($0) }?.description ?? context.accountJID().description
+            }
+            var removed: [String] = []
+            var unknown: [String] = []
+            // Under the accounts lock, so that a log-in at the same time is neither lost nor undone.
+            try env.accounts.update { file throws(StorageError) in
+                let sessions = SecureFile.list(env.paths.sessionsDirectory)
+                let targets = named.map { [$0] } ?? Array(Set(file.accounts.keys).union(sessions)).sorted()
+                for name in targets {
+                    let known = file.accounts[name] != nil || sessions.contains(name)
+                    try SecureFile.remove(env.paths.sessionFile(name))
+                    file.accounts[name] = nil
+                    if file.active == name { file.active = nil }
+                    if known { removed.append(name) } else { unknown.append(name) }
+                }
+            }
+            for name in unknown { env.warn("\(name) was not logged in") }
+            if context.common.json {
+                Output.line(JSONValue.object([("logged_out", .array(removed.map(JSONValue.string)))]).pretty)
+            } else if !context.common.quiet {
+                for name in removed { Output.line("Logged out \(name); its session file is deleted.") }
+            }
+        }
+    }
+}
