@@ -19,6 +19,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CResolv"),
 
@@ -30,14 +31,18 @@ let package = Package(
         .target(name: "XMPPStanzas", dependencies: ["XMLTree", "TextFormats"]),
         // NFKC for SASLprep from ICU (libicu-dev), which libxml2 loads anyway.
         .target(name: "CNFKC", linkerSettings: [.linkedLibrary("icuuc")]),
-        .target(name: "XMPPConnection", dependencies: ["XMPPStanzas", "XMLTree", "TextFormats", "COpenSSL", "CResolv", "CNFKC"]),
-        .target(name: "XMPPServices", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree"]),
+        // Digests, HMAC, PBKDF2, random bytes, Base64 and Hex: what SCRAM, avatars and sessions hash and encode.
+        .target(name: "CryptoPrimitives", dependencies: ["CLibCrypto"]),
+        .target(name: "XMPPConnection", dependencies: [
+            "XMPPStanzas", "XMLTree", "TextFormats", "CryptoPrimitives", "COpenSSL", "CResolv", "CNFKC",
+        ]),
+        .target(name: "XMPPServices", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree", "CryptoPrimitives"]),
         .target(name: "XMPPStorage", dependencies: ["XMPPStanzas", "CSQLite3"]),
         .target(name: "CPNGStream", dependencies: ["CLibPNG", "CLibJPEG"]),
         .target(name: "PNGImage", dependencies: ["CPNGStream", "CLibPNG"]),
         .target(name: "Arguments"),
         .target(name: "XMPPTools", dependencies: [
-            "Arguments", "TextFormats", "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "XMLTree",
+            "Arguments", "TextFormats", "CryptoPrimitives", "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "XMLTree",
         ]),
 
         // Thin executables.
@@ -55,7 +60,7 @@ let package = Package(
         .target(name: "FuzzSupport"),
         .executableTarget(name: "FuzzXML", dependencies: ["FuzzSupport", "XMLTree"]),
         .executableTarget(name: "FuzzJID", dependencies: ["FuzzSupport", "XMPPStanzas"]),
-        .executableTarget(name: "FuzzSCRAM", dependencies: ["FuzzSupport", "XMPPConnection"]),
+        .executableTarget(name: "FuzzSCRAM", dependencies: ["FuzzSupport", "XMPPConnection", "CryptoPrimitives"]),
         .executableTarget(name: "FuzzPNG", dependencies: ["FuzzSupport", "PNGImage"]),
         .executableTarget(name: "FuzzVCard", dependencies: ["FuzzSupport", "XMPPStanzas"]),
         .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "TextFormats"]),
@@ -63,8 +68,9 @@ let package = Package(
         // Tests mirror Sources.
         .testTarget(name: "XMLTreeTests", dependencies: ["XMLTree"]),
         .testTarget(name: "XMPPStanzasTests", dependencies: ["XMPPStanzas", "XMLTree"]),
-        .testTarget(name: "XMPPConnectionTests", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree", "COpenSSL"]),
-        .testTarget(name: "XMPPServicesTests", dependencies: ["XMPPServices", "XMPPConnection", "XMPPStanzas", "XMLTree"]),
+        .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives"]),
+        .testTarget(name: "XMPPConnectionTests", dependencies: ["XMPPConnection", "CryptoPrimitives", "XMPPStanzas", "XMLTree", "COpenSSL"]),
+        .testTarget(name: "XMPPServicesTests", dependencies: ["XMPPServices", "XMPPConnection", "CryptoPrimitives", "XMPPStanzas", "XMLTree"]),
         .testTarget(name: "XMPPStorageTests", dependencies: ["XMPPStorage", "XMPPStanzas"]),
         .testTarget(name: "PNGImageTests", dependencies: ["PNGImage"]),
         // Shell runners and the help/man/completion readers both docs test targets use.

@@ -1,3 +1,4 @@
+import CryptoPrimitives
 import FuzzSupport
 import XMPPConnection
 

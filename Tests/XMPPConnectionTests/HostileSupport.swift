@@ -1,3 +1,4 @@
+import CryptoPrimitives
 import Foundation
 import XCTest
 import XMLTree

@@ -1,3 +1,4 @@
+import CryptoPrimitives
 import XCTest
 @testable import XMPPConnection
 

@@ -1,3 +1,4 @@
+import CryptoPrimitives
 import XMLTree
 import XMPPStanzas
 

@@ -1,3 +1,5 @@
+import CryptoPrimitives
+
 /// A TLS channel-binding type (RFC 5929, RFC 9266) as named in SCRAM's gs2 header and XEP-0440.
 public enum ChannelBindingType: String, Sendable, Codable, CaseIterable {
     /// The first Finished message of the latest handshake; TLS ≤ 1.2 only (RFC 5929 §3).

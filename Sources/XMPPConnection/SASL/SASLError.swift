@@ -1,3 +1,5 @@
+import CryptoPrimitives
+
 /// Why SASL mechanism selection or a SASL exchange (RFC 4422, RFC 5802, RFC 4616) failed on the client.
 public enum SASLError: Error, Sendable, Equatable, CustomStringConvertible {
     /// None of the server's mechanisms is one this client may use here.

@@ -1,3 +1,5 @@
+import CryptoPrimitives
+
 /// The TLS version class that decides which channel bindings exist (RFC 5929, RFC 9266).
 public enum TLSVersionTag: String, Sendable, Codable {
     /// TLS 1.2 or earlier: tls-unique is defined.

@@ -1,3 +1,5 @@
+import CryptoPrimitives
+
 /// The client side of one SCRAM exchange (RFC 5802, RFC 7677), as a value-type state machine:
 /// `clientFirstMessage()`, then `clientFinalMessage(serverFirst:)`, then `verify(serverFinal:)`,
 /// which must be called: authentication has succeeded only once it returns.

@@ -1,3 +1,5 @@
+import CryptoPrimitives
+
 /// Keys that let a client authenticate again without the password (RFC 5802 §3 and §5.1 allow
 /// caching ClientKey and ServerKey together with the salt and iteration count they came from).
 ///

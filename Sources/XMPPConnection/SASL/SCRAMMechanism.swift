@@ -1,3 +1,5 @@
+import CryptoPrimitives
+
 /// A SCRAM mechanism name (RFC 5802 §4, RFC 7677): SCRAM-SHA-1, -256, -512, each with or without -PLUS.
 public struct SCRAMMechanism: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The hash the mechanism is built on.

@@ -1,3 +1,5 @@
+import CryptoPrimitives
+
 /// Strict parsers for the server's SCRAM messages (RFC 5802 §7 grammar).
 enum SCRAMMessages {
     /// The fewest PBKDF2 iterations accepted (RFC 5802 §5.1: "at least 4096").

@@ -1,3 +1,4 @@
+import CryptoPrimitives
 import COpenSSL
 
 /// One TLS client session on memory BIOs: ciphertext goes in and out through buffers the

@@ -1,3 +1,4 @@
+import CryptoPrimitives
 import TextFormats
 import Arguments
 import PNGImage

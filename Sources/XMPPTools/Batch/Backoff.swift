@@ -1,4 +1,4 @@
-import XMPPConnection
+import CryptoPrimitives
 
 /// Exponential back-off with jitter, bounded: 0.25 s, 0.5 s, 1 s … up to `maximum`, each
 /// scaled by a random factor in [0.5, 1.5) so streams that failed together do not retry together.

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import TextFormats
-import XMPPConnection
 import XMPPStanzas
 import XMPPStorage
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
+import CryptoPrimitives
 import Glibc
 #endif
-import XMPPConnection
 import XMPPStorage
 
 /// Reading the CSV (a file or `-` for standard input) and the deterministic pieces derived from

@@ -1,3 +1,4 @@
+import CryptoPrimitives
 import XMPPConnection
 import XMPPStanzas
 import XMPPStorage

@@ -1,3 +1,4 @@
+import CryptoPrimitives
 import PNGImage
 import XMPPConnection
 import XMPPServices

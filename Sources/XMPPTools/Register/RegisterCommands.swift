@@ -1,5 +1,4 @@
 import TextFormats
-import XMPPConnection
 import XMPPServices
 import XMPPStanzas
 import XMPPStorage

@@ -2,7 +2,6 @@
 import TextFormats
 import Glibc
 #endif
-import XMPPConnection
 import XMPPServices
 import XMPPStanzas
 

@@ -1,5 +1,5 @@
+import CryptoPrimitives
 import PNGImage
-import XMPPConnection
 import XMPPStanzas
 
 /// The vCard PHOTO: what `get` reports about it, and the image `set --photo` embeds.

@@ -1,4 +1,4 @@
-import COpenSSL
+import CLibCrypto
 
 /// One-shot cryptographic primitives over OpenSSL: digests, HMAC (RFC 2104), PBKDF2 (RFC 8018),
 /// random bytes and constant-time comparison.

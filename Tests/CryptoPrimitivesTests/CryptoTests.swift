@@ -1,5 +1,5 @@
 import XCTest
-@testable import XMPPConnection
+@testable import CryptoPrimitives
 
 final class CryptoTests: XCTestCase {
     private func hex(_ bytes: [UInt8]) -> String { Hex.encode(bytes) }

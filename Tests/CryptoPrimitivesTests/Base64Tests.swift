@@ -1,5 +1,5 @@
 import XCTest
-@testable import XMPPConnection
+@testable import CryptoPrimitives
 
 final class Base64Tests: XCTestCase {
     /// RFC 4648 §10 vectors.

@@ -1,4 +1,4 @@
-import COpenSSL
+import CLibCrypto
 
 /// Hash functions SCRAM (RFC 5802, RFC 7677) and avatars (XEP-0084) need, backed by OpenSSL EVP.
 public enum HashFunction: String, Sendable, Codable, CaseIterable {
