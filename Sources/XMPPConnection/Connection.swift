@@ -49,11 +49,8 @@ public final class Connection: StanzaChannel {
                 return try open(options, endpoint: endpoint, tls: tls, trace: trace)
             } catch {
                 lastError = error
-                // Certificate and protocol problems are answers, not unreachability: stop there.
-                switch error {
-                case .dnsFailed, .connectFailed, .timedOut, .closedByPeer, .closedWithoutAnswer, .io: continue
-                default: throw error
-                }
+                // Certificate and protocol problems are answers, not a failed path: stop there.
+                guard error.isLinkFailure else { throw error }
             }
         }
         throw lastError

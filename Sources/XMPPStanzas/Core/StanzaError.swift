@@ -40,3 +40,11 @@ public struct StanzaError: Error, Sendable, Equatable, CustomStringConvertible {
         text.map { "\(condition): \($0)" } ?? condition
     }
 }
+
+extension StanzaError {
+    /// The server asks to slow down: any `type='wait'` error, `resource-constraint` or
+    /// `policy-violation` (XEP-0077 §3.1: registration throttling). Back off and send again.
+    public var isThrottle: Bool {
+        type == "wait" || condition == "resource-constraint" || condition == "policy-violation"
+    }
+}

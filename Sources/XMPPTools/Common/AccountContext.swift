@@ -96,7 +96,7 @@ public struct AccountContext {
         let connection = try open(domain: jid.domain, settings: settings)
         if let error = Self.resume(connection, jid: jid, keys: keys, resource: common.resource) {
             connection.close()
-            if SessionKeys.isRejection(error) {
+            if error.isAuthRejection {
                 throw ToolFailure(.auth, "the server rejected the cached session for \(jid) (password changed?): log in again with 'xmpp-login \(jid)'")
             }
             throw error

@@ -38,10 +38,7 @@ public enum ErrorMapping {
             return ToolFailure(.network, error.description)
         case .tls, .certificateRejected, .referenceNameUnusable, .pinMismatch, .tlsUnavailable:
             return ToolFailure(.tls, error.description)
-        case .sasl(let e):
-            if case .noAcceptableMechanism = e { return ToolFailure(.auth, error.description) }
-            return ToolFailure(.auth, error.description)
-        case .authenticationFailed:
+        case .sasl, .authenticationFailed:
             return ToolFailure(.auth, error.description)
         case .stanzaError(let e):
             return ToolFailure(code(forCondition: e.condition), error.description)

@@ -22,16 +22,4 @@ enum SessionKeys {
                       iterations: keys.iterations, clientKey: Base64.encode(keys.clientKey),
                       serverKey: Base64.encode(keys.serverKey), created: now)
     }
-
-    /// True when the server refused cached keys (as opposed to a network problem).
-    static func isRejection(_ error: ConnectionError) -> Bool {
-        switch error {
-        case .authenticationFailed: return true
-        case .sasl(let e):
-            if case .cachedKeysStale = e { return true }
-            if case .serverSignatureMismatch = e { return true }
-            return false
-        default: return false
-        }
-    }
 }
