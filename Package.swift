@@ -1,11 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Layers (DESIGN.md §2): each module imports only those above it in this list;
-/// each C library is imported by exactly one Swift module.
+/// Layers (docs/ARCHITECTURE.md §1, checked by Tests/ArchitectureTests): each module imports
+/// only those above it in this list; each C library comes in through one system-library target.
+/// Linux only: the code calls Glibc directly.
 let package = Package(
     name: "xmpp-tools",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "xmpp-register", targets: ["xmpp-register"]),
         .executable(name: "xmpp-login", targets: ["xmpp-login"]),
@@ -65,7 +65,7 @@ let package = Package(
         .executableTarget(name: "FuzzVCard", dependencies: ["FuzzSupport", "XMPPStanzas"]),
         .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "TextFormats"]),
 
-        // Tests mirror Sources.
+        // One unit-test target per library module.
         .testTarget(name: "XMLTreeTests", dependencies: ["XMLTree"]),
         .testTarget(name: "XMPPStanzasTests", dependencies: ["XMPPStanzas", "XMLTree"]),
         .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives"]),
@@ -78,6 +78,8 @@ let package = Package(
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments", "ShellTestSupport"]),
         .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"]),
         .testTarget(name: "XMPPToolsTests", dependencies: ["XMPPTools", "ShellTestSupport", "XMPPConnection", "XMPPStanzas", "XMPPServices"]),
+        // Reads Sources/ and docs/ARCHITECTURE.md: the import graph is the documented one.
+        .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "EndToEndTests", dependencies: ["XMPPStanzas"]),
     ],
     swiftLanguageModes: [.v6]

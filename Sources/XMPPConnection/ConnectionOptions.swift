@@ -1,6 +1,6 @@
 import XMLTree
 
-/// Where and how to connect (DESIGN.md §3 common options).
+/// Where and how to connect (ARCHITECTURE.md §3 common options).
 public struct ConnectionOptions: Sendable {
     /// The XMPP domain: the JID's domain, and the name the certificate must match.
     public var domain: String

@@ -18,7 +18,7 @@ public enum IncomingEvent: Sendable {
 
 /// Presence (RFC 6121 §3–§4) for short-lived tools: initial presence with a negative priority,
 /// subscription requests and answers, and a ping barrier after which every presence the server
-/// owed has arrived (DESIGN.md §5). Network only.
+/// owed has arrived (ARCHITECTURE.md §5). Network only.
 public enum PresenceService {
     /// Available presence with `priority` (negative keeps messages for the user's real clients away).
     public static func available(priority: Int, show: Presence.Show? = nil, status: String? = nil) -> Presence {

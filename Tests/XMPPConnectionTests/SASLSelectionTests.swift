@@ -2,7 +2,7 @@ import CryptoPrimitives
 import XCTest
 @testable import XMPPConnection
 
-/// Table-driven tests of mechanism selection (DESIGN.md §4) and the gs2 flag (RFC 5802 §6).
+/// Table-driven tests of mechanism selection (ARCHITECTURE.md §4) and the gs2 flag (RFC 5802 §6).
 final class SASLSelectionTests: XCTestCase {
     private static let unique: [UInt8] = [0xAA, 0xBB]
     private static let exporter: [UInt8] = Array(repeating: 0xEE, count: 32)

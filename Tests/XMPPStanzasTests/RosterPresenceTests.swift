@@ -63,7 +63,7 @@ final class RosterPresenceTests: XCTestCase {
         XCTAssertEqual(try Presence(element: p.element), p)
     }
 
-    /// Initial presence of a short-lived client: negative priority (DESIGN.md §5).
+    /// Initial presence of a short-lived client: negative priority (ARCHITECTURE.md §5).
     func testNegativePriorityIsWritten() {
         XCTAssertEqual(Presence(priority: -1).element.serialized(inheritedNamespace: "jabber:client"),
                        "<presence><priority>-1</priority></presence>")

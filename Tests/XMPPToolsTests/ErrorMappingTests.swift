@@ -5,7 +5,7 @@ import XMPPStanzas
 import XMPPStorage
 @testable import XMPPTools
 
-/// Every failure maps to the documented exit status (DESIGN.md §3).
+/// Every failure maps to the documented exit status (ARCHITECTURE.md §3).
 final class ErrorMappingTests: XCTestCase {
     func testConnectionErrors() {
         XCTAssertEqual(code(ConnectionError.connectFailed(host: "h", port: 1, reason: "refused")), .network)

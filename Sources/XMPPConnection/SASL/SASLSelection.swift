@@ -75,7 +75,7 @@ public struct MechanismChoice: Sendable, Equatable {
     }
 }
 
-/// Picks the mechanism to use from what the server offers (DESIGN.md §4, RFC 5802 §6).
+/// Picks the mechanism to use from what the server offers (ARCHITECTURE.md §4, RFC 5802 §6).
 public enum SASLSelection {
     /// Picks a mechanism; see `choice(…)` for the rules.
     public static func choose(

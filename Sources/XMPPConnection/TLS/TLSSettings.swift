@@ -1,4 +1,4 @@
-/// How a connection decides whether to trust the server (DESIGN.md §3, §5).
+/// How a connection decides whether to trust the server (ARCHITECTURE.md §3, §5).
 public struct TLSSettings: Sendable, Hashable, Codable {
     /// Extra trust anchors (PEM) instead of the system store.
     public var caFile: String?

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import XMPPStanzas
 
-/// What `xmpp-login` keeps to authenticate again without the password (DESIGN.md §4):
+/// What `xmpp-login` keeps to authenticate again without the password (ARCHITECTURE.md §4):
 /// the SCRAM salt, iteration count and derived keys. Never the password.
 public struct StoredSession: Sendable, Codable, Equatable {
     /// The account, as a bare JID.

@@ -1,4 +1,4 @@
-/// Where the tools keep their files (XDG Base Directory spec, DESIGN.md §3).
+/// Where the tools keep their files (XDG Base Directory spec, ARCHITECTURE.md §3).
 public struct Paths: Sendable, Equatable {
     /// `$XDG_CONFIG_HOME/xmpp-tools` (default `~/.config/xmpp-tools`), mode 0700.
     public var config: String

@@ -1,4 +1,4 @@
-/// Exit statuses every tool uses (DESIGN.md §3; documented in xmpp-tools(7)).
+/// Exit statuses every tool uses (ARCHITECTURE.md §3; documented in xmpp-tools(7)).
 public enum ExitCode: Int32, Sendable, CaseIterable {
     /// Success, including "no results".
     case ok = 0

@@ -4,7 +4,7 @@ import Glibc
 #endif
 import Synchronization
 
-/// Where commands write: data to stdout, diagnostics to stderr (fd 2 directly, DESIGN.md §7).
+/// Where commands write: data to stdout, diagnostics to stderr (fd 2 directly, ARCHITECTURE.md §11).
 ///
 /// A failed write to standard output is remembered, later ones are dropped, and long-running
 /// commands stop (`StopSignal.stopRequested`); `ToolMain` then reports it: EPIPE (the reader

@@ -1,6 +1,6 @@
 import XMPPStanzas
 
-/// Reads a contact address as typed: `bob` means bob on the account's domain (DESIGN.md §3);
+/// Reads a contact address as typed: `bob` means bob on the account's domain (ARCHITECTURE.md §3);
 /// contacts are bare JIDs, and the account itself is never a contact.
 enum ContactAddress {
     /// The contact's bare JID, or exit status 9 with the reason.

@@ -87,7 +87,7 @@ final class RosterSession {
     }
 
     /// Goes online (negative priority) and returns what arrived before the ping's answer
-    /// (DESIGN.md §5). Servers that answer probes from other processes (ejabberd) may still
+    /// (ARCHITECTURE.md §5). Servers that answer probes from other processes (ejabberd) may still
     /// owe presences then: while contacts in `expected` have not answered, it keeps reading
     /// until `quiet` passes without a presence, and never longer than `cap`. On Prosody every
     /// subscribed contact answers before the pong, so this costs nothing there.
