@@ -8,7 +8,10 @@ import TextFormats
 /// The first byte picks small limits (so the limit paths are reached with small inputs); the
 /// rest is the file. Invariants checked: reading never crashes; records start on increasing
 /// lines and respect the limits; every record written back with `CSVWriter` (CRLF or LF ends)
-/// reads in again with the same fields.
+/// reads in again with the same fields. Fields are untrusted text that the tools print and put
+/// into JSON, so each is also checked through `TerminalText` (no raw control or bidi character
+/// survives) and `JSONValue` (the quoted string holds none either and `JSONParser` reads it back
+/// unchanged).
 enum FuzzCSVTarget {
     static func run(_ data: UnsafeBufferPointer<UInt8>) {
         guard let selector = data.first else { return }
@@ -31,6 +34,7 @@ enum FuzzCSVTarget {
         FuzzReplay.invariant(records.count <= limits.maxRecords, "\(records.count) records, limit \(limits.maxRecords)")
 
         let fields = records.map(\.fields)
+        for field in fields.joined() { checkPrinted(field) }
         for lineEnd in ["\r\n", "\n"] {
             let written = fields.map { CSVWriter.record($0, lineEnd: lineEnd) }.joined()
             var unlimited = CSVLimits()
@@ -41,6 +45,24 @@ enum FuzzCSVTarget {
             } catch {
                 FuzzReplay.invariant(false, "\(fields) written as \(written.debugDescription) is refused: \(error)")
             }
+        }
+    }
+}
+
+extension FuzzCSVTarget {
+    /// A field as text output and as JSON: nothing reaches a terminal raw, and JSON round-trips.
+    static func checkPrinted(_ field: String) {
+        let shown = TerminalText.escaped(field)
+        FuzzReplay.invariant(!shown.unicodeScalars.contains(where: TerminalText.needsEscape),
+                             "\(field.debugDescription) is shown as \(shown.debugDescription)")
+        let json = JSONValue.array([.string(field)]).compact
+        FuzzReplay.invariant(!json.unicodeScalars.contains(where: TerminalText.needsEscape),
+                             "\(field.debugDescription) is quoted as \(json.debugDescription)")
+        do throws(JSONParser.Failure) {
+            let back = try JSONParser.parse(Array(json.utf8))
+            FuzzReplay.invariant(back == .array([.string(field)]), "\(json.debugDescription) reads back as \(back)")
+        } catch {
+            FuzzReplay.invariant(false, "\(json.debugDescription) is refused: \(error)")
         }
     }
 }
