@@ -32,7 +32,7 @@ public enum ConnectionError: Error, Sendable, CustomStringConvertible {
     case badStanza(StanzaParseError)
     /// The peer speaks another protocol (HTTP, or TLS where a stream was expected, or the
     /// reverse); the text is the whole sentence for people.
-    case wrongProtocol(String)
+    case wrongProtocol(peer: String, answered: PeerGreeting)
     /// The server broke the protocol in some other way.
     case protocolViolation(String)
     /// The server offers no TLS, and the client will not talk in clear text.
@@ -52,8 +52,7 @@ public enum ConnectionError: Error, Sendable, CustomStringConvertible {
         case .connectFailed(let h, let p, let r): return "cannot connect to \(h) port \(p): \(r)"
         case .timedOut(let what): return "timed out \(what)"
         case .closedByPeer: return "the server closed the connection"
-        case .closedWithoutAnswer(let peer):
-            return "\(peer) closed the connection without answering; if it is a direct-TLS port, add --direct-tls"
+        case .closedWithoutAnswer(let peer): return "\(peer) closed the connection without answering"
         case .io(let r): return "connection error: \(r)"
         case .tls(let r): return "TLS failed: \(r)"
         case .certificateRejected(let r): return "server certificate rejected: \(r)"
@@ -62,7 +61,7 @@ public enum ConnectionError: Error, Sendable, CustomStringConvertible {
         case .stream(let e): return "stream error from server: \(e)"
         case .xml(let e): return "server sent invalid XML: \(e)"
         case .badStanza(let e): return "server sent an invalid stanza: \(e)"
-        case .wrongProtocol(let sentence): return sentence
+        case .wrongProtocol(let peer, let greeting): return "\(peer) \(greeting.answered)"
         case .protocolViolation(let r): return "protocol error: \(r)"
         case .tlsUnavailable: return "the server does not offer TLS (refusing to continue in clear text)"
         case .sasl(let e): return "authentication failed: \(e)"

@@ -87,8 +87,8 @@ final class HostileStreamTests: HostilePeerTestCase {
         let http = "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: 11\r\n\r\nBad Request"
         let peer = try scriptedPeer { [.expect(PeerScript.clientHeaderEnd), .send(http), .stall] }
         guard let (error, elapsed) = clientError(peer) else { return }
-        guard case .wrongProtocol(let sentence) = error else { return XCTFail("\(error)") }
-        XCTAssertTrue(sentence.contains("answered HTTP, not XMPP"), sentence)
+        guard case .wrongProtocol(_, .http) = error else { return XCTFail("\(error)") }
+        XCTAssertTrue(error.description.contains("answered HTTP, not XMPP"), error.description)
         XCTAssertLessThan(elapsed, .seconds(2), "refused at once, not after the timeout")
         try assertTool(peer, exits: 6)
     }

@@ -13,7 +13,7 @@ final class HostileWrongPortTests: HostilePeerTestCase {
         guard let (error, _) = clientError(peer) else { return }
         let sentence = "127.0.0.1:\(peer.port) answered HTTP, not XMPP: --server must name the server's XMPP client port "
             + "(usually 5222, or 5223 with --direct-tls), not a web port"
-        guard case .wrongProtocol(sentence) = error else { return XCTFail("\(error)") }
+        guard case .wrongProtocol("127.0.0.1:\(peer.port)", .http) = error else { return XCTFail("\(error)") }
         let (line, _) = try assertTool(peer, exits: 6)
         XCTAssertEqual(line, "xmpp-login: " + sentence)
     }
@@ -21,8 +21,8 @@ final class HostileWrongPortTests: HostilePeerTestCase {
     func testWebServerAnsweringTheClientHello() throws {
         let peer = try scriptedPeer { [.expect("\u{16}\u{03}"), .send(Self.badRequest), .close] }
         guard let (error, _) = clientError(peer, directTLS: true) else { return }
-        guard case .wrongProtocol(let sentence) = error else { return XCTFail("\(error)") }
-        XCTAssertTrue(sentence.hasPrefix("127.0.0.1:\(peer.port) answered HTTP, not XMPP"), sentence)
+        guard case .wrongProtocol(_, .http) = error else { return XCTFail("\(error)") }
+        XCTAssertTrue(error.description.hasPrefix("127.0.0.1:\(peer.port) answered HTTP, not XMPP"), error.description)
         try assertTool(peer, exits: 6, extraArguments: ["--direct-tls"])
     }
 
@@ -33,7 +33,7 @@ final class HostileWrongPortTests: HostilePeerTestCase {
         }
         guard let (error, _) = clientError(peer, directTLS: true) else { return }
         let sentence = "127.0.0.1:\(peer.port) answered in plain text, not TLS: it looks like a STARTTLS port; leave out --direct-tls"
-        guard case .wrongProtocol(sentence) = error else { return XCTFail("\(error)") }
+        guard case .wrongProtocol("127.0.0.1:\(peer.port)", .xml) = error else { return XCTFail("\(error)") }
         let (line, _) = try assertTool(peer, exits: 6, extraArguments: ["--direct-tls"])
         XCTAssertEqual(line, "xmpp-login: " + sentence)
     }
@@ -44,8 +44,9 @@ final class HostileWrongPortTests: HostilePeerTestCase {
         let peer = try scriptedPeer { [.expect(PeerScript.clientHeaderEnd), .send(alert), .close] }
         guard let (error, _) = clientError(peer) else { return }
         let sentence = "127.0.0.1:\(peer.port) answered with TLS, not an XMPP stream: it looks like a direct-TLS port; add --direct-tls"
-        guard case .wrongProtocol(sentence) = error else { return XCTFail("\(error)") }
-        try assertTool(peer, exits: 6)
+        guard case .wrongProtocol("127.0.0.1:\(peer.port)", .tls) = error else { return XCTFail("\(error)") }
+        let (line, _) = try assertTool(peer, exits: 6)
+        XCTAssertEqual(line, "xmpp-login: " + sentence)
     }
 
     /// Prosody's direct-TLS port closes on a stream header without sending anything.
@@ -67,7 +68,7 @@ final class HostileWrongPortTests: HostilePeerTestCase {
         XCTAssertNil(PeerGreeting(Array("HTTP".utf8)))
         XCTAssertNil(PeerGreeting(Array("SSH-2.0-OpenSSH".utf8)))
         XCTAssertNil(PeerGreeting([UInt8]()))
-        XCTAssertNil(PeerGreeting.xml.mismatch(peer: "h:1", expectedTLS: false))
-        XCTAssertNil(PeerGreeting.tls.mismatch(peer: "h:1", expectedTLS: true))
+        XCTAssertFalse(PeerGreeting.xml.isMismatch(expectedTLS: false))
+        XCTAssertFalse(PeerGreeting.tls.isMismatch(expectedTLS: true))
     }
 }

@@ -81,9 +81,8 @@ final class XMPPStream {
                 if case .closedByPeer = error, wasFirst, !transport.isSecure { throw .closedWithoutAnswer(transport.peerName) }
                 throw error
             }
-            if wasFirst, !transport.isSecure,
-               let sentence = PeerGreeting(bytes)?.mismatch(peer: transport.peerName, expectedTLS: false) {
-                throw .wrongProtocol(sentence)
+            if wasFirst, !transport.isSecure, let greeting = PeerGreeting(bytes), greeting.isMismatch(expectedTLS: false) {
+                throw .wrongProtocol(peer: transport.peerName, answered: greeting)
             }
             do {
                 pending += try parser.feed(bytes)

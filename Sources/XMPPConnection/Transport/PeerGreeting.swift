@@ -1,6 +1,6 @@
 /// What a peer's first bytes say it speaks, so "pointed at the wrong port" gets a sentence
 /// instead of a parser's or OpenSSL's complaint about the bytes.
-enum PeerGreeting: Equatable {
+public enum PeerGreeting: Sendable, Equatable {
     /// `HTTP/1.x …`: a web server (it answered the stream header or ClientHello with an error page).
     case http
     /// A TLS record (handshake or alert): a direct-TLS port reached without `--direct-tls`.
@@ -9,7 +9,7 @@ enum PeerGreeting: Equatable {
     case xml
 
     /// Recognises the first bytes of a connection; nil when they say nothing clear.
-    init?(_ bytes: some Collection<UInt8>) {
+    public init?(_ bytes: some Collection<UInt8>) {
         let head = Array(bytes.prefix(8))
         if head.starts(with: "HTTP/".utf8) {
             self = .http
@@ -22,18 +22,21 @@ enum PeerGreeting: Equatable {
         }
     }
 
-    /// The sentence for a connection to `peer` that expected TLS (`expectedTLS`) or an XML stream.
-    func mismatch(peer: String, expectedTLS: Bool) -> String? {
+    /// Whether this greeting is not what a connection that expected TLS (`expectedTLS`) or an
+    /// XML stream should get: always for HTTP, and TLS where XML was due or XML where TLS was.
+    public func isMismatch(expectedTLS: Bool) -> Bool {
         switch (self, expectedTLS) {
-        case (.http, _):
-            return "\(peer) answered HTTP, not XMPP: --server must name the server's XMPP client port "
-                + "(usually 5222, or 5223 with --direct-tls), not a web port"
-        case (.tls, false):
-            return "\(peer) answered with TLS, not an XMPP stream: it looks like a direct-TLS port; add --direct-tls"
-        case (.xml, true):
-            return "\(peer) answered in plain text, not TLS: it looks like a STARTTLS port; leave out --direct-tls"
-        default:
-            return nil
+        case (.http, _), (.tls, false), (.xml, true): return true
+        default: return false
+        }
+    }
+
+    /// What the peer answered, in words: `answered HTTP, not XMPP`.
+    public var answered: String {
+        switch self {
+        case .http: return "answered HTTP, not XMPP"
+        case .tls: return "answered with TLS, not an XMPP stream"
+        case .xml: return "answered in plain text, not TLS"
         }
     }
 }

@@ -66,8 +66,8 @@ final class Transport {
                 done = try session.handshakeStep()
             } catch {
                 // Only a peer that opened the connection with this answer is named by it.
-                if directTLS, before == 0, let sentence = PeerGreeting(firstBytes)?.mismatch(peer: peerName, expectedTLS: true) {
-                    throw .wrongProtocol(sentence)
+                if directTLS, before == 0, let greeting = PeerGreeting(firstBytes), greeting.isMismatch(expectedTLS: true) {
+                    throw .wrongProtocol(peer: peerName, answered: greeting)
                 }
                 throw error
             }
@@ -76,8 +76,8 @@ final class Transport {
             if done { break }
             let cipher = try readSocket(until: deadline)
             if cipher.isEmpty {
-                if directTLS, before == 0, let sentence = PeerGreeting(firstBytes)?.mismatch(peer: peerName, expectedTLS: true) {
-                    throw .wrongProtocol(sentence)
+                if directTLS, before == 0, let greeting = PeerGreeting(firstBytes), greeting.isMismatch(expectedTLS: true) {
+                    throw .wrongProtocol(peer: peerName, answered: greeting)
                 }
                 throw .closedByPeer
             }

@@ -28,7 +28,11 @@ public enum ErrorMapping {
         switch error {
         case .dnsFailed, .connectFailed:
             return ToolFailure(.network, error.description + " (is the server elsewhere? name it with --server HOST[:PORT])")
-        case .timedOut, .closedByPeer, .closedWithoutAnswer, .io, .streamClosed, .xml, .badStanza, .protocolViolation, .wrongProtocol:
+        case .closedWithoutAnswer:
+            return ToolFailure(.network, error.description + "; if it is a direct-TLS port, add --direct-tls")
+        case .wrongProtocol(_, let greeting):
+            return ToolFailure(.network, error.description + ": " + wayForward(greeting))
+        case .timedOut, .closedByPeer, .io, .streamClosed, .xml, .badStanza, .protocolViolation:
             return ToolFailure(.network, error.description)
         case .stream(let e):
             if ["policy-violation", "resource-constraint", "not-authorized"].contains(e.condition) {
@@ -65,6 +69,15 @@ public enum ErrorMapping {
             return ToolFailure(.auth, "the server could not check the password of \(jid) just now; try again later (server: \(condition))")
         default:
             return ToolFailure(.auth, "the server refused to log in \(jid) (server: \(condition))")
+        }
+    }
+
+    /// What to change on the command line when a port answered another protocol.
+    static func wayForward(_ greeting: PeerGreeting) -> String {
+        switch greeting {
+        case .http: return "--server must name the server's XMPP client port (usually 5222, or 5223 with --direct-tls), not a web port"
+        case .tls: return "it looks like a direct-TLS port; add --direct-tls"
+        case .xml: return "it looks like a STARTTLS port; leave out --direct-tls"
         }
     }
 
