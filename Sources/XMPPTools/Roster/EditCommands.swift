@@ -7,13 +7,20 @@ import XMPPStanzas
 /// server's pushes behind a ping, so the cache follows the change with the server's version.
 struct EditCommands {
     let invocation: Invocation
+    var edit: ContactEdit { ContactEdit(context: invocation.context) }
+    private var contactText: String { invocation.command.argument("JID") ?? "" }
+    private func open() throws -> (RosterSession, JID) { try edit.open(contactText) }
+    private func update(_ change: (inout RosterItem) -> String) throws { try edit.update(contactText, change) }
+    private func report(_ item: RosterItem, action: String, subscribed: Bool, text: String) {
+        edit.report(item, action: action, subscribed: subscribed, text: text)
+    }
 
     func add() throws {
         let (session, jid) = try open()
         defer { session.close() }
         let name = invocation.command.string("name").map { $0.isEmpty ? nil : $0 }
         let groups = invocation.command.strings("group")
-        try checkGroups(groups)
+        try ContactEdit.checkGroups(groups)
         let subscribe = !invocation.command.flag("no-subscribe")
         if let existing = session.roster[jid] {
             try addAgain(existing, name: name, groups: groups, subscribe: subscribe, session: session)
@@ -66,50 +73,11 @@ struct EditCommands {
 
     func group() throws {
         let groups = invocation.command.argumentList("GROUP")
-        try checkGroups(groups)
+        try ContactEdit.checkGroups(groups)
         try update { item in
             item.groups = RosterItem(jid: item.jid, groups: groups).groups
             return item.groups.isEmpty ? "\(item.jid) is in no group now."
                 : "\(item.jid) is in \(item.groups.joined(separator: ", ")) now."
-        }
-    }
-
-    /// Changes an existing contact (exit 4 when it is not in the roster) with one roster set.
-    private func update(_ change: (inout RosterItem) -> String) throws {
-        let (session, jid) = try open()
-        defer { session.close() }
-        guard var item = session.roster[jid] else { throw ToolFailure(.notFound, "\(jid) is not in the roster") }
-        let text = change(&item)
-        try RosterService.set(item, on: session.connection)
-        _ = try session.barrier()
-        report(session.roster[jid] ?? item, action: "updated", subscribed: false, text: text)
-    }
-
-    /// Resolves the contact before touching the network, then connects and syncs.
-    private func open() throws -> (RosterSession, JID) {
-        let account = try invocation.context.accountJID()
-        let jid = try ContactAddress.resolve(invocation.command.argument("JID") ?? "", account: account)
-        let session = try RosterSession.open(invocation.context)
-        do { try session.sync() } catch { session.close(); throw error }
-        return (session, jid)
-    }
-
-    private func checkGroups(_ groups: [String]) throws(ToolFailure) {
-        if let bad = groups.first(where: { !RosterFile.isValidText($0) }) {
-            throw ToolFailure(.badInput, "invalid group name '\(bad)': control characters cannot be sent in XML")
-        }
-    }
-
-    private func report(_ item: RosterItem, action: String, subscribed: Bool, text: String) {
-        if invocation.common.json {
-            Output.line(JSONValue.object([
-                ("jid", .string(item.jid.description)), ("action", .string(action)),
-                ("name", .optional(item.name)), ("groups", .array(item.groups.map(JSONValue.string))),
-                ("subscription", .string(item.subscription.rawValue)), ("ask", .bool(item.ask)),
-                ("subscription_requested", .bool(subscribed)),
-            ]).pretty)
-        } else if !invocation.common.quiet {
-            Output.textLine(text)
         }
     }
 }

@@ -10,17 +10,10 @@ struct SubscriptionCommands {
     let invocation: Invocation
     var json: Bool { invocation.common.json }
 
-    /// A request waiting for an answer.
-    struct Request {
-        var jid: JID
-        var nick: String?
-        var status: String?
-    }
-
     func pending() throws {
         let session = try RosterSession.open(invocation.context)
         defer { session.close() }
-        let requests = try gatherRequests(session)
+        let requests = try SubscriptionRequest.gather(session)
         if json {
             Output.line(JSONValue.array(requests.map { r in
                 .object([("jid", .string(r.jid.description)), ("nick", .optional(r.nick)), ("status", .optional(r.status))])
@@ -46,7 +39,7 @@ struct SubscriptionCommands {
             try approveOne(single, session: session)
             approved = [single]
         } else {
-            approved = try gatherRequests(session).map(\.jid)
+            approved = try SubscriptionRequest.gather(session).map(\.jid)
             _ = try session.barrier(sending: approved.map { PresenceService.subscription(.subscribed, to: $0).element })
         }
         // Asked only once the approval took: a refused one leaves nothing behind.
@@ -104,18 +97,5 @@ struct SubscriptionCommands {
         } else if !invocation.common.quiet {
             Output.textLine("Denied \(jid): they do not see your presence.")
         }
-    }
-
-    /// Goes online (negative priority) and collects the subscription requests the server
-    /// redelivers before the ping's answer, one per contact.
-    private func gatherRequests(_ session: RosterSession) throws -> [Request] {
-        let events = try session.barrier(sending: [PresenceService.available(priority: -1).element])
-        var seen = Set<JID>()
-        var requests: [Request] = []
-        for case .presence(let p) in events where p.type == .subscribe {
-            guard let from = p.from?.bare, from != session.account, seen.insert(from).inserted else { continue }
-            requests.append(Request(jid: from, nick: p.nick, status: p.status))
-        }
-        return requests
     }
 }

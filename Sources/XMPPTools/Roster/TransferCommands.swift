@@ -23,23 +23,16 @@ struct TransferCommands {
         }
     }
 
-    /// What an import changes.
-    struct Plan {
-        var add: [(RosterItem, subscribe: Bool)] = []
-        var update: [(new: RosterItem, old: RosterItem)] = []
-        var unchanged = 0
-        var skipped: [String] = []
-    }
-
     func importRoster() throws {
         let path = invocation.command.argument("FILE") ?? "-"
         let entries = try RosterFile.parse(try read(path))
         let account = try invocation.context.accountJID()
-        let wanted = try resolve(entries, account: account)
+        let wanted = try ImportPlan.resolve(entries, account: account)
         let session = try RosterSession.open(invocation.context)
         defer { session.close() }
         try session.sync()
-        let plan = makePlan(wanted.entries, roster: session.roster, skipped: wanted.skipped)
+        let plan = ImportPlan(wanted.entries, roster: session.roster, skipped: wanted.skipped,
+                              subscribeAllowed: !invocation.command.flag("no-subscribe"))
         let dryRun = invocation.command.flag("dry-run")
         var failures: [String] = []
         if !dryRun { failures = try apply(plan, session) }
@@ -55,53 +48,8 @@ struct TransferCommands {
         return bytes
     }
 
-    /// Resolves every JID first, so a bad file changes nothing; the account itself is skipped.
-    private func resolve(_ entries: [RosterFile.Entry], account: JID) throws -> (entries: [(JID, RosterFile.Entry)], skipped: [String]) {
-        var out: [(JID, RosterFile.Entry)] = []
-        var skipped: [String] = []
-        var seen = Set<JID>()
-        for (i, entry) in entries.enumerated() {
-            if let own = try? JID(entry.jid.trimmingWhitespace()), own.bare == account.bare {
-                skipped.append(own.bare.description)
-                continue
-            }
-            let jid: JID
-            do { jid = try ContactAddress.resolve(entry.jid, account: account) } catch {
-                throw ToolFailure(.badInput, "contact #\(i + 1) of the roster file: \(error.message)")
-            }
-            let texts = (entry.groups ?? []) + [(entry.name ?? nil) ?? ""]
-            guard texts.allSatisfy(RosterFile.isValidText) else {
-                throw ToolFailure(.badInput, "contact #\(i + 1) of the roster file (\(jid)): control characters in a name or group")
-            }
-            guard seen.insert(jid).inserted else { continue }
-            out.append((jid, entry))
-        }
-        return (out, skipped)
-    }
-
-    private func makePlan(_ entries: [(JID, RosterFile.Entry)], roster: [JID: RosterItem], skipped: [String]) -> Plan {
-        var plan = Plan(skipped: skipped)
-        let subscribeAllowed = !invocation.command.flag("no-subscribe")
-        for (jid, entry) in entries {
-            guard let old = roster[jid] else {
-                let item = RosterItem(jid: jid, name: entry.name ?? nil, groups: entry.groups ?? [])
-                plan.add.append((item, subscribeAllowed && entry.wantsSubscription))
-                continue
-            }
-            var new = old
-            if let name = entry.name { new.name = name }
-            if let groups = entry.groups { new.groups = RosterItem(jid: jid, groups: groups).groups }
-            if new.name != old.name || Set(new.groups) != Set(old.groups) {
-                plan.update.append((new, old))
-            } else {
-                plan.unchanged += 1
-            }
-        }
-        return plan
-    }
-
     /// Sends the roster sets pipelined, fifty at a time, then the subscription requests in one write.
-    private func apply(_ plan: Plan, _ session: RosterSession) throws -> [String] {
+    private func apply(_ plan: ImportPlan, _ session: RosterSession) throws -> [String] {
         let connection = session.connection
         let sets = plan.add.map(\.0) + plan.update.map(\.new)
         var failures: [String] = []
@@ -131,7 +79,7 @@ struct TransferCommands {
         do { _ = try connection.awaitReply(id: id); return nil } catch { return error }
     }
 
-    private func report(_ plan: Plan, dryRun: Bool, failures: [String]) {
+    private func report(_ plan: ImportPlan, dryRun: Bool, failures: [String]) {
         func groups(_ g: [String]) -> JSONValue { .array(g.map(JSONValue.string)) }
         if invocation.common.json {
             Output.line(JSONValue.object([
