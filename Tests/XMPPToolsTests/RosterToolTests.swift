@@ -44,14 +44,14 @@ final class RosterToolTests: XCTestCase {
     func testListFilters() throws {
         let item = RosterItem(jid: try JID("bob@example.org"), subscription: .to, ask: true, groups: ["Work"])
         let online = ContactPresence(state: "away", status: nil, resources: [])
-        XCTAssertTrue(ListCommand.Filters().accepts(item, .unknown))
-        XCTAssertTrue(ListCommand.Filters(online: true).accepts(item, online))
-        XCTAssertFalse(ListCommand.Filters(online: true).accepts(item, .offline))
-        XCTAssertTrue(ListCommand.Filters(groups: ["Home", "Work"]).accepts(item, .offline))
-        XCTAssertFalse(ListCommand.Filters(groups: ["Home"]).accepts(item, .offline))
-        XCTAssertTrue(ListCommand.Filters(subscription: "to").accepts(item, .offline))
-        XCTAssertTrue(ListCommand.Filters(subscription: "ask").accepts(item, .offline))
-        XCTAssertFalse(ListCommand.Filters(subscription: "both").accepts(item, .offline))
+        XCTAssertTrue(RosterTool.List.Filters().accepts(item, .unknown))
+        XCTAssertTrue(RosterTool.List.Filters(online: true).accepts(item, online))
+        XCTAssertFalse(RosterTool.List.Filters(online: true).accepts(item, .offline))
+        XCTAssertTrue(RosterTool.List.Filters(groups: ["Home", "Work"]).accepts(item, .offline))
+        XCTAssertFalse(RosterTool.List.Filters(groups: ["Home"]).accepts(item, .offline))
+        XCTAssertTrue(RosterTool.List.Filters(subscription: .to).accepts(item, .offline))
+        XCTAssertTrue(RosterTool.List.Filters(subscription: .ask).accepts(item, .offline))
+        XCTAssertFalse(RosterTool.List.Filters(subscription: .both).accepts(item, .offline))
     }
 
     func testJSONOfAContact() throws {
