@@ -1,3 +1,4 @@
+import Arguments
 import XCTest
 import XMPPStanzas
 @testable import XMPPTools
@@ -52,6 +53,21 @@ final class RosterToolTests: XCTestCase {
         XCTAssertTrue(RosterTool.List.Filters(subscription: .to).accepts(item, .offline))
         XCTAssertTrue(RosterTool.List.Filters(subscription: .ask).accepts(item, .offline))
         XCTAssertFalse(RosterTool.List.Filters(subscription: .both).accepts(item, .offline))
+    }
+
+    func testListOnlineNeedsPresence() throws {
+        func parse(_ words: String) throws(ArgumentError) {
+            _ = try ArgumentParser.parse(words.split(separator: " ").map(String.init)[...], spec: RosterTool.spec)
+        }
+        XCTAssertThrowsError(try parse("list --online --cached")) { error in
+            XCTAssertEqual((error as? ArgumentError)?.description,
+                           "xmpp-roster: --online and --cached cannot be used together: the cache holds no presence")
+        }
+        XCTAssertThrowsError(try parse("list --no-presence --online")) { error in
+            XCTAssertEqual((error as? ArgumentError)?.reason,
+                           .conflictingOptions("--online", "--no-presence", reason: "--online needs presence"))
+        }
+        XCTAssertNoThrow(try parse("list --cached --no-presence"), "presence is unknown either way")
     }
 
     func testJSONOfAContact() throws {

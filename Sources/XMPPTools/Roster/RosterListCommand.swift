@@ -26,6 +26,10 @@ extension RosterTool {
             discussion: ["Presence is online, chat, away, xa, dnd or offline (unknown with --cached or --no-presence). "
                          + "The subscription column shows none, to, from or both, with +ask while a request of yours is pending."],
             options: [online, group, subscription, cached, noPresence],
+            rules: [
+                .exclusive(online.spec.long, cached.spec.long, because: "the cache holds no presence"),
+                .exclusive(online.spec.long, noPresence.spec.long, because: "--online needs presence"),
+            ],
             examples: [Example("xmpp-roster list --online --json | jq -r '.[].jid'", "Print who is online.")])
 
         /// Which contacts are shown.
@@ -61,9 +65,6 @@ extension RosterTool {
             }
             fromCache = command[Self.cached]
             learnPresence = !command[Self.noPresence]
-            if filters.online && (fromCache || !learnPresence) {
-                throw ToolFailure(.usage, "--online needs presence: it cannot be combined with --cached or --no-presence")
-            }
         }
 
         func run() throws {
