@@ -165,6 +165,9 @@ final class RosterSubscriptionEndToEndTests: XCTestCase {
         XCTAssertEqual(try w.roster(alice, ["add", "bad name@localhost"]).status, 9)
         XCTAssertEqual(try w.roster(alice, ["add", "bob@localhost/phone"]).status, 9)
         XCTAssertEqual(try w.roster(alice, ["approve"]).status, 2)
+        let both = try w.roster(alice, ["approve", "bob", "--all"])
+        XCTAssertEqual(both.status, 2)
+        XCTAssertEqual(both.stderr, "xmpp-roster: approve needs a JID or --all (not both)\n")
     }
 
     func testRenameAndGroup() throws {

@@ -1,3 +1,4 @@
+import Arguments
 import XCTest
 import XMPPStanzas
 @testable import XMPPTools
@@ -44,14 +45,29 @@ final class RosterToolTests: XCTestCase {
     func testListFilters() throws {
         let item = RosterItem(jid: try JID("bob@example.org"), subscription: .to, ask: true, groups: ["Work"])
         let online = ContactPresence(state: "away", status: nil, resources: [])
-        XCTAssertTrue(ListCommand.Filters().accepts(item, .unknown))
-        XCTAssertTrue(ListCommand.Filters(online: true).accepts(item, online))
-        XCTAssertFalse(ListCommand.Filters(online: true).accepts(item, .offline))
-        XCTAssertTrue(ListCommand.Filters(groups: ["Home", "Work"]).accepts(item, .offline))
-        XCTAssertFalse(ListCommand.Filters(groups: ["Home"]).accepts(item, .offline))
-        XCTAssertTrue(ListCommand.Filters(subscription: "to").accepts(item, .offline))
-        XCTAssertTrue(ListCommand.Filters(subscription: "ask").accepts(item, .offline))
-        XCTAssertFalse(ListCommand.Filters(subscription: "both").accepts(item, .offline))
+        XCTAssertTrue(RosterTool.List.Filters().accepts(item, .unknown))
+        XCTAssertTrue(RosterTool.List.Filters(online: true).accepts(item, online))
+        XCTAssertFalse(RosterTool.List.Filters(online: true).accepts(item, .offline))
+        XCTAssertTrue(RosterTool.List.Filters(groups: ["Home", "Work"]).accepts(item, .offline))
+        XCTAssertFalse(RosterTool.List.Filters(groups: ["Home"]).accepts(item, .offline))
+        XCTAssertTrue(RosterTool.List.Filters(subscription: .to).accepts(item, .offline))
+        XCTAssertTrue(RosterTool.List.Filters(subscription: .ask).accepts(item, .offline))
+        XCTAssertFalse(RosterTool.List.Filters(subscription: .both).accepts(item, .offline))
+    }
+
+    func testListOnlineNeedsPresence() throws {
+        func parse(_ words: String) throws(ArgumentError) {
+            _ = try ArgumentParser.parse(words.split(separator: " ").map(String.init)[...], spec: RosterTool.spec)
+        }
+        XCTAssertThrowsError(try parse("list --online --cached")) { error in
+            XCTAssertEqual((error as? ArgumentError)?.description,
+                           "xmpp-roster: --online and --cached cannot be used together: the cache holds no presence")
+        }
+        XCTAssertThrowsError(try parse("list --no-presence --online")) { error in
+            XCTAssertEqual((error as? ArgumentError)?.reason,
+                           .conflictingOptions("--online", "--no-presence", reason: "--online needs presence"))
+        }
+        XCTAssertNoThrow(try parse("list --cached --no-presence"), "presence is unknown either way")
     }
 
     func testJSONOfAContact() throws {

@@ -1,22 +1,49 @@
-/// `xmpp-roster`: dispatches its subcommands.
+import Arguments
+
+/// `xmpp-roster`: its page-level declaration and its subcommands.
 public enum RosterTool {
+    static let tool = Tool(
+        name: "xmpp-roster",
+        summary: "list and change an XMPP contact list, answer subscription requests, watch presence",
+        description: [
+            "xmpp-roster works on the roster (contact list) of the logged-in account: it lists contacts with their "
+                + "subscription and presence, adds, renames, regroups and removes them, answers subscription "
+                + "requests, moves a roster between accounts with export and import, and watches roster and "
+                + "presence changes as they happen.",
+            "Rosters are cached per account in the cache database with their version (XEP-0237), so a repeat list of "
+                + "an unchanged roster transfers no contacts, and list --cached works without the network. "
+                + "Wherever a contact is expected, a name without '@' means that name on the account's own domain.",
+            "To learn presence, list and pending go online for a moment with a negative priority (no message meant "
+                + "for your real clients is routed to them), wait for the server's answers behind a ping, then go "
+                + "offline again. Contacts you are subscribed to that have not answered by then get a little longer "
+                + "(until 0.3 s pass without news, 2 s at most): some servers, such as ejabberd, answer probes late.",
+            "In text output, names, groups, nicknames and status messages (which others choose) have their control "
+                + "characters escaped, as xmpp-tools(7) describes, so each contact or event stays one line.",
+        ],
+        commands: [List.self, Add.self, Remove.self, Rename.self, Group.self, Pending.self, Approve.self, Deny.self,
+                   Export.self, Import.self, Watch.self],
+        examples: [
+            Example("xmpp-roster list", "Show contacts with presence."),
+            Example("xmpp-roster list --cached --json | jq -r '.[] | select(.groups | index(\"Work\")) | .jid'",
+                    "Print the contacts in group Work, offline, from the cache."),
+            Example("xmpp-roster add bob --name 'Bob' --group Friends", "Add bob on your own domain and ask for his presence."),
+            Example("xmpp-roster pending --json | jq -r '.[].jid' | xargs -rn1 xmpp-roster approve --add-back",
+                    "Accept every waiting request and subscribe back."),
+            Example("xmpp-roster export -a old@example.org > roster.json && xmpp-roster import roster.json -a new@example.net",
+                    "Move a roster to another account with names and groups."),
+            Example("xmpp-roster watch --json --auto-approve | jq -c 'select(.event == \"presence\")'",
+                    "Run as a bot that accepts everyone, logging presence changes."),
+        ],
+        seeAlso: ["xmpp-login(1)", "xmpp-vcard(1)", "xmpp-tools(7)"]
+    )
+
+    /// The contact argument of add, remove, rename, group and deny.
+    static let contact = PositionalSpec("JID", help: "The contact; a name without '@' means that name on the account's domain.",
+                                        completion: .contacts)
+
+    /// The declaration that drives parsing, help, man page and completions.
+    public static var spec: ToolSpec { tool.spec }
+
     /// Runs the tool.
-    public static func main() -> Never {
-        ToolMain.run(spec: RosterSpec.spec) { inv in
-            switch inv.command.command {
-            case "list": try ListCommand(invocation: inv).run()
-            case "add": try EditCommands(invocation: inv).add()
-            case "remove": try EditCommands(invocation: inv).remove()
-            case "rename": try EditCommands(invocation: inv).rename()
-            case "group": try EditCommands(invocation: inv).group()
-            case "pending": try SubscriptionCommands(invocation: inv).pending()
-            case "approve": try SubscriptionCommands(invocation: inv).approve()
-            case "deny": try SubscriptionCommands(invocation: inv).deny()
-            case "export": try TransferCommands(invocation: inv).export()
-            case "import": try TransferCommands(invocation: inv).importRoster()
-            case "watch": try WatchCommand(invocation: inv).run()
-            default: throw ToolFailure(.usage, "unknown command '\(inv.command.command)'")
-            }
-        }
-    }
+    public static func main() -> Never { tool.main() }
 }

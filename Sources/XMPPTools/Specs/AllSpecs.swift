@@ -15,7 +15,7 @@ public enum AllSpecs {
         // xmpp-login
         LoginTool.spec,
         // xmpp-roster
-        RosterSpec.spec,
+        RosterTool.spec,
         // xmpp-vcard
         VCardSpec.spec,
         // xmpp-avatar

@@ -1,0 +1,113 @@
+import Arguments
+import TextFormats
+import XMPPServices
+import XMPPStanzas
+import XMPPStorage
+
+extension RosterTool {
+    /// `xmpp-roster list`: contacts with subscription and presence, filtered; from the server
+    /// (versioned against the cache) or, with --cached, from the cache alone.
+    struct List: ToolCommand {
+        /// What --subscription selects: a subscription state, or ask (a request of ours is pending).
+        enum SubscriptionState: String, CaseIterable, Sendable {
+            case none, to, from, both, ask
+        }
+
+        static let online = Flag("online", help: "Only contacts that are available now.")
+        static let group = Option<String>("group", value: "GROUP", help: "Only contacts in GROUP (repeat for any of several).",
+                                          repeatable: true)
+        static let subscription = Option<SubscriptionState>.choice(
+            "subscription", value: "STATE", help: "Only contacts in this subscription state (ask: a request of yours is pending).")
+        static let cached = Flag("cached", help: "Answer from the local cache without touching the network.")
+        static let noPresence = Flag("no-presence", help: "Do not go online to learn presence.")
+
+        static let spec = CommandSpec(
+            "list", summary: "List contacts with subscription and presence.",
+            discussion: ["Presence is online, chat, away, xa, dnd or offline (unknown with --cached or --no-presence). "
+                         + "The subscription column shows none, to, from or both, with +ask while a request of yours is pending."],
+            options: [online, group, subscription, cached, noPresence],
+            rules: [
+                .exclusive(online.spec.long, cached.spec.long, because: "the cache holds no presence"),
+                .exclusive(online.spec.long, noPresence.spec.long, because: "--online needs presence"),
+            ],
+            examples: [Example("xmpp-roster list --online --json | jq -r '.[].jid'", "Print who is online.")])
+
+        /// Which contacts are shown.
+        struct Filters {
+            var online = false
+            var groups: [String] = []
+            var subscription: SubscriptionState?
+
+            func accepts(_ item: RosterItem, _ presence: ContactPresence) -> Bool {
+                if online && (presence.state == "offline" || presence.state == "unknown") { return false }
+                if !groups.isEmpty && !item.groups.contains(where: groups.contains) { return false }
+                if let subscription {
+                    if subscription == .ask { return item.ask }
+                    return item.subscription.rawValue == subscription.rawValue
+                }
+                return true
+            }
+        }
+
+        let context: AccountContext
+        let filters: Filters
+        let fromCache: Bool
+        let learnPresence: Bool
+
+        init(_ invocation: Invocation) throws {
+            let command = invocation.command
+            context = invocation.context
+            do {
+                filters = Filters(online: command[Self.online], groups: try command.values(Self.group),
+                                  subscription: try command.value(Self.subscription))
+            } catch {
+                throw ToolFailure(.usage, error.reason.description)
+            }
+            fromCache = command[Self.cached]
+            learnPresence = !command[Self.noPresence]
+        }
+
+        func run() throws {
+            let items: [RosterItem]
+            var book: PresenceBook?
+            if fromCache {
+                items = try cachedItems()
+            } else {
+                let session = try RosterSession.open(context)
+                defer { session.close() }
+                try session.sync()
+                if learnPresence {
+                    var gathered = PresenceBook(account: session.account)
+                    let subscribed = Set(session.roster.values.filter { $0.subscription.receivesPresence }.map(\.jid))
+                    for case .presence(let p) in try session.gatherPresence(expecting: subscribed) { gathered.add(p) }
+                    book = gathered
+                }
+                items = session.items
+            }
+            let rows = items.map { ($0, book?.presence(of: $0.jid) ?? .unknown) }.filter { filters.accepts($0.0, $0.1) }
+            print(rows)
+        }
+
+        private func cachedItems() throws -> [RosterItem] {
+            let env = context.environment
+            let account = try context.accountJID()
+            guard let cache = RosterSession.openCache(env), let roster = try cache.load(account: account) else {
+                throw ToolFailure(.notFound, "no cached roster for \(account): run 'xmpp-roster list' once while online")
+            }
+            return roster.items
+        }
+
+        private func print(_ rows: [(RosterItem, ContactPresence)]) {
+            if context.common.json {
+                Output.line(JSONValue.array(rows.map { RosterOutput.json($0.0, presence: $0.1) }).pretty)
+                return
+            }
+            RosterOutput.table(
+                header: ["JID", "NAME", "GROUPS", "SUBSCRIPTION", "PRESENCE", "STATUS"],
+                rows: rows.map { item, presence in
+                    [item.jid.description, item.name ?? "", item.groups.joined(separator: ","),
+                     RosterOutput.subscriptionText(item), presence.state, presence.status ?? ""]
+                })
+        }
+    }
+}
