@@ -1,3 +1,4 @@
+import Arguments
 import XCTest
 import XMPPConnection
 import XMPPServices
@@ -25,6 +26,15 @@ final class ErrorMappingTests: XCTestCase {
         XCTAssertEqual(code(ConnectionError.stanzaError(StanzaError(type: "cancel", condition: "not-allowed"))), .refused)
         XCTAssertEqual(code(ConnectionError.stanzaError(StanzaError(type: "wait", condition: "resource-constraint"))), .refused)
         XCTAssertEqual(code(ConnectionError.stanzaError(StanzaError(type: "modify", condition: "jid-malformed"))), .badInput)
+    }
+
+    /// A bad value a command reads after parsing (a number out of range) is a usage error too.
+    func testArgumentErrorsFromCommandsAreUsageErrors() {
+        let error = ArgumentError(.invalidValue(option: "--priority", value: "999", expected: "an integer from -128 to 127"),
+                                  tool: "xmpp-roster", command: "watch")
+        let failure = ErrorMapping.failure(for: error)
+        XCTAssertEqual(failure.code, .usage)
+        XCTAssertEqual(failure.message, "invalid value '999' for --priority (expected an integer from -128 to 127)")
     }
 
     func testRegistrationConflictIsFive() {

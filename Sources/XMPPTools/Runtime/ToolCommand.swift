@@ -4,7 +4,7 @@ import Arguments
 /// it does (swift-argument-parser's shape). A tool is a list of these types; its spec and its
 /// dispatch both come from that list, so a declared subcommand without an implementation
 /// cannot exist, and the options a command reads are the ones it declares.
-protocol ToolCommand {
+protocol ToolCommand: SendableMetatype {
     /// Name, summary, options (typed `Flag`/`Option` declarations), positionals, rules, examples.
     static var spec: CommandSpec { get }
     /// Reads this run's options through the declarations in `spec`; a bad value is a usage error.
