@@ -1,3 +1,4 @@
+import Arguments
 import XCTest
 import XMPPConnection
 import XMPPServices
@@ -87,6 +88,16 @@ final class ErrorMappingTests: XCTestCase {
         XCTAssertThrowsError(try PasswordLogin.accountJID("example.org/r")) { error in
             XCTAssertEqual(ErrorMapping.failure(for: error).message, "invalid JID 'example.org/r': it needs a user part (user@domain)")
         }
+    }
+
+    /// A value a command reads back through its typed declaration (`--size 8`) is a usage
+    /// error, said without the tool's name (the tool adds it), not a failure (exit 1).
+    func testAnOptionValueACommandRefusesIsAUsageError() {
+        let error = ArgumentError(.invalidValue(option: "--size", value: "8", expected: "an integer from 16 to 1024"),
+                                  tool: "xmpp-avatar", command: "resize")
+        let failure = ErrorMapping.failure(for: error)
+        XCTAssertEqual(failure.code, .usage)
+        XCTAssertEqual(failure.message, "invalid value '8' for --size (expected an integer from 16 to 1024)")
     }
 
     private func code(_ error: any Error) -> ExitCode { ErrorMapping.failure(for: error).code }
