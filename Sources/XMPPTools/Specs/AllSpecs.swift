@@ -17,7 +17,7 @@ public enum AllSpecs {
         // xmpp-roster
         RosterSpec.spec,
         // xmpp-vcard
-        VCardSpec.spec,
+        VCardTool.spec,
         // xmpp-avatar
         AvatarSpec.spec,
     ]
