@@ -107,10 +107,11 @@ public enum AvatarService {
 
     /// The photo embedded in `jid`'s vCard (nil: one's own), decoded; nil when there is none.
     public static func vCardPhoto(on connection: any StanzaChannel, of jid: JID?) throws(AvatarServiceError) -> FetchedAvatar? {
-        let card = try vCard(on: connection, of: jid)
-        let photo: VCardPhoto?
-        do { photo = try VCardPhoto.find(in: card) } catch { throw .invalidPayload("vCard PHOTO", error) }
-        guard let photo, let base64 = photo.compactBase64 else { return nil }
+        guard let photo = try card(on: connection, of: jid).photo else { return nil }
+        if let base64 = photo.base64, base64.utf8.count > AvatarData.maxBase64Bytes {
+            throw .invalidPayload("vCard PHOTO", .invalidContent("vCard PHOTO is larger than \(AvatarData.maxBase64Bytes) bytes"))
+        }
+        guard let base64 = embedded(photo) else { return nil }
         guard let bytes = Base64.decode(base64) else { throw .invalidBase64(.vcard) }
         guard !bytes.isEmpty else { return nil }
         return FetchedAvatar(bytes: bytes, hash: hash(bytes), type: photo.type, source: .vcard)
