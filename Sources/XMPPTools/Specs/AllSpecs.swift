@@ -19,6 +19,6 @@ public enum AllSpecs {
         // xmpp-vcard
         VCardTool.spec,
         // xmpp-avatar
-        AvatarSpec.spec,
+        AvatarTool.spec,
     ]
 }
