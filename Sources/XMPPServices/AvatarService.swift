@@ -1,5 +1,4 @@
 import CryptoPrimitives
-import XMLTree
 import XMPPConnection
 import XMPPStanzas
 
@@ -88,41 +87,16 @@ public enum AvatarService {
         return FetchedAvatar(bytes: bytes, hash: actual, type: "image/png", source: .pep)
     }
 
-    /// The raw vcard-temp card of `jid` (nil: one's own); an empty card when there is none.
-    public static func vCard(on connection: any StanzaChannel, of jid: JID?) throws(AvatarServiceError) -> XMLElement {
-        let empty = XMLElement("vCard", namespace: Namespace.vcardTemp)
-        let reply: Iq
-        do {
-            reply = try connection.request(Iq(type: .get, id: connection.makeID(), to: jid?.bare, payload: empty))
-        } catch {
-            if case .stanzaError(let e) = error, PubSubClient.absentConditions.contains(e.condition) { return empty }
-            throw .connection(error)
-        }
-        guard let card = reply.payload else { return empty }
-        guard card.name == "vCard", card.namespace == Namespace.vcardTemp else {
-            throw .invalidPayload("vCard", .unexpectedElement(expected: "vCard", got: card.name))
-        }
-        return card
-    }
-
     /// The photo embedded in `jid`'s vCard (nil: one's own), decoded; nil when there is none.
     public static func vCardPhoto(on connection: any StanzaChannel, of jid: JID?) throws(AvatarServiceError) -> FetchedAvatar? {
-        let card = try vCard(on: connection, of: jid)
-        let photo: VCardPhoto?
-        do { photo = try VCardPhoto.find(in: card) } catch { throw .invalidPayload("vCard PHOTO", error) }
-        guard let photo, let base64 = photo.compactBase64 else { return nil }
+        guard let photo = try card(on: connection, of: jid).photo else { return nil }
+        if let base64 = photo.base64, base64.utf8.count > AvatarData.maxBase64Bytes {
+            throw .invalidPayload("vCard PHOTO", .invalidContent("vCard PHOTO is larger than \(AvatarData.maxBase64Bytes) bytes"))
+        }
+        guard let base64 = embedded(photo) else { return nil }
         guard let bytes = Base64.decode(base64) else { throw .invalidBase64(.vcard) }
         guard !bytes.isEmpty else { return nil }
         return FetchedAvatar(bytes: bytes, hash: hash(bytes), type: photo.type, source: .vcard)
-    }
-
-    /// Replaces one's own vCard with `card` (XEP-0054 set).
-    public static func publishVCard(on connection: any StanzaChannel, _ card: XMLElement) throws(AvatarServiceError) {
-        do {
-            try connection.request(Iq(type: .set, id: connection.makeID(), payload: card))
-        } catch {
-            throw .connection(error)
-        }
     }
 
     /// Publishes `png` as the account's avatar (XEP-0084 §4.1, §4.2): the data item, then the

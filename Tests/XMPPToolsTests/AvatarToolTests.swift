@@ -1,3 +1,4 @@
+import Arguments
 import XCTest
 import XMPPConnection
 import XMPPServices
@@ -22,11 +23,24 @@ final class AvatarToolTests: XCTestCase {
     }
 
     func testSourcesInOrder() throws {
-        XCTAssertEqual(try AvatarLookup.sources(nil), [.pep, .vcard])
-        XCTAssertEqual(try AvatarLookup.sources("auto"), [.pep, .vcard])
-        XCTAssertEqual(try AvatarLookup.sources("vcard"), [.vcard])
-        XCTAssertEqual(try AvatarLookup.sources("pep"), [.pep])
-        XCTAssertThrowsError(try AvatarLookup.sources("ldap"))
+        XCTAssertEqual(try places("info"), [.pep, .vcard])
+        XCTAssertEqual(try places("info --source auto"), [.pep, .vcard])
+        XCTAssertEqual(try places("get --source vcard"), [.vcard])
+        XCTAssertEqual(try places("info --source pep"), [.pep])
+        XCTAssertThrowsError(try places("info --source ldap")) { error in
+            XCTAssertEqual((error as? ArgumentError)?.reason,
+                           .invalidValue(option: "--source", value: "ldap", expected: "one of auto, pep, vcard"))
+        }
+    }
+
+    /// Where `--source` in `args` says to look, as the command line is parsed.
+    private func places(_ args: String) throws -> [AvatarSource] {
+        let words = args.split(separator: " ").map(String.init)
+        guard case .run(let command) = try ArgumentParser.parse(words[...], spec: AvatarTool.spec, environment: [:]) else {
+            XCTFail("\(args) does not run")
+            return []
+        }
+        return (try command.value(AvatarQuery.source) ?? .auto).places
     }
 
     func testAvatarServiceErrorsMapToExitStatuses() {

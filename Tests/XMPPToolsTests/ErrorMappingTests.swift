@@ -28,15 +28,6 @@ final class ErrorMappingTests: XCTestCase {
         XCTAssertEqual(code(ConnectionError.stanzaError(StanzaError(type: "modify", condition: "jid-malformed"))), .badInput)
     }
 
-    /// A bad value a command reads after parsing (a number out of range) is a usage error too.
-    func testArgumentErrorsFromCommandsAreUsageErrors() {
-        let error = ArgumentError(.invalidValue(option: "--priority", value: "999", expected: "an integer from -128 to 127"),
-                                  tool: "xmpp-roster", command: "watch")
-        let failure = ErrorMapping.failure(for: error)
-        XCTAssertEqual(failure.code, .usage)
-        XCTAssertEqual(failure.message, "invalid value '999' for --priority (expected an integer from -128 to 127)")
-    }
-
     func testRegistrationConflictIsFive() {
         let f = ErrorMapping.failure(for: RegistrationError.connection(.stanzaError(StanzaError(type: "cancel", condition: "conflict"))))
         XCTAssertEqual(f.code, .conflict)
@@ -97,6 +88,16 @@ final class ErrorMappingTests: XCTestCase {
         XCTAssertThrowsError(try PasswordLogin.accountJID("example.org/r")) { error in
             XCTAssertEqual(ErrorMapping.failure(for: error).message, "invalid JID 'example.org/r': it needs a user part (user@domain)")
         }
+    }
+
+    /// A value a command reads back through its typed declaration (`--size 8`) is a usage
+    /// error, said without the tool's name (the tool adds it), not a failure (exit 1).
+    func testAnOptionValueACommandRefusesIsAUsageError() {
+        let error = ArgumentError(.invalidValue(option: "--size", value: "8", expected: "an integer from 16 to 1024"),
+                                  tool: "xmpp-avatar", command: "resize")
+        let failure = ErrorMapping.failure(for: error)
+        XCTAssertEqual(failure.code, .usage)
+        XCTAssertEqual(failure.message, "invalid value '8' for --size (expected an integer from 16 to 1024)")
     }
 
     private func code(_ error: any Error) -> ExitCode { ErrorMapping.failure(for: error).code }

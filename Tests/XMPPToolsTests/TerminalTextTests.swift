@@ -77,7 +77,7 @@ final class TerminalTextTests: XCTestCase {
     }
 
     func testTheManualListsEveryJSONKey() {
-        let text = VCardSpec.getCommand.discussion.joined(separator: " ")
+        let text = VCardTool.Get.spec.discussion.joined(separator: " ")
         for key in VCardRender.jsonKeys + VCardRender.listKeys {
             XCTAssertTrue(text.contains("\"\(key)\""), "xmpp-vcard(1) does not name \(key)")
         }

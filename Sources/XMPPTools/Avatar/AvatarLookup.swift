@@ -4,40 +4,11 @@ import XMPPServices
 import XMPPStanzas
 import XMPPStorage
 
-/// An avatar found for a JID, with what is known about it.
-struct FoundAvatar {
-    var jid: JID
-    var bytes: [UInt8]
-    var hash: String
-    var type: String?
-    var width: Int?
-    var height: Int?
-    var source: AvatarSource
-    /// The bytes came from the local cache rather than the network.
-    var fromCache: Bool
-
-    /// The cache entry for it.
-    func entry(now: Int) -> AvatarCache.Entry {
-        AvatarCache.Entry(jid: jid, image: AvatarCache.Image(hash: hash, type: type, width: width, height: height, data: bytes),
-                          source: source.rawValue, fetchedAt: now)
-    }
-}
-
 /// Finds avatars: PEP metadata first (data from the cache when its hash is there, XEP-0084
 /// §4.4), the vCard PHOTO as fallback; or the cache alone.
 struct AvatarLookup {
     let environment: ToolEnvironment
     let account: JID
-
-    /// Which sources `--source` allows.
-    static func sources(_ text: String?) throws(ToolFailure) -> [AvatarSource] {
-        switch text ?? "auto" {
-        case "auto": return [.pep, .vcard]
-        case "pep": return [.pep]
-        case "vcard": return [.vcard]
-        case let other: throw ToolFailure(.usage, "invalid --source '\(other)': expected auto, pep or vcard")
-        }
-    }
 
     /// `text` as the bare JID whose avatar is meant: the account's own when nil; a name without
     /// `@` is that name on the account's domain.

@@ -1,40 +1,42 @@
-import TextFormats
 import Arguments
 import PNGImage
+import TextFormats
 import XMPPServices
 
-/// `xmpp-avatar resize IMAGE -o OUT`: the image pipeline alone, offline, for scripts.
-struct AvatarResizeCommand {
-    let common: CommonOptions
-    let command: ParsedCommand
+extension AvatarTool {
+    /// `xmpp-avatar resize IMAGE -o OUT`: the image pipeline alone, offline, for scripts.
+    struct Resize: ToolCommand {
+        static let output = Option<String>("output", short: "o", value: "FILE", help: "Where to write the PNG (- for standard output).",
+                                           completion: .file(extensions: ["png"]))
 
-    /// `--size` and `--fit` as resize options; out-of-range values are usage errors.
-    static func options(_ command: ParsedCommand) throws(ToolFailure) -> ResizeOptions {
-        let size: Int
-        do {
-            size = try command.int("size", in: ResizeOptions.sizeRange) ?? 100
-        } catch {
-            throw ToolFailure(.usage, error.reason.description)
-        }
-        let fitText = command.string("fit") ?? "crop"
-        guard let fit = FitMode(rawValue: fitText) else {
-            throw ToolFailure(.usage, "invalid --fit '\(fitText)': expected crop or pad")
-        }
-        return ResizeOptions(size: size, fit: fit)
-    }
+        static let spec = CommandSpec(
+            "resize", summary: "Resize IMAGE to a square PNG, offline (no account needed).",
+            options: [output, AvatarImageOptions.size, AvatarImageOptions.fit],
+            positionals: [AvatarImageOptions.image])
 
-    /// Resizes IMAGE and writes the PNG to `-o` (standard output when it is `-` or absent).
-    func run() throws {
-        let output = command.string("output")
-        try ImageFiles.checkBinaryDestination(output, json: common.json)
-        let options = try Self.options(command)
-        let png = try ImageFiles.resize(command.argument("IMAGE") ?? "-", options: options)
-        try Output.write(png, toFileOrStdout: output)
-        if common.json {
-            Output.line(JSONValue.object([
-                ("file", .string(output ?? "-")), ("hash", .string(AvatarService.hash(png))), ("type", .string("image/png")),
-                ("bytes", .int(png.count)), ("width", .int(options.size)), ("height", .int(options.size)),
-            ]).pretty)
+        let json: Bool
+        let output: String?
+        let options: ResizeOptions
+        let image: String
+
+        init(_ invocation: Invocation) throws {
+            json = invocation.common.json
+            output = try invocation.command.value(Self.output)
+            try ImageFiles.checkBinaryDestination(output, json: json)
+            options = try AvatarImageOptions.resizeOptions(invocation.command)
+            image = AvatarImageOptions.path(invocation.command)
+        }
+
+        /// Resizes IMAGE and writes the PNG to `-o` (standard output when it is `-` or absent).
+        func run() throws {
+            let png = try ImageFiles.resize(image, options: options)
+            try Output.write(png, toFileOrStdout: output)
+            if json {
+                Output.line(JSONValue.object([
+                    ("file", .string(output ?? "-")), ("hash", .string(AvatarService.hash(png))), ("type", .string("image/png")),
+                    ("bytes", .int(png.count)), ("width", .int(options.size)), ("height", .int(options.size)),
+                ]).pretty)
+            }
         }
     }
 }

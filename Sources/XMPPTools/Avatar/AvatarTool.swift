@@ -1,18 +1,37 @@
-/// `xmpp-avatar`: dispatches its subcommands.
+import Arguments
+
+/// `xmpp-avatar`: its page-level declaration and its subcommands.
 public enum AvatarTool {
+    static let tool = Tool(
+        name: "xmpp-avatar",
+        summary: "set, fetch and remove XMPP user avatars (XEP-0084 and vCard PHOTO)",
+        description: [
+            "xmpp-avatar turns any PNG or JPEG into a small square PNG and publishes it both ways clients look for "
+                + "avatars: as XEP-0084 User Avatar over PEP (data node, then metadata; the id is the SHA-1 of the PNG) "
+                + "and as the PHOTO of the vcard-temp vCard (XEP-0153), merged into the existing card so no other field "
+                + "changes. It fetches anyone's avatar, PEP first and the vCard as fallback, and checks its SHA-1.",
+            "Images are decoded row by row and area-averaged on the fly, so a 12-megapixel photo resizes in a few MB. "
+                + "resize runs the same pipeline offline, without an account.",
+            "Fetched avatars are cached once per SHA-1 in $XDG_CACHE_HOME/xmpp-tools/cache.sqlite3; an image already "
+                + "there is not downloaded again (XEP-0084 §4.4), and --cached answers without the network.",
+        ],
+        commands: [Set.self, Get.self, Info.self, Remove.self, Resize.self],
+        examples: [
+            Example("xmpp-avatar set ~/photo.jpg --fit pad", "Publish a photo whole, padded to a square."),
+            Example("xmpp-avatar get alice@example.org > alice.png", "Save someone's avatar through a redirect."),
+            Example("xmpp-avatar info bob --json | jq -r .hash", "Print the SHA-1 of bob's avatar."),
+            Example("xmpp-avatar get bob --cached | display -", "Show a cached avatar without connecting."),
+            Example("curl -s https://example.org/me.png | xmpp-avatar set -", "Publish an image from a pipe."),
+            Example("for f in *.jpg; do xmpp-avatar resize \"$f\" -o \"${f%.jpg}.png\" --size 64; done",
+                    "Make 64x64 avatars of a folder of photos, offline."),
+            Example("xmpp-avatar remove", "Remove the account's avatar everywhere."),
+        ],
+        seeAlso: ["xmpp-login(1)", "xmpp-vcard(1)", "xmpp-tools(7)"]
+    )
+
+    /// The declaration that drives parsing, help, man page and completions.
+    public static var spec: ToolSpec { tool.spec }
+
     /// Runs the tool.
-    public static func main() -> Never {
-        ToolMain.run(spec: AvatarSpec.spec) { inv in
-            let read = AvatarReadCommands(context: inv.context, command: inv.command)
-            let write = AvatarWriteCommands(context: inv.context, command: inv.command)
-            switch inv.command.command {
-            case "set": try write.set()
-            case "get": try read.get()
-            case "info": try read.info()
-            case "remove": try write.remove()
-            case "resize": try AvatarResizeCommand(common: inv.common, command: inv.command).run()
-            default: throw ToolFailure(.usage, "unknown command '\(inv.command.command)'")
-            }
-        }
-    }
+    public static func main() -> Never { tool.main() }
 }

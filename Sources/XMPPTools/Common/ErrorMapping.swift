@@ -11,6 +11,7 @@ public enum ErrorMapping {
     public static func failure(for error: any Error) -> ToolFailure {
         switch error {
         case let f as ToolFailure: return f
+        // A typed option read back by a command (`try command.value(…)`) that the parser let through.
         case let e as ArgumentError: return ToolFailure(.usage, e.reason.description)
         case let e as ConnectionError: return failure(for: e)
         case let e as RegistrationError: return failure(for: e)

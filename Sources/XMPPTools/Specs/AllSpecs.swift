@@ -17,8 +17,8 @@ public enum AllSpecs {
         // xmpp-roster
         RosterTool.spec,
         // xmpp-vcard
-        VCardSpec.spec,
+        VCardTool.spec,
         // xmpp-avatar
-        AvatarSpec.spec,
+        AvatarTool.spec,
     ]
 }

@@ -1,4 +1,3 @@
-import Arguments
 import XMPPStanzas
 
 /// What `set` was told to change, checked before anything is sent.
@@ -20,19 +19,24 @@ struct VCardEdits {
         scalars.isEmpty && orgUnits == nil && emails == nil && phones == nil && addresses == nil && photo == nil && clears.isEmpty
     }
 
-    /// Options of `set` and the field each sets.
-    static let scalarOptions: [(String, VCardField)] = [
-        ("fullname", .fullname), ("given", .given), ("family", .family), ("middle", .middle), ("prefix", .prefix),
-        ("suffix", .suffix), ("nickname", .nickname), ("birthday", .birthday), ("org", .org), ("title", .title),
-        ("role", .role), ("url", .url), ("note", .note), ("jabber-id", .jabberID),
-    ]
+    /// The values `set` was given, as typed, before they are checked.
+    struct Requested {
+        /// Scalar fields and their values, in the order `set` declares them.
+        var scalars: [(VCardField, String)] = []
+        var orgUnits: [String] = []
+        var emails: [String] = []
+        var phones: [String] = []
+        var addresses: [String] = []
+        /// `--photo FILE`.
+        var photo: String?
+        var clears: [VCardField] = []
+    }
 
-    /// Reads and checks the options; `loadPhoto` reads `--photo FILE`. An empty value clears the field.
-    static func parse(_ command: ParsedCommand, loadPhoto: (String) throws -> VCard.Photo) throws -> VCardEdits {
+    /// Checks what was requested; `loadPhoto` reads `--photo FILE`. An empty value clears the field.
+    static func parse(_ requested: Requested, loadPhoto: (String) throws -> VCard.Photo) throws -> VCardEdits {
         var edits = VCardEdits()
         var set: [VCardField] = []
-        for (option, field) in scalarOptions {
-            guard let value = command.string(option) else { continue }
+        for (field, value) in requested.scalars {
             if value.isEmpty { edits.clears.append(field); continue }
             switch field {
             case .birthday: edits.scalars.append((field, try VCardSyntax.birthday(value)))
@@ -44,26 +48,22 @@ struct VCardEdits {
             }
             set.append(field)
         }
-        func list<T>(_ option: String, _ field: VCardField, _ parse: (String) throws -> T) throws -> [T]? {
-            let values = command.strings(option)
+        func list<T>(_ values: [String], _ field: VCardField, _ parse: (String) throws -> T) throws -> [T]? {
             guard !values.isEmpty else { return nil }
             set.append(field)
             return try values.filter { !$0.isEmpty }.map(parse)
         }
-        edits.orgUnits = try list("org-unit", .orgUnit) { $0 }
-        edits.emails = try list("email", .email, VCardSyntax.email)
-        edits.phones = try list("phone", .phone, VCardSyntax.phone)
-        edits.addresses = try list("address", .address, VCardSyntax.address)
-        if let path = command.string("photo") {
+        edits.orgUnits = try list(requested.orgUnits, .orgUnit) { $0 }
+        edits.emails = try list(requested.emails, .email, VCardSyntax.email)
+        edits.phones = try list(requested.phones, .phone, VCardSyntax.phone)
+        edits.addresses = try list(requested.addresses, .address, VCardSyntax.address)
+        if let path = requested.photo {
             edits.photo = try loadPhoto(path)
             set.append(.photo)
         }
-        for name in command.strings("clear") {
-            guard let field = VCardField(rawValue: name) else {
-                throw ToolFailure(.usage, "invalid --clear '\(name)': expected one of "
-                    + VCardField.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            if set.contains(field) { throw ToolFailure(.usage, "--clear \(name) conflicts with the value given for it") }
+        for field in requested.clears {
+            // Which field a --clear names is a value, so this is not an OptionRule.
+            if set.contains(field) { throw ToolFailure(.usage, "--clear \(field.rawValue) conflicts with the value given for it") }
             if !edits.clears.contains(field) { edits.clears.append(field) }
         }
         return edits

@@ -1,144 +1,208 @@
+import Arguments
 import XMPPConnection
 import XMPPServices
 import XMPPStanzas
 import XMPPStorage
 
-/// `xmpp-vcard get [JID…|-]`: fetches cards over one connection (many in flight together),
-/// falls back to the cache when the server cannot be reached, or answers from it alone.
-struct VCardGetCommand {
-    let inv: Invocation
-    var env: ToolEnvironment { inv.environment }
+extension VCardTool {
+    /// `xmpp-vcard [get] [JID…|-]`: fetches cards over one connection (many in flight together),
+    /// falls back to the cache when the server cannot be reached, or answers from it alone.
+    struct Get: ToolCommand {
+        /// Field names `--field` accepts: the vCard fields plus the photo's details.
+        static let printableFields = VCardField.allCases.map(\.rawValue) + ["photo_type", "photo_size", "photo_url"]
 
-    func run() throws {
-        let cachedOnly = inv.command.flag("cached"), refresh = inv.command.flag("refresh")
-        if cachedOnly && refresh { throw ToolFailure(.usage, "--cached and --refresh exclude each other") }
-        let format = try Self.format(inv)
-        let field = inv.command.string("field")
-        if field != nil && format == .vcf { throw ToolFailure(.usage, "--field prints one field; it does not combine with --format vcf") }
-        let words = inv.command.argumentList("JID")
-        let list = words.count > 1 || words.contains("-")
-        let photoOut = inv.command.string("photo-out")
-        if photoOut != nil && list { throw ToolFailure(.usage, "--photo-out takes a single JID") }
+        static let cached = Flag("cached", help: "Answer from the cache only, without connecting (works offline).")
+        static let refresh = Flag("refresh", help: "Always ask the server; never fall back to the cache.")
+        static let field = Option<String>(
+            "field", value: "FIELD",
+            help: "Print only this field's value: " + printableFields.joined(separator: ", ") + ". Lists print one value a line.",
+            completion: .values(printableFields))
+        static let format = Option<VCardPrinter.Format>.choice("format", value: "FORMAT", help: "text (default), json, or vcf (vCard 3.0).")
+        static let photoOut = Option<String>(
+            "photo-out", value: "FILE", help: "Also write the embedded photo's bytes to FILE ('-': to stdout, instead of the card).",
+            completion: .anyFile)
+        static let jids = PositionalSpec("JID", help: "Whose card ('-' reads JIDs from stdin; default: the account's own).",
+                                         optional: true, variadic: true, completion: .custom("vcards"))
 
-        let cache = VCardCacheAccess(env: env)
-        let account = try inv.context.accountJID()
-        let targets = VCardTarget.resolve(words, account: account) {
-            String(decoding: readAll(fd: 0, limit: 16 << 20), as: UTF8.self)
-        }
-        var printer = VCardPrinter(format: format, field: field, list: list, tty: Output.stdoutIsTTY, env: env)
-        let show = { (label: String, result: Result<VCardResult, ToolFailure>) throws in
-            if let photoOut, case .success(let r) = result {
-                try Self.writePhoto(r, to: photoOut)
-                if photoOut == "-" { return }
-            }
-            try printer.emit(label: label, result)
-        }
-        if cachedOnly {
-            for t in targets { try show(t.label, Self.fromCache(t, account: account, cache: cache)) }
-        } else {
-            try fetch(targets, account: account, refresh: refresh, cache: cache, show: show)
-        }
-        if list, printer.listStatus != .ok {
-            throw ToolFailure(printer.listStatus, "\(printer.failureCodes.count) of \(targets.count) JIDs failed")
-        }
-    }
+        static let spec = CommandSpec(
+            "get", summary: "Show the vCard of the account, or of each JID given.",
+            discussion: [
+                "A JID without '@' is a user on the account's own domain. '-' reads one JID a line from standard input. "
+                    + "Several JIDs are fetched over one connection with the requests in flight together; with --json "
+                    + "(or --format json) they are printed as JSON Lines, one object per JID.",
+                "The JSON object of a card has the keys \"jid\", \"source\" (server or cache), \"fetched_at\" (when the "
+                    + "cached copy was fetched, or null), \"fullname\", \"given\", \"family\", \"middle\", \"prefix\", "
+                    + "\"suffix\", \"nickname\", \"birthday\", \"org\", \"org_units\" (a list), \"title\", \"role\", "
+                    + "\"emails\" ([{\"address\", \"types\"}]), \"phones\" ([{\"number\", \"types\"}]), \"addresses\" "
+                    + "([{\"street\", \"extended\", \"pobox\", \"locality\", \"region\", \"code\", \"country\", \"types\"}]), "
+                    + "\"url\", \"note\", \"jabber_id\", \"photo\" ({\"type\", \"bytes\", \"sha1\", \"url\"} or null) and "
+                    + "\"other_fields\" (names of fields kept but not shown). Every JSON Line has every key, and also "
+                    + "\"error\" and \"exit_code\": null and 0 for a card; for a JID that failed, the reason and its exit "
+                    + "status, with the keys of an empty card (\"source\" null). With --field a line is {\"jid\", FIELD, "
+                    + "\"error\", \"exit_code\"}.",
+                "A JID without a vCard (Prosody cannot tell that from a JID without an account) is exit status 4; "
+                    + "the account's own missing card is an empty card. With several JIDs the status is 4 when every "
+                    + "failure was a missing card, 1 otherwise.",
+                "Text output labels each field, a value's line breaks starting indented lines; when standard output is "
+                    + "not a terminal it is FIELD<TAB>VALUE lines, with backslashes, newlines, carriage returns, tabs and "
+                    + "escapes in values written as \\\\, \\n, \\r, \\t and \\e. --field prints values the same way. Other "
+                    + "control characters, and those that reorder text (bidirectional controls), are written as U+XXXX "
+                    + "in all text output, so a card cannot forge lines or drive the terminal.",
+            ],
+            options: [cached, refresh, field, format, photoOut],
+            positionals: [jids],
+            rules: [.exclusive(cached.spec.long, refresh.spec.long)],
+            examples: [
+                Example("xmpp-vcard get alice --json | jq .emails", "Show a local user's email addresses."),
+                Example("xmpp-vcard get --photo-out me.png --field photo_type", "Save one's own photo and print its type."),
+                Example("xmpp-vcard get --cached bob@example.org", "Show the card from the cache, offline."),
+            ])
 
-    /// Asks the server; when it cannot be reached (and not `--refresh`), answers from the cache.
-    private func fetch(_ targets: [VCardTarget], account: JID, refresh: Bool, cache: VCardCacheAccess,
-                       show: (String, Result<VCardResult, ToolFailure>) throws -> Void) throws {
-        let connection: Connection
-        switch Self.connect(inv.context) {
-        case .success(let c): connection = c
-        case .failure(let error):
-            guard !refresh, ErrorMapping.isUnreachable(error) else { throw error }
-            env.warn("cannot reach the server (\(ErrorMapping.failure(for: error).message)); answering from the cache")
-            for t in targets {
-                try show(t.label, Self.fromCache(t, account: account, cache: cache).mapError { f in
-                    f.code == .notFound ? ErrorMapping.failure(for: error) : f
-                })
-            }
-            return
+        let context: AccountContext
+        let cachedOnly: Bool
+        let refresh: Bool
+        let format: VCardPrinter.Format
+        let field: String?
+        let words: [String]
+        /// More than one JID, or '-': every result is printed and failures are reported in line.
+        let list: Bool
+        let photoOut: String?
+        var env: ToolEnvironment { context.environment }
+
+        init(_ invocation: Invocation) throws {
+            let command = invocation.command
+            context = invocation.context
+            cachedOnly = command[Self.cached]
+            refresh = command[Self.refresh]
+            format = try Self.format(try command.value(Self.format), json: invocation.common.json)
+            field = try command.value(Self.field)
+            // Value-dependent, so not an OptionRule: --field with --format text or json is fine.
+            if field != nil && format == .vcf { throw ToolFailure(.usage, "--field prints one field; it does not combine with --format vcf") }
+            words = command.argumentList(Self.jids.name)
+            list = words.count > 1 || words.contains("-")
+            photoOut = try command.value(Self.photoOut)
+            if photoOut != nil && list { throw ToolFailure(.usage, "--photo-out takes a single JID") }
         }
-        defer { connection.close() }
-        var fetched: [(JID, VCard)] = []
-        var gone: [JID] = []
-        var warnedOffline = false
-        var own: Result<VCard, VCardServiceError>?
-        if targets.contains(where: { if case .own = $0 { return true } else { return false } }) {
-            own = Result { () throws(VCardServiceError) in try VCardService.fetch(on: connection, jid: nil) }
-        }
-        var pipeline = VCardFetchPipeline(connection: connection, jids: targets.compactMap { t in
-            if case .other(let j) = t { return j } else { return nil }
-        })
-        for t in targets {
-            let answer: Result<VCard, VCardServiceError>
-            switch t {
-            case .invalid(let text, let why): try show(text, .failure(ToolFailure(.badInput, why))); continue
-            case .own: answer = own ?? .success(VCard())
-            case .other: answer = pipeline.next()?.result ?? .failure(.connection(.streamClosed))
+
+        func run() throws {
+            let cache = VCardCacheAccess(env: env)
+            let account = try context.accountJID()
+            let targets = VCardTarget.resolve(words, account: account) {
+                String(decoding: readAll(fd: 0, limit: 16 << 20), as: UTF8.self)
             }
-            guard let jid = t.jid else { continue }
-            switch answer {
-            case .success(let card):
-                fetched.append((jid, card))
-                try show(t.label, .success(VCardResult(jid: jid, card: card)))
+            var printer = VCardPrinter(format: format, field: field, list: list, tty: Output.stdoutIsTTY, env: env)
+            let show = { (label: String, result: Result<VCardResult, ToolFailure>) throws in
+                if let photoOut, case .success(let r) = result {
+                    try Self.writePhoto(r, to: photoOut)
+                    if photoOut == "-" { return }
+                }
+                try printer.emit(label: label, result)
+            }
+            if cachedOnly {
+                for t in targets { try show(t.label, Self.fromCache(t, account: account, cache: cache)) }
+            } else {
+                try fetch(targets, account: account, cache: cache, show: show)
+            }
+            if list, printer.listStatus != .ok {
+                throw ToolFailure(printer.listStatus, "\(printer.failureCodes.count) of \(targets.count) JIDs failed")
+            }
+        }
+
+        /// Asks the server; when it cannot be reached (and not `--refresh`), answers from the cache.
+        private func fetch(_ targets: [VCardTarget], account: JID, cache: VCardCacheAccess,
+                           show: (String, Result<VCardResult, ToolFailure>) throws -> Void) throws {
+            let connection: Connection
+            switch Self.connect(context) {
+            case .success(let c): connection = c
             case .failure(let error):
-                if case .notFound = error { gone.append(jid) }
-                if !refresh, ErrorMapping.isUnreachable(error), let entry = try? cache.load(account: account, jid: jid) {
-                    if !warnedOffline {
-                        env.warn("lost the server (\(ErrorMapping.failure(for: error).message)); answering from the cache")
-                        warnedOffline = true
+                guard !refresh, ErrorMapping.isUnreachable(error) else { throw error }
+                env.warn("cannot reach the server (\(ErrorMapping.failure(for: error).message)); answering from the cache")
+                for t in targets {
+                    try show(t.label, Self.fromCache(t, account: account, cache: cache).mapError { f in
+                        f.code == .notFound ? ErrorMapping.failure(for: error) : f
+                    })
+                }
+                return
+            }
+            defer { connection.close() }
+            var fetched: [(JID, VCard)] = []
+            var gone: [JID] = []
+            var warnedOffline = false
+            var own: Result<VCard, VCardServiceError>?
+            if targets.contains(where: { if case .own = $0 { return true } else { return false } }) {
+                own = Result { () throws(VCardServiceError) in try VCardService.fetch(on: connection, jid: nil) }
+            }
+            var pipeline = VCardFetchPipeline(connection: connection, jids: targets.compactMap { t in
+                if case .other(let j) = t { return j } else { return nil }
+            })
+            for t in targets {
+                let answer: Result<VCard, VCardServiceError>
+                switch t {
+                case .invalid(let text, let why): try show(text, .failure(ToolFailure(.badInput, why))); continue
+                case .own: answer = own ?? .success(VCard())
+                case .other: answer = pipeline.next()?.result ?? .failure(.connection(.streamClosed))
+                }
+                guard let jid = t.jid else { continue }
+                switch answer {
+                case .success(let card):
+                    fetched.append((jid, card))
+                    try show(t.label, .success(VCardResult(jid: jid, card: card)))
+                case .failure(let error):
+                    if case .notFound = error { gone.append(jid) }
+                    if !refresh, ErrorMapping.isUnreachable(error), let entry = try? cache.load(account: account, jid: jid) {
+                        if !warnedOffline {
+                            env.warn("lost the server (\(ErrorMapping.failure(for: error).message)); answering from the cache")
+                            warnedOffline = true
+                        }
+                        try show(t.label, Self.cached(entry, own: jid == account))
+                    } else {
+                        try show(t.label, .failure(ErrorMapping.failure(for: error)))
                     }
-                    try show(t.label, Self.cached(entry, own: jid == account))
-                } else {
-                    try show(t.label, .failure(ErrorMapping.failure(for: error)))
                 }
             }
+            cache.record(account: account, cards: fetched, gone: gone)
         }
-        cache.record(account: account, cards: fetched, gone: gone)
-    }
 
-    private static func connect(_ context: AccountContext) -> Result<Connection, any Error> {
-        do { return .success(try context.connectWithSession().0) } catch { return .failure(error) }
-    }
+        private static func connect(_ context: AccountContext) -> Result<Connection, any Error> {
+            do { return .success(try context.connectWithSession().0) } catch { return .failure(error) }
+        }
 
-    /// A target answered from the cache alone.
-    static func fromCache(_ t: VCardTarget, account: JID, cache: VCardCacheAccess) throws -> Result<VCardResult, ToolFailure> {
-        switch t {
-        case .invalid(_, let why): return .failure(ToolFailure(.badInput, why))
-        case .own(let jid), .other(let jid):
-            guard let entry = try cache.load(account: account, jid: jid) else {
-                return .failure(ToolFailure(.notFound, "no cached vCard of \(jid) (fetch it once without --cached)"))
+        /// A target answered from the cache alone.
+        static func fromCache(_ t: VCardTarget, account: JID, cache: VCardCacheAccess) throws -> Result<VCardResult, ToolFailure> {
+            switch t {
+            case .invalid(_, let why): return .failure(ToolFailure(.badInput, why))
+            case .own(let jid), .other(let jid):
+                guard let entry = try cache.load(account: account, jid: jid) else {
+                    return .failure(ToolFailure(.notFound, "no cached vCard of \(jid) (fetch it once without --cached)"))
+                }
+                if case .own = t { return cached(entry, own: true) }
+                return cached(entry, own: false)
             }
-            if case .own = t { return cached(entry, own: true) }
-            return cached(entry, own: false)
         }
-    }
 
-    /// A cache entry as a result; another's empty card is "no vCard".
-    static func cached(_ entry: VCardCache.Entry, own: Bool) -> Result<VCardResult, ToolFailure> {
-        if !own && entry.card.isEmpty {
-            return .failure(ToolFailure(.notFound, "\(entry.jid) has no vCard (as of \(VCardRender.isoDate(entry.fetchedAt)))"))
+        /// A cache entry as a result; another's empty card is "no vCard".
+        static func cached(_ entry: VCardCache.Entry, own: Bool) -> Result<VCardResult, ToolFailure> {
+            if !own && entry.card.isEmpty {
+                return .failure(ToolFailure(.notFound, "\(entry.jid) has no vCard (as of \(VCardRender.isoDate(entry.fetchedAt)))"))
+            }
+            return .success(VCardResult(jid: entry.jid, card: entry.card, cachedAt: entry.fetchedAt))
         }
-        return .success(VCardResult(jid: entry.jid, card: entry.card, cachedAt: entry.fetchedAt))
-    }
 
-    /// Writes the embedded photo's bytes; a card without one is "not found".
-    static func writePhoto(_ r: VCardResult, to path: String) throws {
-        guard let photo = r.card.photo else { throw ToolFailure(.notFound, "the vCard of \(r.jid) has no photo") }
-        guard let bytes = VCardPhotoFile.info(photo).bytes else {
-            throw ToolFailure(.notFound, "the vCard of \(r.jid) links its photo (\(photo.externalURL ?? "?")) instead of embedding it")
+        /// Writes the embedded photo's bytes; a card without one is "not found".
+        static func writePhoto(_ r: VCardResult, to path: String) throws {
+            guard let photo = r.card.photo else { throw ToolFailure(.notFound, "the vCard of \(r.jid) has no photo") }
+            guard let bytes = VCardPhotoFile.info(photo).bytes else {
+                throw ToolFailure(.notFound, "the vCard of \(r.jid) links its photo (\(photo.externalURL ?? "?")) instead of embedding it")
+            }
+            try Output.write(bytes, toFileOrStdout: path)
         }
-        try Output.write(bytes, toFileOrStdout: path)
-    }
 
-    /// `--format`, or json for `--json`.
-    static func format(_ inv: Invocation) throws -> VCardPrinter.Format {
-        guard let text = inv.command.string("format") else { return inv.common.json ? .json : .text }
-        guard let format = VCardPrinter.Format(rawValue: text) else {
-            throw ToolFailure(.usage, "invalid --format '\(text)': expected text, json or vcf")
+        /// `--format`, or json for `--json`; `--json` with another format is a usage error (which
+        /// depends on the value, so it is not an OptionRule).
+        static func format(_ chosen: VCardPrinter.Format?, json: Bool) throws(ToolFailure) -> VCardPrinter.Format {
+            guard let chosen else { return json ? .json : .text }
+            if json && chosen != .json { throw ToolFailure(.usage, "--json conflicts with --format \(chosen.rawValue)") }
+            return chosen
         }
-        if inv.common.json && format != .json { throw ToolFailure(.usage, "--json conflicts with --format \(text)") }
-        return format
     }
 }

@@ -5,7 +5,7 @@ import XMPPStanzas
 /// lines prefixed with the JID, text blocks, or concatenated vCards).
 struct VCardPrinter {
     /// text, json or vcf.
-    enum Format: String { case text, json, vcf }
+    enum Format: String, Sendable, CaseIterable { case text, json, vcf }
 
     let format: Format
     /// `--field`, if given.

@@ -4,8 +4,8 @@ import XMPPStanzas
 
 /// Publishing one's own card and checking what the server kept (`set` and `import`).
 struct VCardPublisher {
-    let inv: Invocation
-    var env: ToolEnvironment { inv.environment }
+    let context: AccountContext
+    var env: ToolEnvironment { context.environment }
 
     /// What publishing did.
     struct Outcome {
@@ -20,7 +20,7 @@ struct VCardPublisher {
     /// Fetches the account's card, lets `change` turn it into the card to publish, publishes it
     /// (unless nothing changed and `force` is false), reads it back, caches and reports.
     func run(status: String, force: Bool, change: (VCard) throws -> VCard) throws {
-        let (connection, account) = try inv.context.connectWithSession()
+        let (connection, account) = try context.connectWithSession()
         defer { connection.close() }
         let cache = VCardCacheAccess(env: env)
         let (outcome, kept) = try OwnVCardLock.around(account, env: env) { () throws -> (Outcome, VCard) in
@@ -43,14 +43,14 @@ struct VCardPublisher {
             let values = outcome.losses.filter { $0.field == field }.map { Self.short($0.value) }
             env.warn("warning: the server did not keep \(field) (\(values.joined(separator: "; ")))")
         }
-        if inv.common.json {
+        if context.common.json {
             Output.line(JSONValue.object([
                 ("jid", .string(account.description)), ("status", .string(outcome.status)),
                 ("changed_fields", .array(outcome.changed.map(JSONValue.string))),
                 ("dropped_fields", .array(fields.map(JSONValue.string))),
                 ("dropped", .array(outcome.losses.map { .object([("field", .string($0.field)), ("value", .string($0.value))]) })),
             ]).pretty)
-        } else if !inv.common.quiet {
+        } else if !context.common.quiet {
             switch outcome.status {
             case "unchanged": Output.line("The vCard of \(account) already has these values; nothing was sent.")
             case "imported": Output.line("Imported the vCard of \(account).")
@@ -70,52 +70,5 @@ struct VCardPublisher {
     static func short(_ s: String) -> String {
         let flat = s.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n")
         return flat.count > 60 ? String(flat.prefix(60)) + "…" : flat
-    }
-}
-
-/// `xmpp-vcard set`: merges the options into the current card.
-struct VCardSetCommand {
-    let inv: Invocation
-
-    func run() throws {
-        let edits = try VCardEdits.parse(inv.command, loadPhoto: VCardPhotoFile.load)
-        guard !edits.isEmpty else {
-            throw ToolFailure(.usage, "nothing to change: give a field option such as --nickname, or --clear FIELD")
-        }
-        try VCardPublisher(inv: inv).run(status: "updated", force: false) { current in
-            var card = current
-            edits.apply(to: &card)
-            return card
-        }
-    }
-}
-
-/// `xmpp-vcard import FILE.vcf|-`: replaces the card with a file's (keeping the photo when the file has none).
-struct VCardImportCommand {
-    let inv: Invocation
-
-    func run() throws {
-        let path = inv.command.argument("FILE") ?? "-"
-        let name = path == "-" ? "standard input" : path
-        let bytes = try VCardFiles.read(path, limit: VCFReader.maxBytes, what: "the vCard file is")
-        let entries: [VCFReader.Entry]
-        switch Self.read(bytes) {
-        case .success(let e): entries = e
-        case .failure(let error): throw ToolFailure(.badInput, "\(name): \(error)")
-        }
-        guard entries.count == 1 else {
-            throw ToolFailure(.badInput, "\(name) holds \(entries.count) vCards (lines \(entries.map { String($0.line) }.joined(separator: ", "))); "
-                + "import takes one")
-        }
-        let imported = entries[0].card
-        try VCardPublisher(inv: inv).run(status: "imported", force: true) { current in
-            var card = imported
-            if card.photo == nil { card.photo = current.photo }
-            return card
-        }
-    }
-
-    private static func read(_ bytes: [UInt8]) -> Result<[VCFReader.Entry], VCFError> {
-        do { return .success(try VCFReader.read(bytes)) } catch { return .failure(error) }
     }
 }

@@ -1,0 +1,55 @@
+import Arguments
+import XMPPStanzas
+
+extension VCardTool {
+    /// `xmpp-vcard import FILE.vcf|-`: replaces the card with a file's (keeping the photo when the file has none).
+    struct Import: ToolCommand {
+        static let file = PositionalSpec("FILE", help: "The .vcf file, or '-' for standard input.",
+                                         completion: .file(extensions: ["vcf", "vcard"]))
+
+        static let spec = CommandSpec(
+            "import", summary: "Replace the account's own vCard with a .vcf file (vCard 3.0 or 4.0).",
+            discussion: [
+                "The file must hold exactly one vCard. A malformed file is exit status 9 with the line named. Every "
+                    + "field is replaced, except that a file without PHOTO keeps the current photo (clear it with "
+                    + "'xmpp-vcard set --clear photo'). 'xmpp-vcard get --format vcf' writes files this command reads.",
+            ],
+            positionals: [file],
+            examples: [
+                Example("xmpp-vcard get --format vcf -a old@example.org | xmpp-vcard import - -a new@example.org",
+                        "Copy a card from one account to another."),
+            ])
+
+        let context: AccountContext
+        let path: String
+
+        init(_ invocation: Invocation) {
+            context = invocation.context
+            path = invocation.command.argument(Self.file.name) ?? "-"
+        }
+
+        func run() throws {
+            let name = path == "-" ? "standard input" : path
+            let bytes = try VCardFiles.read(path, limit: VCFReader.maxBytes, what: "the vCard file is")
+            let entries: [VCFReader.Entry]
+            switch Self.read(bytes) {
+            case .success(let e): entries = e
+            case .failure(let error): throw ToolFailure(.badInput, "\(name): \(error)")
+            }
+            guard entries.count == 1 else {
+                throw ToolFailure(.badInput, "\(name) holds \(entries.count) vCards (lines \(entries.map { String($0.line) }.joined(separator: ", "))); "
+                    + "import takes one")
+            }
+            let imported = entries[0].card
+            try VCardPublisher(context: context).run(status: "imported", force: true) { current in
+                var card = imported
+                if card.photo == nil { card.photo = current.photo }
+                return card
+            }
+        }
+
+        private static func read(_ bytes: [UInt8]) -> Result<[VCFReader.Entry], VCFError> {
+            do { return .success(try VCFReader.read(bytes)) } catch { return .failure(error) }
+        }
+    }
+}
