@@ -71,7 +71,7 @@ extension RosterTool {
             let items: [RosterItem]
             var book: PresenceBook?
             if fromCache {
-                items = try cachedItems()
+                items = try RosterSession.cachedItems(context)
             } else {
                 let session = try RosterSession.open(context)
                 defer { session.close() }
@@ -86,15 +86,6 @@ extension RosterTool {
             }
             let rows = items.map { ($0, book?.presence(of: $0.jid) ?? .unknown) }.filter { filters.accepts($0.0, $0.1) }
             print(rows)
-        }
-
-        private func cachedItems() throws -> [RosterItem] {
-            let env = context.environment
-            let account = try context.accountJID()
-            guard let cache = RosterSession.openCache(env), let roster = try cache.load(account: account) else {
-                throw ToolFailure(.notFound, "no cached roster for \(account): run 'xmpp-roster list' once while online")
-            }
-            return roster.items
         }
 
         private func print(_ rows: [(RosterItem, ContactPresence)]) {

@@ -44,6 +44,15 @@ final class RosterSession {
         }
     }
 
+    /// The account's cached roster, without the network (`--cached`); not found when there is none.
+    static func cachedItems(_ context: AccountContext) throws -> [RosterItem] {
+        let account = try context.accountJID()
+        guard let cache = openCache(context.environment), let roster = try cache.load(account: account) else {
+            throw ToolFailure(.notFound, "no cached roster for \(account): run 'xmpp-roster list' once while online")
+        }
+        return roster.items
+    }
+
     /// Gets the roster, versioned against the cache, and stores a transferred copy. The cached
     /// items are read while the server works on the request.
     func sync() throws {
