@@ -19,7 +19,7 @@ function __xmpp_roster_position
                     set skip 1
             end
         else if test -z "$cmd"
-            if contains -- $token list add remove rename group pending approve deny export import watch
+            if contains -- $token list add remove rename group pending approve deny groups export import watch
                 set cmd $token
             else
                 set cmd '?'
@@ -100,6 +100,7 @@ complete -c xmpp-roster -n '__xmpp_roster_at approve +0' -l all -d 'Approve ever
 complete -c xmpp-roster -n '__xmpp_roster_at approve +0' -l add-back -d 'Also ask to see their presence in return, as auto-accepting clients do.'
 complete -c xmpp-roster -n '__xmpp_roster_at approve 0' -x -a '(__xmpp_roster_dynamic contacts)'
 complete -c xmpp-roster -n '__xmpp_roster_at deny 0' -x -a '(__xmpp_roster_dynamic contacts)'
+complete -c xmpp-roster -n '__xmpp_roster_at groups +0' -l cached -d 'Answer from the local cache without touching the network.'
 complete -c xmpp-roster -n '__xmpp_roster_at export +0' -l format -x -a 'json csv' -d 'json (default) or csv.'
 complete -c xmpp-roster -n '__xmpp_roster_at import +0' -l dry-run -d 'Only show what would change.'
 complete -c xmpp-roster -n '__xmpp_roster_at import +0' -l no-subscribe -d 'Send no subscription requests for added contacts.'
@@ -116,6 +117,7 @@ complete -c xmpp-roster -n '__xmpp_roster_at "" 0' -a group -d 'Set the groups o
 complete -c xmpp-roster -n '__xmpp_roster_at "" 0' -a pending -d 'List subscription requests waiting for an answer.'
 complete -c xmpp-roster -n '__xmpp_roster_at "" 0' -a approve -d 'Let a contact (or everyone waiting, with --all) see your presence.'
 complete -c xmpp-roster -n '__xmpp_roster_at "" 0' -a deny -d 'Refuse a subscription request, or revoke an approval.'
+complete -c xmpp-roster -n '__xmpp_roster_at "" 0' -a groups -d 'List the roster\'s groups and how many contacts each holds.'
 complete -c xmpp-roster -n '__xmpp_roster_at "" 0' -a export -d 'Print the roster (JID, name, groups, subscription) as JSON or CSV.'
 complete -c xmpp-roster -n '__xmpp_roster_at "" 0' -a import -d 'Merge an exported roster: add missing contacts, update names and groups.'
 complete -c xmpp-roster -n '__xmpp_roster_at "" 0' -a watch -d 'Stay online and print roster pushes, subscription requests and presence changes.'

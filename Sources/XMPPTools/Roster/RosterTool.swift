@@ -21,7 +21,7 @@ public enum RosterTool {
                 + "characters escaped, as xmpp-tools(7) describes, so each contact or event stays one line.",
         ],
         commands: [List.self, Add.self, Remove.self, Rename.self, Group.self, Pending.self, Approve.self, Deny.self,
-                   Export.self, Import.self, Watch.self],
+                   Groups.self, Export.self, Import.self, Watch.self],
         examples: [
             Example("xmpp-roster list", "Show contacts with presence."),
             Example("xmpp-roster list --cached --json | jq -r '.[] | select(.groups | index(\"Work\")) | .jid'",
