@@ -122,7 +122,7 @@ public final class Connection: StanzaChannel {
     private static func reply(from element: XMLElement) throws(ConnectionError) -> Iq {
         let iq: Iq
         do { iq = try Iq(element: element) } catch { throw .badStanza(error) }
-        if iq.type == .error { throw .stanzaError(iq.error ?? StanzaError(type: "cancel", condition: "undefined-condition")) }
+        if iq.type == .error { throw .stanzaError(iq.error ?? StanzaError(type: "cancel", condition: .undefinedCondition)) }
         return iq
     }
 

@@ -131,7 +131,7 @@ public enum AvatarService {
             }
         } catch {
             if case .connection(.stanzaError(let e)) = error,
-               ["service-unavailable", "feature-not-implemented"].contains(e.condition) {
+               [.serviceUnavailable, .featureNotImplemented].contains(e.condition) {
                 throw .pepUnavailable(e)
             }
             throw error

@@ -7,7 +7,7 @@ import XMPPStanzas
 /// is an answer to report, not a failure: the avatar can still live in PEP.
 extension AvatarService {
     /// The conditions to a vCard set that mean the server keeps no vCards.
-    static let noVCardConditions: Set<String> = ["service-unavailable", "feature-not-implemented"]
+    static let noVCardConditions: Set<StanzaError.Condition> = [.serviceUnavailable, .featureNotImplemented]
 
     /// `jid`'s card (nil: one's own); an empty card when there is none or it cannot be read.
     static func card(on connection: any StanzaChannel, of jid: JID?) throws(AvatarServiceError) -> VCard {
@@ -52,7 +52,7 @@ extension AvatarServiceError {
         case .invalidCard(let e): self = .invalidPayload("vCard", e)
         case .connection(let e): self = .connection(e)
         // VCardService says notFound for these two conditions; the avatar code reads both as absent.
-        case .notFound: self = .connection(.stanzaError(StanzaError(type: "cancel", condition: "item-not-found")))
+        case .notFound: self = .connection(.stanzaError(StanzaError(type: "cancel", condition: .itemNotFound)))
         }
     }
 }

@@ -78,7 +78,7 @@ public enum PresenceService {
                     return .rosterPush(push)
                 }
                 var refusal = Iq(type: .error, id: iq.id, to: iq.from)
-                refusal.error = StanzaError(type: "cancel", condition: "service-unavailable")
+                refusal.error = StanzaError(type: "cancel", condition: .serviceUnavailable)
                 try connection.send(refusal.element)
             default:
                 return .malformed("unexpected <\(element.name)/>")

@@ -32,9 +32,9 @@ public enum PublishOptionsOutcome: String, Sendable {
 public enum PubSubClient {
     /// Conditions that mean "there is nothing you may read here": no node, no such account,
     /// an access model that excludes the requester, or no PEP service at all.
-    static let absentConditions: Set<String> = [
-        "item-not-found", "forbidden", "not-authorized", "service-unavailable", "feature-not-implemented",
-        "not-allowed", "registration-required", "subscription-required",
+    static let absentConditions: Set<StanzaError.Condition> = [
+        .itemNotFound, .forbidden, .notAuthorized, .serviceUnavailable, .featureNotImplemented,
+        .notAllowed, .registrationRequired, .subscriptionRequired,
     ]
 
     /// The items of `node` at `jid` (nil: the account's own PEP service): the newest `maxItems`,
@@ -94,7 +94,7 @@ public enum PubSubClient {
     public static func retract(on connection: any StanzaChannel, node: String, ids: [String]) throws(PubSubError) {
         for id in ids {
             guard let error = attempt(connection, PubSubRetract(node: node, ids: [id]).element) else { continue }
-            if case .stanzaError(let e) = error, e.condition == "item-not-found" { continue }
+            if case .stanzaError(let e) = error, e.condition == .itemNotFound { continue }
             throw .connection(error)
         }
     }

@@ -38,7 +38,7 @@ public enum RegistrationService {
         do {
             reply = try connection.request(Iq(type: .get, id: connection.makeID(), payload: RegistrationRequest.formQuery))
         } catch {
-            if case .stanzaError(let e) = error, e.condition == "service-unavailable" || e.condition == "feature-not-implemented" {
+            if case .stanzaError(let e) = error, e.condition == .serviceUnavailable || e.condition == .featureNotImplemented {
                 throw .notSupported(domain: connection.domain)
             }
             throw .connection(error)

@@ -42,7 +42,7 @@ public enum VCardService {
         do {
             iq = try connection.awaitReply(id: id)
         } catch {
-            if case .stanzaError(let e) = error, ["item-not-found", "service-unavailable"].contains(e.condition) {
+            if case .stanzaError(let e) = error, [.itemNotFound, .serviceUnavailable].contains(e.condition) {
                 guard let jid else { return VCard() }
                 throw .notFound(jid)
             }

@@ -13,7 +13,7 @@ final class ConnectionErrorKindTests: XCTestCase {
     private let answers: [ConnectionError] = [
         .tls("alert"), .certificateRejected("wrong name"), .pinMismatch(expected: "a", actual: "b"), .tlsUnavailable,
         .protocolViolation("x"), .authenticationFailed(condition: "not-authorized", text: nil),
-        .stanzaError(StanzaError(type: "cancel", condition: "forbidden")),
+        .stanzaError(StanzaError(type: "cancel", condition: .forbidden)),
         .stream(StreamError(condition: "host-unknown")),
     ]
 
@@ -29,8 +29,8 @@ final class ConnectionErrorKindTests: XCTestCase {
 
     func testTransientCoversLinksThrottlingAndRestartsNotRefusals() {
         for e in unreachable + link { XCTAssertTrue(e.isTransient, "\(e)") }
-        XCTAssertTrue(ConnectionError.stanzaError(StanzaError(type: "wait", condition: "resource-constraint")).isTransient)
-        XCTAssertTrue(ConnectionError.stanzaError(StanzaError(type: "modify", condition: "policy-violation")).isTransient)
+        XCTAssertTrue(ConnectionError.stanzaError(StanzaError(type: "wait", condition: .resourceConstraint)).isTransient)
+        XCTAssertTrue(ConnectionError.stanzaError(StanzaError(type: "modify", condition: .policyViolation)).isTransient)
         XCTAssertTrue(ConnectionError.stream(StreamError(condition: "system-shutdown")).isTransient)
         for e in answers { XCTAssertFalse(e.isTransient, "\(e)") }
     }

@@ -86,7 +86,7 @@ final class AvatarPublisherTests: XCTestCase {
     func testAServerWithoutVCardsIsReportedAndPEPStillPublished() throws {
         let channel = try FakeChannel(replies: [error("feature-not-implemented"), error("service-unavailable"), ok, ok])
         let result = try AvatarPublisher.publish(png: png, width: 1, height: 1, on: channel)
-        XCTAssertEqual(result.vCardRefusal?.condition, "service-unavailable")
+        XCTAssertEqual(result.vCardRefusal?.condition, .serviceUnavailable)
         XCTAssertNil(result.pepRefusal)
         XCTAssertEqual(result.accessModelOutcome, .accepted)
         XCTAssertEqual(kinds(channel).count, 4)
@@ -97,7 +97,7 @@ final class AvatarPublisherTests: XCTestCase {
         let channel = try FakeChannel(replies: [card(), ok, error("service-unavailable")])
         let result = try AvatarPublisher.publish(png: png, width: 1, height: 1, on: channel)
         XCTAssertNil(result.vCardRefusal)
-        XCTAssertEqual(result.pepRefusal?.condition, "service-unavailable")
+        XCTAssertEqual(result.pepRefusal?.condition, .serviceUnavailable)
         XCTAssertNil(result.accessModelOutcome)
         XCTAssertEqual(kinds(channel), ["vcard-get", "vcard-set", "publish:" + Namespace.avatarData])
     }
@@ -107,7 +107,7 @@ final class AvatarPublisherTests: XCTestCase {
         let channel = try FakeChannel(replies: [card(), error("not-allowed")])
         XCTAssertThrowsError(try AvatarPublisher.publish(png: png, width: 1, height: 1, on: channel)) { error in
             guard case AvatarServiceError.connection(.stanzaError(let e)) = error else { return XCTFail("\(error)") }
-            XCTAssertEqual(e.condition, "not-allowed")
+            XCTAssertEqual(e.condition, .notAllowed)
         }
         XCTAssertEqual(channel.requests.count, 2)
     }

@@ -67,7 +67,7 @@ final class FakeChannel: StanzaChannel {
         let element = incoming.remove(at: index)
         let iq: Iq
         do { iq = try Iq(element: element) } catch { throw .badStanza(error) }
-        if iq.type == .error { throw .stanzaError(iq.error ?? StanzaError(type: "cancel", condition: "undefined-condition")) }
+        if iq.type == .error { throw .stanzaError(iq.error ?? StanzaError(type: "cancel", condition: .undefinedCondition)) }
         return iq
     }
 

@@ -49,7 +49,7 @@ final class PresenceServiceTests: XCTestCase {
         guard case .presence = event else { return XCTFail("\(event)") }
         let refusal = try Iq(element: try XCTUnwrap(channel.sent.last))
         XCTAssertEqual(refusal.type, .error)
-        XCTAssertEqual(refusal.error?.condition, "service-unavailable")
+        XCTAssertEqual(refusal.error?.condition, .serviceUnavailable)
         XCTAssertEqual(refusal.to?.description, "mallory@evil.example/x")
     }
 }

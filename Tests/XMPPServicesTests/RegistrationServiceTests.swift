@@ -39,7 +39,7 @@ final class RegistrationServiceTests: XCTestCase {
         ])
         XCTAssertThrowsError(try RegistrationService.register(on: channel, username: "bill", password: "m1cro$oft")) { error in
             guard case RegistrationError.connection(.stanzaError(let e)) = error else { return XCTFail("\(error)") }
-            XCTAssertEqual(e.condition, "conflict")
+            XCTAssertEqual(e.condition, .conflict)
         }
     }
 

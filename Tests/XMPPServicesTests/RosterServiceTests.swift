@@ -60,7 +60,7 @@ final class RosterServiceTests: XCTestCase {
             """])
         XCTAssertThrowsError(try RosterService.remove(try JID("nurse@example.com"), on: channel)) { error in
             guard case ConnectionError.stanzaError(let e) = error else { return XCTFail("\(error)") }
-            XCTAssertEqual(e.condition, "item-not-found")
+            XCTAssertEqual(e.condition, .itemNotFound)
         }
         let item = channel.requests.first?.child("query", namespace: Namespace.roster)?.child("item")
         XCTAssertEqual(item?[attribute: "subscription"], "remove")

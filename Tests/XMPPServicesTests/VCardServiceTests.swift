@@ -56,7 +56,7 @@ final class VCardServiceTests: XCTestCase {
         ])
         XCTAssertThrowsError(try VCardService.fetch(on: channel, jid: try JID("a@example.com"))) { error in
             guard case VCardServiceError.connection(.stanzaError(let e)) = error else { return XCTFail("\(error)") }
-            XCTAssertEqual(e.condition, "forbidden")
+            XCTAssertEqual(e.condition, .forbidden)
         }
     }
 

@@ -132,10 +132,10 @@ final class PubSubTests: XCTestCase {
             </iq>
             """))
         XCTAssertEqual(PublishOptionsRecovery(after: try XCTUnwrap(iq.error)), .reconfigureNode)
-        XCTAssertEqual(PublishOptionsRecovery(after: StanzaError(type: "cancel", condition: "feature-not-implemented")),
+        XCTAssertEqual(PublishOptionsRecovery(after: StanzaError(type: "cancel", condition: .featureNotImplemented)),
                        .publishWithoutOptions)
-        XCTAssertEqual(PublishOptionsRecovery(after: StanzaError(type: "modify", condition: "bad-request")), .publishWithoutOptions)
-        XCTAssertEqual(PublishOptionsRecovery(after: StanzaError(type: "auth", condition: "forbidden")), .fail)
-        XCTAssertEqual(PublishOptionsRecovery(after: StanzaError(type: "cancel", condition: "service-unavailable")), .fail)
+        XCTAssertEqual(PublishOptionsRecovery(after: StanzaError(type: "modify", condition: .badRequest)), .publishWithoutOptions)
+        XCTAssertEqual(PublishOptionsRecovery(after: StanzaError(type: "auth", condition: .forbidden)), .fail)
+        XCTAssertEqual(PublishOptionsRecovery(after: StanzaError(type: "cancel", condition: .serviceUnavailable)), .fail)
     }
 }

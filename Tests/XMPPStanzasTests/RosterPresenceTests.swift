@@ -75,7 +75,7 @@ final class RosterPresenceTests: XCTestCase {
             <remote-server-not-found xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></presence>
             """)
         XCTAssertEqual(p.type, .error)
-        XCTAssertEqual(p.error?.condition, "remote-server-not-found")
+        XCTAssertEqual(p.error?.condition, .remoteServerNotFound)
     }
 
     func testMalformedPresenceIsRefusedWithAReason() throws {

@@ -30,14 +30,31 @@ final class StanzaTests: XCTestCase {
             <conflict xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/>
             <text xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'>The requested username already exists.</text></error></iq>
             """))
-        XCTAssertEqual(iq.error, StanzaError(type: "cancel", condition: "conflict", text: "The requested username already exists."))
+        XCTAssertEqual(iq.error, StanzaError(type: "cancel", condition: .conflict, text: "The requested username already exists."))
         XCTAssertEqual(iq.error?.description, "conflict: The requested username already exists.")
     }
 
     func testStanzaErrorWithoutConditionIsUndefined() throws {
         let error = StanzaError(stanza: try parseXMLDocument("<iq type='error' id='x'><error type='wait'/></iq>"))
-        XCTAssertEqual(error.condition, "undefined-condition")
+        XCTAssertEqual(error.condition, .undefinedCondition)
         XCTAssertEqual(error.type, "wait")
+    }
+
+    /// RFC 6120 §8.3.3's 22 conditions read and write under their element names; a name it does
+    /// not define (or one in another namespace) reads as undefined-condition.
+    func testEveryDefinedConditionRoundTripsAndOthersAreUndefined() throws {
+        XCTAssertEqual(StanzaError.Condition.allCases.count, 22)
+        for condition in StanzaError.Condition.allCases {
+            let written = StanzaError(type: "cancel", condition: condition).element
+            let stanza = XMLElement("iq", namespace: Namespace.client, children: [.element(written)])
+            XCTAssertEqual(StanzaError(stanza: stanza).condition, condition, condition.rawValue)
+        }
+        let odd = StanzaError(stanza: try parseXMLDocument("""
+            <iq type='error' id='x'><error type='cancel'><payment-required xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/>\
+            <precondition-not-met xmlns='http://jabber.org/protocol/pubsub#errors'/></error></iq>
+            """))
+        XCTAssertEqual(odd.condition, .undefinedCondition)
+        XCTAssertEqual(StanzaError.Condition.itemNotFound.description, "item-not-found")
     }
 
     func testStreamErrorAndFeatures() throws {

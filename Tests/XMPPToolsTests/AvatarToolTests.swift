@@ -48,9 +48,9 @@ final class AvatarToolTests: XCTestCase {
         XCTAssertEqual(code(.hashMismatch(expected: "a", actual: "b")), .failed)
         XCTAssertEqual(code(.invalidBase64(.vcard)), .failed)
         XCTAssertEqual(code(.invalidPayload("avatar metadata", .missingChild(element: "a", child: "b"))), .failed)
-        XCTAssertEqual(code(.pepUnavailable(StanzaError(type: "cancel", condition: "service-unavailable"))), .refused)
+        XCTAssertEqual(code(.pepUnavailable(StanzaError(type: "cancel", condition: .serviceUnavailable))), .refused)
         XCTAssertEqual(code(.connection(.timedOut("waiting"))), .network)
-        XCTAssertEqual(code(.connection(.stanzaError(StanzaError(type: "auth", condition: "forbidden")))), .refused)
+        XCTAssertEqual(code(.connection(.stanzaError(StanzaError(type: "auth", condition: .forbidden)))), .refused)
         XCTAssertTrue(ErrorMapping.failure(for: AvatarServiceError.hashMismatch(expected: "a1", actual: "b2") as any Error)
             .message.contains("a1"))
     }

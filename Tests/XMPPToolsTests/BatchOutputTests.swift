@@ -191,11 +191,11 @@ final class BatchOutputTests: XCTestCase {
     }
 
     func testThrottleClassification() {
-        XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "cancel", condition: "conflict")), .exists)
-        XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "wait", condition: "policy-violation")), .retry)
-        XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "modify", condition: "resource-constraint")), .retry)
-        XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "wait", condition: "internal-server-error")), .retry)
-        XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "modify", condition: "not-acceptable")), .refused)
+        XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "cancel", condition: .conflict)), .exists)
+        XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "wait", condition: .policyViolation)), .retry)
+        XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "modify", condition: .resourceConstraint)), .retry)
+        XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "wait", condition: .internalServerError)), .retry)
+        XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "modify", condition: .notAcceptable)), .refused)
         XCTAssertTrue(ReplyClassifier.isTransient(.connectFailed(host: "h", port: 1, reason: "refused")))
         XCTAssertTrue(ReplyClassifier.isTransient(.stream(StreamError(condition: "system-shutdown"))))
         XCTAssertFalse(ReplyClassifier.isTransient(.certificateRejected("self-signed")))

@@ -43,8 +43,8 @@ final class BatchProfileTests: XCTestCase {
     /// Only ejabberd's item-not-found on the vCard set is retried; other refusals leave the
     /// columns pending at once.
     func testOnlyTheFreshAccountRaceIsRetried() {
-        let notFound = VCardServiceError.connection(.stanzaError(StanzaError(type: "cancel", condition: "item-not-found")))
-        let forbidden = VCardServiceError.connection(.stanzaError(StanzaError(type: "auth", condition: "forbidden")))
+        let notFound = VCardServiceError.connection(.stanzaError(StanzaError(type: "cancel", condition: .itemNotFound)))
+        let forbidden = VCardServiceError.connection(.stanzaError(StanzaError(type: "auth", condition: .forbidden)))
         XCTAssertTrue(ProfileStep.isFreshAccountRace(notFound))
         XCTAssertFalse(ProfileStep.isFreshAccountRace(forbidden))
         XCTAssertFalse(ProfileStep.isFreshAccountRace(VCardServiceError.connection(.closedByPeer)))

@@ -22,14 +22,14 @@ final class ErrorMappingTests: XCTestCase {
     }
 
     func testStanzaConditions() {
-        XCTAssertEqual(code(ConnectionError.stanzaError(StanzaError(type: "cancel", condition: "item-not-found"))), .notFound)
-        XCTAssertEqual(code(ConnectionError.stanzaError(StanzaError(type: "cancel", condition: "not-allowed"))), .refused)
-        XCTAssertEqual(code(ConnectionError.stanzaError(StanzaError(type: "wait", condition: "resource-constraint"))), .refused)
-        XCTAssertEqual(code(ConnectionError.stanzaError(StanzaError(type: "modify", condition: "jid-malformed"))), .badInput)
+        XCTAssertEqual(code(ConnectionError.stanzaError(StanzaError(type: "cancel", condition: .itemNotFound))), .notFound)
+        XCTAssertEqual(code(ConnectionError.stanzaError(StanzaError(type: "cancel", condition: .notAllowed))), .refused)
+        XCTAssertEqual(code(ConnectionError.stanzaError(StanzaError(type: "wait", condition: .resourceConstraint))), .refused)
+        XCTAssertEqual(code(ConnectionError.stanzaError(StanzaError(type: "modify", condition: .jidMalformed))), .badInput)
     }
 
     func testRegistrationConflictIsFive() {
-        let f = ErrorMapping.failure(for: RegistrationError.connection(.stanzaError(StanzaError(type: "cancel", condition: "conflict"))))
+        let f = ErrorMapping.failure(for: RegistrationError.connection(.stanzaError(StanzaError(type: "cancel", condition: .conflict))))
         XCTAssertEqual(f.code, .conflict)
         XCTAssertEqual(f.message, "the account already exists")
         XCTAssertEqual(code(RegistrationError.captchaRequired(instructions: nil)), .refused)

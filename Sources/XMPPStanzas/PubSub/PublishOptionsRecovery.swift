@@ -12,8 +12,8 @@ public enum PublishOptionsRecovery: Sendable, Equatable {
     /// The recovery for the error a publish with options got.
     public init(after error: StanzaError) {
         switch error.condition {
-        case "conflict": self = .reconfigureNode
-        case "feature-not-implemented", "bad-request", "not-acceptable": self = .publishWithoutOptions
+        case .conflict: self = .reconfigureNode
+        case .featureNotImplemented, .badRequest, .notAcceptable: self = .publishWithoutOptions
         default: self = .fail
         }
     }

@@ -87,7 +87,7 @@ enum ProfileStep {
     /// at --jobs 1); the same request a moment later succeeds.
     static func isFreshAccountRace(_ error: any Error) -> Bool {
         guard case VCardServiceError.connection(.stanzaError(let e)) = error else { return false }
-        return e.condition == "item-not-found"
+        return e.condition == .itemNotFound
     }
 
     /// Whether `form` (plain fields or a data form) has a field called `name`.

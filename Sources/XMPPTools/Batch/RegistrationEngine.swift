@@ -238,7 +238,7 @@ final class RegistrationEngine {
         if isError {
             let error = StanzaError(stanza: element)
             if ReplyClassifier.isThrottle(error) { fail(slot, .stanzaError(error), .now); return }
-            if ["service-unavailable", "feature-not-implemented"].contains(error.condition) {
+            if [.serviceUnavailable, .featureNotImplemented].contains(error.condition) {
                 throw RegistrationError.notSupported(domain: slot.link?.connection.options.domain ?? "the server")
             }
             throw RegistrationError.connection(.stanzaError(error))

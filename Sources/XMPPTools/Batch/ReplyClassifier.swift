@@ -15,14 +15,14 @@ enum ReplyClassifier {
 
     /// Classifies a stanza error answering a registration.
     static func verdict(_ error: StanzaError) -> Verdict {
-        if error.condition == "conflict" { return .exists }
+        if error.condition == .conflict { return .exists }
         if isThrottle(error) { return .retry }
         return .refused
     }
 
     /// `resource-constraint`, `policy-violation` and any `type='wait'` error: slow down, retry.
     static func isThrottle(_ error: StanzaError) -> Bool {
-        error.type == "wait" || error.condition == "resource-constraint" || error.condition == "policy-violation"
+        error.type == "wait" || error.condition == .resourceConstraint || error.condition == .policyViolation
     }
 
     /// True for failures that later attempts can overcome (drops, timeouts, refusals while a

@@ -91,7 +91,7 @@ public enum ErrorMapping {
         case .missingField: return ToolFailure(.usage, error.description)
         case .invalidForm: return ToolFailure(.network, error.description)
         case .connection(let c):
-            if case .stanzaError(let e) = c, e.condition == "conflict" {
+            if case .stanzaError(let e) = c, e.condition == .conflict {
                 return ToolFailure(.conflict, "the account already exists" + (e.text.map { " (\($0))" } ?? ""))
             }
             return failure(for: c)
@@ -108,16 +108,17 @@ public enum ErrorMapping {
     }
 
     /// Exit status for a stanza error condition (RFC 6120 §8.3.3).
-    public static func code(forCondition condition: String) -> ExitCode {
+    public static func code(forCondition condition: StanzaError.Condition) -> ExitCode {
         switch condition {
-        case "conflict": return .conflict
-        case "item-not-found", "recipient-unavailable", "remote-server-not-found": return .notFound
-        case "not-allowed", "forbidden", "policy-violation", "resource-constraint", "registration-required",
-             "service-unavailable", "feature-not-implemented": return .refused
-        case "not-authorized": return .auth
-        case "bad-request", "not-acceptable", "jid-malformed": return .badInput
-        case "remote-server-timeout": return .network
-        default: return .failed
+        case .conflict: return .conflict
+        case .itemNotFound, .recipientUnavailable, .remoteServerNotFound: return .notFound
+        case .notAllowed, .forbidden, .policyViolation, .resourceConstraint, .registrationRequired,
+             .serviceUnavailable, .featureNotImplemented: return .refused
+        case .notAuthorized: return .auth
+        case .badRequest, .notAcceptable, .jidMalformed: return .badInput
+        case .remoteServerTimeout: return .network
+        case .gone, .internalServerError, .redirect, .subscriptionRequired, .undefinedCondition, .unexpectedRequest:
+            return .failed
         }
     }
 }
