@@ -49,18 +49,11 @@ extension ErrorMapping {
         }
     }
 
-    /// True for connection failures that mean "the server cannot be reached", after which a
-    /// cached answer is better than none.
+    /// True when the path to the server failed (`ConnectionError.isLinkFailure`: unreachable, a
+    /// timeout, a dropped connection), after which a cached answer is better than none.
     static func isUnreachable(_ error: any Error) -> Bool {
-        let connection: ConnectionError?
-        if let e = error as? ConnectionError { connection = e } else if case .connection(let e)? = error as? VCardServiceError {
-            connection = e
-        } else {
-            connection = nil
-        }
-        switch connection {
-        case .dnsFailed?, .connectFailed?, .timedOut?, .closedByPeer?, .closedWithoutAnswer?, .io?, .streamClosed?: return true
-        default: return false
-        }
+        if let e = error as? ConnectionError { return e.isLinkFailure }
+        if case .connection(let e)? = error as? VCardServiceError { return e.isLinkFailure }
+        return false
     }
 }
