@@ -51,7 +51,7 @@ extension ErrorMapping {
 
     /// True when the path to the server failed (`ConnectionError.isLinkFailure`: unreachable, a
     /// timeout, a dropped connection), after which a cached answer is better than none.
-    static func isUnreachable(_ error: any Error) -> Bool {
+    static func isLinkFailure(_ error: any Error) -> Bool {
         if let e = error as? ConnectionError { return e.isLinkFailure }
         if case .connection(let e)? = error as? VCardServiceError { return e.isLinkFailure }
         return false

@@ -115,7 +115,7 @@ extension VCardTool {
             switch Self.connect(context) {
             case .success(let c): connection = c
             case .failure(let error):
-                guard !refresh, ErrorMapping.isUnreachable(error) else { throw error }
+                guard !refresh, ErrorMapping.isLinkFailure(error) else { throw error }
                 env.warn("cannot reach the server (\(ErrorMapping.failure(for: error).message)); answering from the cache")
                 for t in targets {
                     try show(t.label, Self.fromCache(t, account: account, cache: cache).mapError { f in
@@ -149,7 +149,7 @@ extension VCardTool {
                     try show(t.label, .success(VCardResult(jid: jid, card: card)))
                 case .failure(let error):
                     if case .notFound = error { gone.append(jid) }
-                    if !refresh, ErrorMapping.isUnreachable(error), let entry = try? cache.load(account: account, jid: jid) {
+                    if !refresh, ErrorMapping.isLinkFailure(error), let entry = try? cache.load(account: account, jid: jid) {
                         if !warnedOffline {
                             env.warn("lost the server (\(ErrorMapping.failure(for: error).message)); answering from the cache")
                             warnedOffline = true
