@@ -5,10 +5,10 @@ import XCTest
 /// SASL PLAIN, bind) logs in, sends the given stanzas and a ping, prints "ready" once the server
 /// has answered the ping (so it has handled them all), and stays online until stopped.
 enum RawStanzaClient {
-    static let script = #"""
+    /// Logs in: STARTTLS, SASL PLAIN and bind, leaving the stream `s` ready; the script before
+    /// it sets host, port, ca, jid and password.
+    static let loginPrelude = #"""
     import base64, re, socket, ssl, sys
-    host, port, ca, jid, password = sys.argv[1:6]
-    stanzas = sys.argv[6:]
     user, domain = jid.split("@")
     def until(sock, pattern, buf=""):
         while not re.search(pattern, buf, re.S):
@@ -30,6 +30,13 @@ enum RawStanzaClient {
     s.sendall(header.encode()); until(s, "</stream:features>")
     s.sendall(b"<iq type='set' id='b1'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'/></iq>")
     until(s, "id=['\"]b1['\"]")
+    """#
+
+    static let script = #"""
+    import sys
+    host, port, ca, jid, password = sys.argv[1:6]
+    stanzas = sys.argv[6:]
+    """# + "\n" + loginPrelude + "\n" + #"""
     for stanza in stanzas:
         s.sendall(stanza.encode())
     s.sendall(("<iq type='get' id='raw-ping' to='%s'><ping xmlns='urn:xmpp:ping'/></iq>" % domain).encode())
