@@ -27,7 +27,7 @@ final class BatchOutputTests: XCTestCase {
     /// The keys the man page lists for --json, read from its text: the comma-separated names
     /// after "(null when it does not apply):", up to the sentence's end, parentheses skipped.
     private func documentedKeys() throws -> [String] {
-        let paragraph = try XCTUnwrap(RegisterSpec.batch.discussion.first { $0.hasPrefix("--json prints") })
+        let paragraph = try XCTUnwrap(RegisterTool.Batch.spec.discussion.first { $0.hasPrefix("--json prints") })
         let marker = "(null when it does not apply): "
         let start = try XCTUnwrap(paragraph.range(of: marker)).upperBound
         var outside = "", depth = 0

@@ -8,7 +8,12 @@ import XMPPStanzas
 /// Header columns, row validation, duplicates, sharding, options.
 final class BatchValidationTests: XCTestCase {
     private func options(_ args: [String]) throws -> BatchOptions {
-        let outcome = try ArgumentParser.parse((["batch"] + args)[...], spec: RegisterSpec.spec)
+        let outcome: ParseOutcome
+        do {
+            outcome = try ArgumentParser.parse((["batch"] + args)[...], spec: RegisterTool.spec)
+        } catch {
+            throw ToolFailure(.usage, error.description)  // as ToolMain reports it: exit status 2
+        }
         guard case .run(let command) = outcome else { throw XCTSkip("not a run") }
         return try BatchOptions(command)
     }

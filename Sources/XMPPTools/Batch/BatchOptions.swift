@@ -66,36 +66,30 @@ struct BatchOptions: Sendable {
     /// (each stream pipelines `window` requests), few enough not to look like a flood.
     static let defaultJobs = 4
 
-    /// Reads the options from a parsed command line.
+    /// Reads the options from a parsed command line, through the batch command's declarations.
+    /// What one option says of another is in the spec's rules, which the parser enforced.
     init(_ command: ParsedCommand) throws(ToolFailure) {
-        input = command.argument("FILE") ?? "-"
-        let delete = command.flag("delete"), passwd = command.flag("passwd")
-        if delete && passwd { throw ToolFailure(.usage, "--delete and --passwd cannot be combined") }
-        mode = delete ? .delete : passwd ? .passwd : .create
+        typealias Batch = RegisterTool.Batch
+        input = command.argument(Batch.file.name) ?? "-"
+        mode = command[Batch.delete] ? .delete : command[Batch.passwd] ? .passwd : .create
+        let shardText: String?
         do {
-            jobs = try command.int("jobs", in: 1...256) ?? BatchOptions.defaultJobs
-            window = try command.int("window", in: 1...64) ?? 4
-            maxStreamAge = try command.int("max-stream-age", in: 1...86_400) ?? 240
+            jobs = try command.value(Batch.jobs) ?? BatchOptions.defaultJobs
+            window = try command.value(Batch.window) ?? 4
+            maxStreamAge = try command.value(Batch.maxStreamAge) ?? 240
+            onExists = try command.value(Batch.onExists) ?? .skip
+            report = try command.value(Batch.report)
+            domain = try command.value(Batch.domain)
+            shardText = try command.value(Batch.shard)
         } catch {
             throw ToolFailure(.usage, error.reason.description)
         }
-        resume = command.flag("resume")
-        dryRun = command.flag("dry-run")
-        strict = command.flag("strict")
-        if let policy = command.string("on-exists") {
-            guard let p = ExistsPolicy(rawValue: policy) else {
-                throw ToolFailure(.usage, "invalid --on-exists '\(policy)': expected skip, fail or update")
-            }
-            if mode != .create { throw ToolFailure(.usage, "--on-exists applies to creating accounts, not to --\(mode.rawValue)") }
-            onExists = p
-        }
-        report = command.string("report")
-        domain = command.string("domain")
-        shard = try command.string("shard").map { s throws(ToolFailure) in try Shard(s) }
-        generatePasswords = command.flag("generate-passwords")
-        if generatePasswords && mode == .delete {
-            throw ToolFailure(.usage, "--generate-passwords makes no sense with --delete (the CSV's passwords log in)")
-        }
+        resume = command[Batch.resume]
+        dryRun = command[Batch.dryRun]
+        strict = command[Batch.strict]
+        shard = try shardText.map { s throws(ToolFailure) in try Shard(s) }
+        generatePasswords = command[Batch.generatePasswords]
+        // Not a rule: --dry-run writes nothing, so it may check a CSV without a password column alone.
         if generatePasswords && report == nil && !dryRun {
             throw ToolFailure(.usage, "--generate-passwords needs --report FILE: the report (mode 0600) is the only place the generated passwords are written")
         }

@@ -1,3 +1,4 @@
+import Arguments
 import PNGImage
 import XMPPConnection
 import XMPPServices
@@ -10,6 +11,7 @@ public enum ErrorMapping {
     public static func failure(for error: any Error) -> ToolFailure {
         switch error {
         case let f as ToolFailure: return f
+        case let e as ArgumentError: return ToolFailure(.usage, e.reason.description)  // a typed value read after parsing
         case let e as ConnectionError: return failure(for: e)
         case let e as RegistrationError: return failure(for: e)
         case let e as VCardServiceError: return failure(for: e)
