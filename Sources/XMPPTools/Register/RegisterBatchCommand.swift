@@ -1,4 +1,6 @@
 import Arguments
+import TextFormats
+import XMPPBatch
 
 extension RegisterTool {
     /// `xmpp-register batch FILE.csv|-`: accounts by the thousand from a CSV file.
@@ -117,8 +119,74 @@ extension RegisterTool {
             options = try BatchOptions(invocation.command)
         }
 
+        /// Checks every row, then (unless `--dry-run`) works through them with the engine,
+        /// printing each outcome once it is journaled, and ends with the report and a summary.
         func run() throws {
-            try BatchCommand(context: context, options: options).run()
+            let configuration = options.configuration(common: context.common)
+            let input = try BatchInput.read(options.input, limit: CSVLimits().maxBytes)
+            let sheet = try BatchSheet(input: input, name: inputName, configuration: configuration, baseDirectory: baseDirectory)
+            let output = BatchOutput(program: env.program, json: context.common.json, quiet: context.common.quiet,
+                                     showProgress: Output.stderrIsTTY && !context.common.quiet)
+            let columns = sheet.columns
+            if !columns.unknown.isEmpty { output.note("ignoring unknown columns: " + columns.unknown.joined(separator: ", ")) }
+            if options.mode != .create && !columns.presentProfileColumns.isEmpty {
+                output.note("ignoring profile columns with --\(options.mode.rawValue): " + columns.presentProfileColumns.joined(separator: ", "))
+            }
+            let invalid = sheet.invalid
+            if options.strict && !invalid.isEmpty {
+                for bad in invalid { output.row(RowOutcome(invalid: bad)) }
+                throw ToolFailure(.badInput, "\(invalid.count) invalid row\(invalid.count == 1 ? "" : "s"); nothing was sent (--strict)")
+            }
+            if options.dryRun { return try BatchDryRun.report(sheet, json: context.common.json, output: output) }
+            try execute(sheet, configuration: configuration, output: output)
+        }
+
+        private var env: ToolEnvironment { context.environment }
+
+        private var inputName: String { options.input == "-" ? "standard input" : options.input }
+
+        private var baseDirectory: String {
+            guard options.input != "-", let slash = absolute(options.input).lastIndex(of: "/") else { return env.currentDirectory }
+            let path = absolute(options.input)
+            return slash == path.startIndex ? "/" : String(path[..<slash])
+        }
+
+        private func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : env.currentDirectory + "/" + path }
+
+        private func execute(_ sheet: BatchSheet, configuration: BatchConfiguration, output: BatchOutput) throws {
+            let reportPath = options.report.map(absolute)
+            if let reportPath, options.input != "-", reportPath == absolute(options.input) {
+                throw ToolFailure(.usage, "--report \(options.report ?? "") would overwrite the input CSV")
+            }
+            let batch = try BatchRun(sheet: sheet, configuration: configuration, reportPath: reportPath, stateDirectory: env.paths.state)
+            if !batch.resumed {
+                if options.resume { output.note("no journal of this batch to resume: starting from the beginning") }
+                for bad in sheet.invalid { output.row(RowOutcome(invalid: bad)) }
+            }
+            let plan = try batch.plan()
+            if batch.resumed { output.note("resuming: \(plan.doneEarlier) rows done earlier, \(plan.toDo) to go") }
+
+            StopSignal.install(secondSignalKills: true)
+            output.start(total: plan.toDo)
+            let endpoints = BatchEndpoints(context: context)
+            var end = BatchEnd.completed
+            var fatal: (any Error)?
+            do {
+                end = try batch.execute(plan, endpoint: endpoints.endpoint(for:), events: output, shouldStop: { StopSignal.stopRequested })
+            } catch {
+                fatal = error
+            }
+            output.progress(batch.finishedThisRun, force: true)
+            output.clearBar()
+
+            let finish = try batch.finish()
+            if let failure = finish.reportFailure {
+                let kept = finish.reportHasPasswords ? "; it keeps the generated passwords until a --resume writes the report" : ""
+                output.note("cannot write the report: \(failure) (the journal \(batch.journal.path) has every outcome\(kept))")
+            }
+            let summary = BatchSummary(entries: finish.entries, ranFor: output.elapsedSeconds, finishedThisRun: batch.finishedThisRun)
+            try BatchVerdict(end: end, fatal: fatal, summary: summary, finished: finish.finished, journalPath: batch.journal.path,
+                             reportPath: reportPath).conclude(output: output)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Arguments
 import TextFormats
+import XMPPBatch
 import XMPPServices
 import XMPPStanzas
 import XMPPStorage

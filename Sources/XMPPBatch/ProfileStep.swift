@@ -6,14 +6,14 @@ import XMPPServices
 import XMPPStanzas
 
 /// Where a row's profile columns stand.
-enum ProfileState: Sendable, Equatable {
+public enum ProfileState: Sendable, Equatable {
     /// Every profile column of the row was applied.
     case applied
     /// These columns are still to apply.
     case pending([String])
 
     /// The journal's text form: `applied` or `pending:col,col`.
-    var journalText: String {
+    public var journalText: String {
         switch self {
         case .applied: return "applied"
         case .pending(let columns): return "pending:" + columns.joined(separator: ",")
@@ -21,7 +21,7 @@ enum ProfileState: Sendable, Equatable {
     }
 
     /// Reads the journal's text form.
-    init?(journalText: String?) {
+    public init?(journalText: String?) {
         guard let text = journalText else { return nil }
         if text == "applied" { self = .applied; return }
         guard text.hasPrefix("pending:") else { return nil }
@@ -77,7 +77,9 @@ enum ProfileStep {
                     usleep(UInt32(50_000 << attempts))  // 0.1, 0.2, 0.4 s
                     continue
                 }
-                return (.pending(wanted), "profile not set: " + ErrorMapping.failure(for: error).message)
+                // The services' own words: what the tool says of the same error, bar its hints on
+                // reaching a server, which an established stream does not need.
+                return (.pending(wanted), "profile not set: \(error)")
             }
         }
     }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import XMLTree
 import XMPPConnection
 import XMPPServices
@@ -27,10 +24,9 @@ final class RegistrationEngine {
         /// while (Prosody's c2s_timeout, 300 s), and a planned close loses no request.
         var maxStreamAge: Duration = .seconds(240)
         var backoff = Backoff()
+        /// Asked between steps: stop taking rows, await what is in flight (Ctrl-C, SIGTERM).
+        var shouldStop: @Sendable () -> Bool = { false }
     }
-
-    /// How the loop ended.
-    enum End { case completed, interrupted }
 
     private var items: [WorkItem]
     private let settings: Settings
@@ -68,7 +64,7 @@ final class RegistrationEngine {
     var workItems: [WorkItem] { items }
 
     /// Runs until every row has an outcome or a follow-up, or until interrupted.
-    func run() throws -> End {
+    func run() throws -> BatchEnd {
         defer {
             try? flush()  // even on a fatal error, record what was learned
             for slot in slots { slot.reset() }
@@ -77,7 +73,7 @@ final class RegistrationEngine {
         lastProgress = .now
         while true {
             let now = ContinuousClock.now
-            if StopSignal.stopRequested && drainDeadline == nil { drainDeadline = now + .seconds(3) }
+            if settings.shouldStop() && drainDeadline == nil { drainDeadline = now + .seconds(3) }
             if drainDeadline == nil { try fill(now) }
             try flush()
             let inFlight = slots.reduce(0) { $0 + $1.inFlight.count }
@@ -161,16 +157,9 @@ final class RegistrationEngine {
 
     private func pollOnce(until wake: ContinuousClock.Instant) throws {
         let live = slots.filter { $0.link != nil }
-        var fds = live.map { pollfd(fd: $0.link?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0) }
-        let remaining = ContinuousClock.now.duration(to: wake)
-        let ms = remaining <= .zero ? 0 : Int32(min(1000, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1))
-        let rc = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), ms) }
-        guard rc > 0 else { return }  // timeout, or EINTR (a signal: the loop checks the flag)
-        for (slot, pfd) in zip(live, fds) where pfd.revents != 0 {
-            guard let link = slot.link else { continue }
-            var elements: [XMLElement] = []
-            var failure: ConnectionError?
-            do { try link.readAvailable(into: &elements) } catch { failure = error }
+        try StreamPoller.wait(on: live.compactMap(\.link), until: wake) { index, elements, failure in
+            let slot = live[index]
+            let link = slot.link
             for element in elements { try handle(element, on: slot) }
             if let failure, slot.link === link { fail(slot, failure, .now) }
         }
@@ -306,10 +295,8 @@ final class RegistrationEngine {
         try recorder.commit(batch)
     }
 
-    private func giveUp() -> ToolFailure {
-        let throttled = throttles > 0
-        let reason = lastReason.map { ": \($0)" } ?? ""
-        return ToolFailure(throttled ? .refused : .network, "no progress for \(settings.giveUpAfter.components.seconds) s\(reason)")
+    private func giveUp() -> BatchError {
+        .noProgress(seconds: settings.giveUpAfter.components.seconds, reason: lastReason, throttled: throttles > 0)
     }
 
     private func outcome(_ index: Int, _ status: JournalStatus, error: String? = nil, retryable: Bool = false,
