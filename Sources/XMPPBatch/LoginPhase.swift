@@ -226,7 +226,7 @@ final class LoginPhase: @unchecked Sendable {
 
     /// STEP 3 (see `ProfileStep`): binds, then sets the profile columns.
     private func applyProfile(_ row: BatchRow, on connection: Connection) throws -> (ProfileState?, String?) {
-        if ProfileStep.canApplyNow && !row.profile.isEmpty { try connection.bind(resource: resource) }
+        if !row.profile.isEmpty { try connection.bind(resource: resource) }
         return ProfileStep.apply(row, alreadyApplied: [], avatars: avatars, on: connection)
     }
 

@@ -37,12 +37,9 @@ public enum ProfileState: Sendable, Equatable {
 /// the avatar pipeline as XEP-0153 and XEP-0084). The row's outcome is recorded only then, so
 /// a crash in between leaves it "sent", and `--resume` finishes it.
 enum ProfileStep {
-    /// The vCard and avatar services are part of this build.
-    static let canApplyNow = true
-
     /// The extra registration fields for `row` that `form` asks for (today: email).
     static func registrationFields(for row: BatchRow, form: RegistrationForm) -> [String: String] {
-        guard let email = row.profile.email, asks(form, "email") else { return [:] }
+        guard let email = row.profile.email, form.asks("email") else { return [:] }
         return ["email": email]
     }
 
@@ -90,11 +87,5 @@ enum ProfileStep {
     static func isFreshAccountRace(_ error: any Error) -> Bool {
         guard case VCardServiceError.connection(.stanzaError(let e)) = error else { return false }
         return e.condition == "item-not-found"
-    }
-
-    /// Whether `form` (plain fields or a data form) has a field called `name`.
-    static func asks(_ form: RegistrationForm, _ name: String) -> Bool {
-        if let data = form.form { return data.field(name) != nil }
-        return form.fields.contains { $0.name == name }
     }
 }

@@ -146,7 +146,7 @@ final class RegistrationEngine {
             everConnected = true
             let id = link.connection.makeID()
             slot.state = .awaitingForm(id: id, deadline: .now + settings.timeout)
-            try link.send([Iq(type: .get, id: id, payload: RegistrationRequest.formQuery).element])
+            try link.send([RegistrationService.formRequest(id: id).element])
         } catch {
             if !ReplyClassifier.isTransient(error) || (!everConnected && ReplyClassifier.isUnreachable(error)) { throw error }
             fail(slot, error, now)
@@ -166,24 +166,30 @@ final class RegistrationEngine {
     }
 
     private func handle(_ element: XMLElement, on slot: RegistrationSlot) throws {
-        guard element.name == "iq", let id = element[attribute: "id"],
-              element[attribute: "type"] == "result" || element[attribute: "type"] == "error" else { return }
-        let isError = element[attribute: "type"] == "error"
-        if case .awaitingForm(let formID, _) = slot.state, id == formID {
-            try takeForm(element, isError: isError, slot)
+        guard element.name == "iq" else { return }
+        let reply: Iq
+        do { reply = try Iq(element: element) } catch {
+            // An answer to one of ours that is not a valid IQ breaks the stream, as it would a
+            // blocking request (`Connection.awaitReply`); other odd stanzas are not ours.
+            if slot.awaits(element[attribute: "id"]) { fail(slot, .badStanza(error), .now) }
             return
         }
-        guard let request = slot.inFlight.removeValue(forKey: id) else { return }
+        guard reply.type == .result || reply.type == .error else { return }
+        if case .awaitingForm(let formID, _) = slot.state, reply.id == formID {
+            try takeForm(reply, slot)
+            return
+        }
+        guard let request = slot.inFlight.removeValue(forKey: reply.id) else { return }
         slot.lastActivity = .now
         let index = request.item
         let item = items[index]
-        guard isError else {
+        guard let error = reply.error else {
             slot.failures = 0
             throttles = 0
             lastProgress = .now
             let sent = slot.form.map { ProfileStep.registrationFields(for: item.row, form: $0) } ?? [:]
             let profile = ProfileStep.afterRegistration(item.row, sentFields: sent)
-            if ProfileStep.canApplyNow, case .pending? = profile {
+            if case .pending? = profile {
                 // Created, so counted as created even if the run stops here; the log-in phase
                 // sets the profile and records the outcome (STEP 3).
                 outcomes.append(outcome(index, .registered, profile: profile))
@@ -194,7 +200,6 @@ final class RegistrationEngine {
             if item.source == .csv { outcomes[outcomes.count - 1].csvPasswordSet = true }
             return
         }
-        let error = StanzaError(stanza: element)
         let verdict = ReplyClassifier.verdict(error)
         if verdict != .retry { lastProgress = .now }
         switch verdict {
@@ -222,23 +227,13 @@ final class RegistrationEngine {
         }
     }
 
-    private func takeForm(_ element: XMLElement, isError: Bool, _ slot: RegistrationSlot) throws {
+    /// The stream's form, read and checked as `RegistrationService` does for a single request;
+    /// throttling only delays this stream, any other refusal ends the run.
+    private func takeForm(_ reply: Iq, _ slot: RegistrationSlot) throws {
         lastProgress = .now
-        if isError {
-            let error = StanzaError(stanza: element)
-            if ReplyClassifier.isThrottle(error) { fail(slot, .stanzaError(error), .now); return }
-            if ["service-unavailable", "feature-not-implemented"].contains(error.condition) {
-                throw RegistrationError.notSupported(domain: slot.link?.connection.options.domain ?? "the server")
-            }
-            throw RegistrationError.connection(.stanzaError(error))
-        }
-        guard let payload = element.elements.first(where: { $0.name == "query" }) else {
-            throw RegistrationError.invalidForm(.missingChild(element: "iq", child: "query"))
-        }
-        let form: RegistrationForm
-        do { form = try RegistrationForm(element: payload) } catch { throw RegistrationError.invalidForm(error) }
-        if form.isCaptcha { throw RegistrationError.captchaRequired(instructions: form.instructions) }
-        if form.form == nil && form.fields.isEmpty, let url = form.redirectURL { throw RegistrationError.redirected(url: url) }
+        if let error = reply.error, ReplyClassifier.isThrottle(error) { fail(slot, .stanzaError(error), .now); return }
+        let form = try RegistrationService.form(from: reply, domain: slot.link?.connection.domain ?? "the server")
+        try RegistrationService.checkAnswerable(form)
         slot.form = form
         slot.state = .ready
     }
