@@ -13,7 +13,7 @@ import XMPPStorage
 /// so `jobs` worker threads take rows from one queue. Network failures back off and retry like
 /// the registration engine's.
 ///
-/// `@unchecked Sendable`: the recorder (journal and output) is used only under `recorderLock`;
+/// `@unchecked Sendable`: the recorder (journal and events) is used only under `recorderLock`;
 /// everything else is immutable or thread-safe.
 final class LoginPhase: @unchecked Sendable {
     /// What to do with a row.
