@@ -40,9 +40,14 @@ let package = Package(
         .target(name: "XMPPStorage", dependencies: ["XMPPStanzas", "CSQLite3"]),
         .target(name: "CPNGStream", dependencies: ["CLibPNG", "CLibJPEG"]),
         .target(name: "PNGImage", dependencies: ["CPNGStream", "CLibPNG"]),
+        // Accounts by the thousand: the batch engine (CSV rows, journal, pipelined registration,
+        // log-in phase, report) without the command line; XMPPTools' batch command drives it.
+        .target(name: "XMPPBatch", dependencies: [
+            "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "TextFormats", "CryptoPrimitives", "XMLTree",
+        ]),
         .target(name: "Arguments"),
         .target(name: "XMPPTools", dependencies: [
-            "Arguments", "TextFormats", "CryptoPrimitives", "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "XMLTree",
+            "Arguments", "XMPPBatch", "TextFormats", "CryptoPrimitives", "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "XMLTree",
         ]),
 
         // Thin executables.
@@ -73,11 +78,12 @@ let package = Package(
         .testTarget(name: "XMPPServicesTests", dependencies: ["XMPPServices", "XMPPConnection", "CryptoPrimitives", "XMPPStanzas", "XMLTree"]),
         .testTarget(name: "XMPPStorageTests", dependencies: ["XMPPStorage", "XMPPStanzas"]),
         .testTarget(name: "PNGImageTests", dependencies: ["PNGImage"]),
+        .testTarget(name: "XMPPBatchTests", dependencies: ["XMPPBatch", "XMPPStorage", "XMPPServices", "XMPPConnection", "XMPPStanzas", "TextFormats"]),
         // Shell runners and the help/man/completion readers both docs test targets use.
         .target(name: "ShellTestSupport", dependencies: ["Arguments"], path: "Tests/ShellTestSupport"),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments", "ShellTestSupport"]),
         .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"]),
-        .testTarget(name: "XMPPToolsTests", dependencies: ["XMPPTools", "ShellTestSupport", "XMPPConnection", "XMPPStanzas", "XMPPServices"]),
+        .testTarget(name: "XMPPToolsTests", dependencies: ["XMPPTools", "XMPPBatch", "ShellTestSupport", "XMPPConnection", "XMPPStanzas", "XMPPServices"]),
         // Reads Sources/ and docs/ARCHITECTURE.md: the import graph is the documented one.
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "EndToEndTests", dependencies: ["XMPPStanzas"]),

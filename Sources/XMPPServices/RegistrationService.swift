@@ -1,4 +1,3 @@
-import XMLTree
 import XMPPConnection
 import XMPPStanzas
 
@@ -30,21 +29,51 @@ public enum RegistrationError: Error, Sendable, CustomStringConvertible {
 }
 
 /// In-band registration (XEP-0077): form, register, change password, cancel. Network only.
+///
+/// The form is handled in one place for a single request on a blocking stream (`form(on:)`,
+/// `register(on:)`) and for pipelined ones on a polled stream (the batch engine): the same
+/// request, the same reading of the answer, the same refusal of what a script cannot answer,
+/// the same submission.
 public enum RegistrationService {
     /// Asks the server what registration needs (on an unauthenticated stream, or for the
     /// logged-in account on an authenticated one).
     public static func form(on connection: any StanzaChannel) throws(RegistrationError) -> RegistrationForm {
         let reply: Iq
         do {
-            reply = try connection.request(Iq(type: .get, id: connection.makeID(), payload: RegistrationRequest.formQuery))
+            reply = try connection.request(formRequest(id: connection.makeID()))
         } catch {
-            if case .stanzaError(let e) = error, e.condition == .serviceUnavailable || e.condition == .featureNotImplemented {
-                throw .notSupported(domain: connection.domain)
-            }
+            if case .stanzaError(let e) = error { throw refusal(e, domain: connection.domain) }
             throw .connection(error)
         }
+        return try form(from: reply, domain: connection.domain)
+    }
+
+    /// The request for the registration form (XEP-0077 §3.1).
+    public static func formRequest(id: String) -> Iq {
+        Iq(type: .get, id: id, payload: RegistrationRequest.formQuery)
+    }
+
+    /// The form in the server's reply to `formRequest`: an error reply is the server's refusal
+    /// (`notSupported` when it has no in-band registration), a result without a form is invalid.
+    public static func form(from reply: Iq, domain: String) throws(RegistrationError) -> RegistrationForm {
+        if reply.type == .error { throw refusal(reply.error ?? StanzaError(type: "cancel", condition: .undefinedCondition), domain: domain) }
         guard let payload = reply.payload else { throw .invalidForm(.missingChild(element: "iq", child: "query")) }
         do { return try RegistrationForm(element: payload) } catch { throw .invalidForm(error) }
+    }
+
+    /// Refuses a form no script can answer: a CAPTCHA, or registration on a web page only.
+    public static func checkAnswerable(_ form: RegistrationForm) throws(RegistrationError) {
+        if form.isCaptcha { throw .captchaRequired(instructions: form.instructions) }
+        if form.form == nil && form.fields.isEmpty, let url = form.redirectURL { throw .redirected(url: url) }
+    }
+
+    /// What an error answering the form request means: XEP-0077 §3.1 says a server without
+    /// in-band registration answers service-unavailable (some say feature-not-implemented).
+    static func refusal(_ error: StanzaError, domain: String) -> RegistrationError {
+        if error.condition == .serviceUnavailable || error.condition == .featureNotImplemented {
+            return .notSupported(domain: domain)
+        }
+        return .connection(.stanzaError(error))
     }
 
     /// Registers `username` with `password` (and any `extra` fields such as email) on an
@@ -53,25 +82,17 @@ public enum RegistrationService {
                                 extra: [String: String] = [:], form known: RegistrationForm? = nil) throws(RegistrationError) {
         let form: RegistrationForm
         if let known { form = known } else { form = try self.form(on: connection) }
-        if form.isCaptcha { throw .captchaRequired(instructions: form.instructions) }
-        if form.form == nil && form.fields.isEmpty, let url = form.redirectURL { throw .redirected(url: url) }
-        var values = extra
-        values["username"] = username
-        values["password"] = password
-        let payload: XMLElement
+        try checkAnswerable(form)
+        let iq = try registrationIq(id: connection.makeID(), form: form, username: username, password: password, extra: extra)
         do {
-            payload = try RegistrationRequest.submission(answering: form, values: values)
-        } catch {
-            switch error { case .missingField(let f): throw .missingField(f) }
-        }
-        do {
-            try connection.request(Iq(type: .set, id: connection.makeID(), payload: payload))
+            try connection.request(iq)
         } catch {
             throw .connection(error)
         }
     }
 
-    /// The IQ that registers one account with a known form, for pipelined batch use.
+    /// The IQ that registers one account answering `form` (with `extra` values for the fields
+    /// it asks for beyond username and password); sent alone by `register`, pipelined by batch.
     public static func registrationIq(id: String, form: RegistrationForm, username: String, password: String,
                                       extra: [String: String] = [:]) throws(RegistrationError) -> Iq {
         var values = extra

@@ -84,6 +84,41 @@ final class RegistrationServiceTests: XCTestCase {
         }
     }
 
+    /// The reading a polled stream's reply gets (batch pipelining): the same outcomes as `form(on:)`.
+    func testAReplyIsReadAsTheBlockingPathReadsIt() throws {
+        func reply(_ xml: String) throws -> Iq { try Iq(element: try parseXMLDocument(xml)) }
+        let error = "<iq xmlns='jabber:client' type='error' id='r1'><error type='cancel'><%@ xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>"
+        for condition in ["service-unavailable", "feature-not-implemented"] {
+            XCTAssertThrowsError(try RegistrationService.form(from: try reply(error.replacingOccurrences(of: "%@", with: condition)),
+                                                              domain: "shakespeare.lit")) { e in
+                guard case RegistrationError.notSupported(domain: "shakespeare.lit") = e else { return XCTFail("\(e)") }
+            }
+        }
+        XCTAssertThrowsError(try RegistrationService.form(from: try reply(error.replacingOccurrences(of: "%@", with: "not-allowed")),
+                                                          domain: "d")) { e in
+            guard case RegistrationError.connection(.stanzaError(let s)) = e else { return XCTFail("\(e)") }
+            XCTAssertEqual(s.condition, .notAllowed)
+        }
+        XCTAssertThrowsError(try RegistrationService.form(from: try reply("<iq xmlns='jabber:client' type='result' id='r1'/>"), domain: "d")) { e in
+            guard case RegistrationError.invalidForm = e else { return XCTFail("\(e)") }
+        }
+        let form = try RegistrationService.form(from: try reply(
+            "<iq xmlns='jabber:client' type='result' id='r1'><query xmlns='jabber:iq:register'><username/><password/><email/></query></iq>"),
+            domain: "d")
+        XCTAssertEqual(form.fields.map(\.name), ["username", "password", "email"])
+        XCTAssertNoThrow(try RegistrationService.checkAnswerable(form))
+        XCTAssertEqual(RegistrationService.formRequest(id: "f1").element.child("query", namespace: Namespace.register)?.elements.count, 0)
+    }
+
+    /// A form that only points to a web page cannot be answered; one with fields and a URL can.
+    func testAWebOnlyFormIsRefused() throws {
+        XCTAssertThrowsError(try RegistrationService.checkAnswerable(RegistrationForm(redirectURL: "https://example.org/join"))) { e in
+            guard case RegistrationError.redirected(url: "https://example.org/join") = e else { return XCTFail("\(e)") }
+        }
+        XCTAssertNoThrow(try RegistrationService.checkAnswerable(
+            RegistrationForm(fields: [(name: "username", value: ""), (name: "password", value: "")], redirectURL: "https://example.org/join")))
+    }
+
     /// XEP-0077 §3.2: a server may close the stream instead of answering a cancellation.
     func testCancelTreatsAClosedStreamAsDone() throws {
         final class ClosingChannel: StanzaChannel {

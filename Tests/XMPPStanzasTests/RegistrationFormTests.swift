@@ -64,6 +64,17 @@ final class RegistrationFormTests: XCTestCase {
         XCTAssertEqual(form.redirectURL, "https://example.org/register")
     }
 
+    /// A data form supersedes the plain fields: only its fields count as asked for.
+    func testAsksLooksAtTheDataFormFirst() {
+        let plain = RegistrationForm(fields: [(name: "username", value: ""), (name: "email", value: "")])
+        XCTAssertTrue(plain.asks("email"))
+        XCTAssertFalse(plain.asks("nick"))
+        var data = plain
+        data.form = DataForm(type: "form", fields: [DataForm.Field(name: "username", required: true)])
+        XCTAssertFalse(data.asks("email"), "the plain email field is superseded by the data form")
+        XCTAssertTrue(data.asks("username"))
+    }
+
     func testWrongElementIsRefused() {
         XCTAssertThrowsError(try RegistrationForm(element: XMLElement("query", namespace: "jabber:iq:roster")))
     }

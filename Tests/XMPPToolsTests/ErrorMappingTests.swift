@@ -1,5 +1,6 @@
 import Arguments
 import XCTest
+import XMPPBatch
 import XMPPConnection
 import XMPPServices
 import XMPPStanzas
@@ -39,6 +40,26 @@ final class ErrorMappingTests: XCTestCase {
         XCTAssertEqual(code(StorageError.insecurePermissions(path: "/s", mode: 0o644)), .auth)
         XCTAssertEqual(code(JIDError.emptyDomain), .badInput)
         XCTAssertEqual(ErrorMapping.failure(for: JIDError.emptyDomain).message, "invalid JID: empty domain")
+    }
+
+    /// The batch engine's own errors and the journal's keep the statuses the command gave them.
+    func testBatchAndJournalErrors() {
+        XCTAssertEqual(code(BatchError.unreadableInput("x.csv: no such file")), .badInput)
+        XCTAssertEqual(code(BatchError.invalidCSV("x.csv: bad quote")), .badInput)
+        XCTAssertEqual(code(BatchError.badHeader("line 1: …")), .badInput)
+        XCTAssertEqual(code(BatchError.usernameNeedsDomain), .usage)
+        XCTAssertEqual(code(BatchError.notAReport(path: "/r.csv", reason: "no jid column")), .usage)
+        XCTAssertEqual(code(BatchError.foreignPasswords(report: "/r.csv", accounts: ["z@x"])), .usage)
+        XCTAssertEqual(code(BatchError.unreadableReport(path: "/r.csv", reason: "EACCES")), .failed)
+        XCTAssertEqual(code(BatchError.journalLacksLine(7)), .failed)
+        XCTAssertEqual(code(BatchError.noProgress(seconds: 120, reason: "throttled", throttled: true)), .refused)
+        XCTAssertEqual(code(BatchError.noProgress(seconds: 120, reason: nil, throttled: false)), .network)
+        XCTAssertEqual(ErrorMapping.failure(for: BatchError.noProgress(seconds: 60, reason: "timed out", throttled: false)).message,
+                       "no progress for 60 s: timed out")
+        XCTAssertEqual(code(JournalError.unfinished(path: "/j", done: 1, total: 2, sameBatch: true, passwords: 0)), .usage)
+        XCTAssertEqual(code(JournalError.mismatch(path: "/j", recorded: "other", passwords: 0)), .usage)
+        XCTAssertEqual(code(JournalError.holdsPasswords(path: "/j", count: 1)), .usage)
+        XCTAssertEqual(code(JournalError.locked(path: "/j")), .failed)
     }
 
     func testExitCodesAreTheDocumentedNumbers() {

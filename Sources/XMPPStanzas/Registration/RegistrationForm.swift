@@ -46,6 +46,13 @@ public struct RegistrationForm: Sendable, Equatable {
         return form.formType == Namespace.captcha || form.fields.contains { $0.hasMedia }
     }
 
+    /// Whether the form asks for a field called `name`: its data form's fields when it has one
+    /// (which supersedes the plain fields), else its plain fields.
+    public func asks(_ name: String) -> Bool {
+        if let form { return form.field(name) != nil }
+        return fields.contains { $0.name == name }
+    }
+
     /// Names of the values the server requires, for messages and `form` output.
     public var requiredFieldNames: [String] {
         if let form {

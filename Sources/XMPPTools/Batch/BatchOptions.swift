@@ -1,46 +1,8 @@
 import Arguments
+import XMPPBatch
 
-/// What a batch does to each row.
-enum BatchMode: String, Sendable {
-    /// Register the accounts (the default).
-    case create
-    /// `--delete`: log in with the row's password and cancel the registration.
-    case delete
-    /// `--passwd`: log in with `password` and change it to `new_password`.
-    case passwd
-}
-
-/// `--on-exists`: what an account that already exists means.
-enum ExistsPolicy: String, Sendable, CaseIterable {
-    /// Report it as `exists` and count it as done.
-    case skip
-    /// Report it as `exists` and count it as a failure.
-    case fail
-    /// Log in with the row's password and apply its profile columns.
-    case update
-}
-
-/// `--shard K/N`: this process takes the rows whose bare JID hashes to K (1-based) of N.
-struct Shard: Sendable, Equatable, CustomStringConvertible {
-    /// 1...count.
-    var index: Int
-    /// How many shards the CSV is split into.
-    var count: Int
-
-    /// Parses `K/N`.
-    init(_ text: String) throws(ToolFailure) {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 100_000, (1...n).contains(k) else {
-            throw ToolFailure(.usage, "invalid --shard '\(text)': expected K/N with 1 <= K <= N (e.g. 1/4 … 4/4)")
-        }
-        index = k
-        count = n
-    }
-
-    var description: String { "\(index)/\(count)" }
-}
-
-/// The batch subcommand's options, typed and checked against each other.
+/// The batch subcommand's options, read through its typed declarations (`RegisterTool.Batch`);
+/// `configuration(common:)` is what the engine takes of them.
 struct BatchOptions: Sendable {
     /// The CSV path, or `-` for standard input.
     var input: String
@@ -62,42 +24,57 @@ struct BatchOptions: Sendable {
     /// Seconds before a registration stream is replaced by a fresh one.
     var maxStreamAge = 240
 
-    /// The default for `--jobs`: enough streams to keep a server's registration worker busy
-    /// (each stream pipelines `window` requests), few enough not to look like a flood.
-    static let defaultJobs = 4
-
-    /// Reads the options from a parsed command line.
+    /// Reads the options from a parsed command line, through the batch command's declarations.
+    /// What one option says of another is in the spec's rules, which the parser enforced.
     init(_ command: ParsedCommand) throws(ToolFailure) {
-        input = command.argument("FILE") ?? "-"
-        let delete = command.flag("delete"), passwd = command.flag("passwd")
-        if delete && passwd { throw ToolFailure(.usage, "--delete and --passwd cannot be combined") }
-        mode = delete ? .delete : passwd ? .passwd : .create
+        typealias Batch = RegisterTool.Batch
+        input = command.argument(Batch.file.name) ?? "-"
+        mode = command[Batch.delete] ? .delete : command[Batch.passwd] ? .passwd : .create
+        let shardText: String?
         do {
-            jobs = try command.int("jobs", in: 1...256) ?? BatchOptions.defaultJobs
-            window = try command.int("window", in: 1...64) ?? 4
-            maxStreamAge = try command.int("max-stream-age", in: 1...86_400) ?? 240
+            jobs = try command.value(Batch.jobs) ?? BatchConfiguration.defaultJobs
+            window = try command.value(Batch.window) ?? 4
+            maxStreamAge = try command.value(Batch.maxStreamAge) ?? 240
+            onExists = try command.value(Batch.onExists) ?? .skip
+            report = try command.value(Batch.report)
+            domain = try command.value(Batch.domain)
+            shardText = try command.value(Batch.shard)
         } catch {
             throw ToolFailure(.usage, error.reason.description)
         }
-        resume = command.flag("resume")
-        dryRun = command.flag("dry-run")
-        strict = command.flag("strict")
-        if let policy = command.string("on-exists") {
-            guard let p = ExistsPolicy(rawValue: policy) else {
-                throw ToolFailure(.usage, "invalid --on-exists '\(policy)': expected skip, fail or update")
-            }
-            if mode != .create { throw ToolFailure(.usage, "--on-exists applies to creating accounts, not to --\(mode.rawValue)") }
-            onExists = p
-        }
-        report = command.string("report")
-        domain = command.string("domain")
-        shard = try command.string("shard").map { s throws(ToolFailure) in try Shard(s) }
-        generatePasswords = command.flag("generate-passwords")
-        if generatePasswords && mode == .delete {
-            throw ToolFailure(.usage, "--generate-passwords makes no sense with --delete (the CSV's passwords log in)")
-        }
+        resume = command[Batch.resume]
+        dryRun = command[Batch.dryRun]
+        strict = command[Batch.strict]
+        shard = try shardText.map { s throws(ToolFailure) in try BatchOptions.shard(s) }
+        generatePasswords = command[Batch.generatePasswords]
+        // Not a rule: --dry-run writes nothing, so it may check a CSV without a password column alone.
         if generatePasswords && report == nil && !dryRun {
             throw ToolFailure(.usage, "--generate-passwords needs --report FILE: the report (mode 0600) is the only place the generated passwords are written")
         }
+    }
+
+    /// Reads `--shard K/N`.
+    static func shard(_ text: String) throws(ToolFailure) -> Shard {
+        guard let shard = Shard(text) else {
+            throw ToolFailure(.usage, "invalid --shard '\(text)': expected K/N with 1 <= K <= N (e.g. 1/4 … 4/4)")
+        }
+        return shard
+    }
+
+    /// What the engine takes from these options and the common ones.
+    func configuration(common: CommonOptions) -> BatchConfiguration {
+        var configuration = BatchConfiguration()
+        configuration.mode = mode
+        configuration.onExists = onExists
+        configuration.domain = domain
+        configuration.shard = shard
+        configuration.generatePasswords = generatePasswords
+        configuration.resume = resume
+        configuration.jobs = jobs
+        configuration.window = window
+        configuration.maxStreamAge = maxStreamAge
+        configuration.timeout = common.timeout
+        configuration.resource = common.resource
+        return configuration
     }
 }

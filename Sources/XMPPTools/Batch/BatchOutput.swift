@@ -1,11 +1,12 @@
 #if canImport(Glibc)
-import TextFormats
 import Glibc
 #endif
+import TextFormats
+import XMPPBatch
 
 /// What a batch prints: one JSON Line per row on stdout (`--json`), problems per row on stderr
 /// otherwise, a progress bar with rate and ETA on stderr when it is a terminal, and notes.
-final class BatchOutput {
+final class BatchOutput: BatchEvents {
     let program: String
     let json: Bool
     let quiet: Bool
@@ -40,6 +41,10 @@ final class BatchOutput {
             note("line \(o.line): \(o.jid): \(o.status.rawValue) (\(remark))")
         }
     }
+
+    func rowFinished(_ outcome: RowOutcome) { row(outcome) }
+
+    func rowsFinished(_ count: Int) { progress(count) }
 
     /// The keys of every JSON Line, in order; each is on every row (null when it does not apply).
     static let jsonKeys = ["line", "jid", "status", "error", "profile", "pending_columns", "note"]

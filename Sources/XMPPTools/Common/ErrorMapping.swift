@@ -1,5 +1,6 @@
 import Arguments
 import PNGImage
+import XMPPBatch
 import XMPPConnection
 import XMPPServices
 import XMPPStanzas
@@ -22,6 +23,8 @@ public enum ErrorMapping {
         case let e as JIDError: return ToolFailure(.badInput, "invalid JID: \(e)")
         case let e as PNGImageError: return ToolFailure(.badInput, e.description)
         case let e as AvatarServiceError: return failure(for: e)
+        case let e as BatchError: return failure(for: e)
+        case let e as JournalError: return failure(for: e)
         default: return ToolFailure(.failed, "\(error)")
         }
     }
@@ -104,6 +107,25 @@ public enum ErrorMapping {
         case .invalidPayload, .invalidBase64, .hashMismatch: return ToolFailure(.failed, error.description)
         case .pepUnavailable: return ToolFailure(.refused, error.description)
         case .connection(let c): return failure(for: c)
+        }
+    }
+
+    /// Batch errors: the CSV (9), what the command line asked for (2), the server (8, 6), or 1.
+    public static func failure(for error: BatchError) -> ToolFailure {
+        switch error {
+        case .unreadableInput, .invalidCSV, .badHeader: return ToolFailure(.badInput, error.description)
+        case .usernameNeedsDomain, .notAReport, .foreignPasswords: return ToolFailure(.usage, error.description)
+        case .unreadableReport, .journalLacksLine, .stateDirectory: return ToolFailure(.failed, error.description)
+        case .noProgress(_, _, let throttled): return ToolFailure(throttled ? .refused : .network, error.description)
+        }
+    }
+
+    /// Journal errors: a journal this run may not take over is a usage error (say --resume, or
+    /// another --report); a locked or failing one is 1.
+    public static func failure(for error: JournalError) -> ToolFailure {
+        switch error {
+        case .unfinished, .mismatch, .holdsPasswords: return ToolFailure(.usage, error.description)
+        case .locked, .storage: return ToolFailure(.failed, error.description)
         }
     }
 

@@ -1,38 +1,33 @@
-/// `xmpp-register`: dispatches its subcommands.
-public enum RegisterTool {
-    /// Runs the tool.
-    public static func main() -> Never {
-        ToolMain.run(spec: RegisterSpec.spec) { inv in
-            let commands = RegisterCommands(context: inv.context, password: inv.password)
-            switch inv.command.command {
-            case "create":
-                let profile = Profile(nickname: inv.command.string("nickname"), fullname: inv.command.string("fullname"),
-                                      email: inv.command.string("email"), avatar: inv.command.string("avatar"))
-                try commands.create(jidText: inv.command.argument("JID") ?? "",
-                                    fields: try fields(inv.command.strings("field")), profile: profile,
-                                    login: inv.command.flag("login"))
-            case "form": try commands.form(domainText: inv.command.argument("DOMAIN") ?? "")
-            case "passwd": try commands.passwd()
-            case "delete": try commands.delete(confirmed: inv.command.flag("yes"))
-            case "batch": try BatchCommand(context: inv.context, options: try BatchOptions(inv.command)).run()
-            default: throw ToolFailure(.usage, "unknown command '\(inv.command.command)'")
-            }
-        }
-    }
+import Arguments
 
-    /// `--field NAME=VALUE` pairs; `password` and `username` may not be given this way.
-    static func fields(_ pairs: [String]) throws(ToolFailure) -> [String: String] {
-        var result: [String: String] = [:]
-        for pair in pairs {
-            guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
-                throw ToolFailure(.usage, "invalid --field '\(pair)': expected NAME=VALUE")
-            }
-            let name = String(pair[..<eq])
-            guard name != "password", name != "username" else {
-                throw ToolFailure(.usage, "--field may not set '\(name)' (the JID and password sources do)")
-            }
-            result[name] = String(pair[pair.index(after: eq)...])
-        }
-        return result
-    }
+/// `xmpp-register`: its page-level declaration and its subcommands.
+public enum RegisterTool {
+    static let tool = Tool(
+        name: "xmpp-register",
+        summary: "create, change and delete XMPP accounts by in-band registration",
+        description: [
+            "xmpp-register creates accounts by in-band registration (XEP-0077) on a TLS-secured stream before "
+                + "any login, answering the server's registration fields or data form. It also changes the "
+                + "password of an account that is logged in, and deletes such an account.",
+            "Without a command word, the first argument is the JID to create: xmpp-register JID is short for "
+                + "xmpp-register create JID. New passwords come from --password-file, --password-stdin, "
+                + "XMPP_PASSWORD or a prompt that asks twice, never from the command line.",
+        ],
+        commands: [Create.self, Form.self, Passwd.self, Delete.self, Batch.self],
+        defaultCommand: Create.self,
+        examples: [
+            Example("xmpp-register alice@example.org --login",
+                    "Create an account, asking twice for its password, and log in to it."),
+            Example("openssl rand -base64 18 | tee pw.txt | xmpp-register bot@example.org --password-stdin",
+                    "Create an account with a random password, kept in pw.txt."),
+            Example("xmpp-register batch staff.csv --jobs 8 --report staff-report.csv", "Create the accounts listed in a CSV file."),
+        ],
+        seeAlso: ["xmpp-login(1)", "xmpp-tools(7)"]
+    )
+
+    /// The declaration that drives parsing, help, man page and completions.
+    public static var spec: ToolSpec { tool.spec }
+
+    /// Runs the tool.
+    public static func main() -> Never { tool.main() }
 }

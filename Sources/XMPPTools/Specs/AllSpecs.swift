@@ -11,7 +11,7 @@ public enum AllSpecs {
     /// separate lines between comments so that branches adding different tools merge cleanly.
     public static let tools: [ToolSpec] = [
         // xmpp-register
-        RegisterSpec.spec,
+        RegisterTool.spec,
         // xmpp-login
         LoginTool.spec,
         // xmpp-roster

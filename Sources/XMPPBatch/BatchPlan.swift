@@ -4,13 +4,16 @@ import XMPPStorage
 /// first (without passwords: a generated one is made only when its row is sent); a resumed run
 /// takes the rows that have no outcome yet, those whose failure was transient, the `conflict`
 /// follow-ups a crash interrupted, and the created rows whose profile is still to set.
-struct BatchPlan {
+public struct BatchPlan: Sendable {
     /// Rows to register (or delete, or change), with passwords resolved.
     var work: [WorkItem] = []
     /// Rows that need a log-in follow-up, and which.
     var followUps: [(item: WorkItem, task: LoginPhase.Task)] = []
     /// Rows that already have an outcome from an earlier run.
-    var doneEarlier = 0
+    public internal(set) var doneEarlier = 0
+
+    /// Rows this run works on: registrations (or changes) and log-in follow-ups.
+    public var toDo: Int { work.count + followUps.count }
 
     /// The journal rows of a new run: every row of the shard, invalid ones with their reason.
     static func entries(for checked: [CheckedRow]) -> [JournalEntry] {
@@ -25,12 +28,12 @@ struct BatchPlan {
     }
 
     /// Joins the valid rows with their journal entries.
-    init(checked: [CheckedRow], entries: [JournalEntry], mode: BatchMode) throws(ToolFailure) {
+    init(checked: [CheckedRow], entries: [JournalEntry], mode: BatchMode) throws(BatchError) {
         var byLine: [Int: JournalEntry] = [:]
         for e in entries { byLine[e.line] = e }
         for case .valid(let row) in checked {
             guard let entry = byLine[row.line] else {
-                throw ToolFailure(.failed, "the journal has no record of line \(row.line); run this batch again without --resume")
+                throw .journalLacksLine(row.line)
             }
             let fromCSV = mode == .passwd ? row.newPassword : row.password
             let source: RowPasswordOrigin = fromCSV != nil ? .csv : entry.passwordKept ? .report : .generated

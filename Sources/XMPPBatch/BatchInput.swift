@@ -6,31 +6,31 @@ import XMPPStorage
 
 /// Reading the CSV (a file or `-` for standard input) and the deterministic pieces derived from
 /// it: the journal identity and the shard of each row.
-enum BatchInput {
+public enum BatchInput {
     /// All bytes of `path` (`-` = stdin), refusing more than `limit`.
-    static func read(_ path: String, limit: Int) throws(ToolFailure) -> [UInt8] {
+    public static func read(_ path: String, limit: Int) throws(BatchError) -> [UInt8] {
         if path == "-" { return try readStdin(limit: limit) }
         let bytes: [UInt8]?
         do {
             bytes = try SecureFile.read(path, maxBytes: limit)
         } catch {
-            if case .corrupt = error { throw ToolFailure(.badInput, "\(path): larger than \(limit >> 20) MiB") }
-            throw ToolFailure(.badInput, "cannot read \(error)")
+            if case .corrupt = error { throw .unreadableInput("\(path): larger than \(limit >> 20) MiB") }
+            throw .unreadableInput("cannot read \(error)")
         }
-        guard let bytes else { throw ToolFailure(.badInput, "\(path): no such file") }
+        guard let bytes else { throw .unreadableInput("\(path): no such file") }
         return bytes
     }
 
-    private static func readStdin(limit: Int) throws(ToolFailure) -> [UInt8] {
+    private static func readStdin(limit: Int) throws(BatchError) -> [UInt8] {
         var out: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            if n < 0 { throw ToolFailure(.badInput, "cannot read standard input: \(String(cString: strerror(errno)))") }
+            if n < 0 { throw .unreadableInput("cannot read standard input: \(String(cString: strerror(errno)))") }
             if n == 0 { return out }
             out += buffer.prefix(n)
-            if out.count > limit { throw ToolFailure(.badInput, "standard input: larger than \(limit >> 20) MiB") }
+            if out.count > limit { throw .unreadableInput("standard input: larger than \(limit >> 20) MiB") }
         }
     }
 
@@ -43,17 +43,19 @@ enum BatchInput {
     }
 
     /// What makes two runs the same batch: the input bytes and the options that shape the plan.
-    static func identity(input: [UInt8], options: BatchOptions) -> String {
+    static func identity(input: [UInt8], configuration: BatchConfiguration) -> String {
         let digest = Hex.encode(Crypto.hash(.sha256, input))
-        return "xmpp-register batch v1; mode=\(options.mode.rawValue); domain=\(options.domain ?? "-"); "
-            + "shard=\(options.shard?.description ?? "-"); generate=\(options.generatePasswords ? 1 : 0); input-sha256=\(digest)"
+        return "xmpp-register batch v1; mode=\(configuration.mode.rawValue); domain=\(configuration.domain ?? "-"); "
+            + "shard=\(configuration.shard?.description ?? "-"); generate=\(configuration.generatePasswords ? 1 : 0); "
+            + "input-sha256=\(digest)"
     }
 
-    /// Where the journal lives: next to the report, or under `$XDG_STATE_HOME/xmpp-tools/batch/`.
-    static func journalPath(identity: String, report: String?, paths: Paths) throws(ToolFailure) -> String {
+    /// Where the journal lives: next to the report, or in `stateDirectory`/batch/ (the state
+    /// directory, `$XDG_STATE_HOME/xmpp-tools`).
+    static func journalPath(identity: String, report: String?, stateDirectory: String) throws(BatchError) -> String {
         if let report { return report + ".journal" }
-        let directory = paths.state + "/batch"
-        do { try SecureFile.makeDirectory(directory) } catch { throw ToolFailure(.failed, error.description) }
+        let directory = stateDirectory + "/batch"
+        do { try SecureFile.makeDirectory(directory) } catch { throw .stateDirectory(error) }
         let name = String(Hex.encode(Crypto.hash(.sha256, Array(identity.utf8))).prefix(24))
         return directory + "/" + name + ".sqlite3"
     }

@@ -68,6 +68,13 @@ final class RegistrationSlot {
         return inFlight.isEmpty ? nil : lastActivity + timeout
     }
 
+    /// Whether a reply with `id` would answer this stream's form request or one in flight.
+    func awaits(_ id: String?) -> Bool {
+        guard let id else { return false }
+        if case .awaitingForm(let formID, _) = state, formID == id { return true }
+        return inFlight[id] != nil
+    }
+
     /// Forgets the connection and form; the caller requeues what was in flight.
     func reset() {
         link?.close()

@@ -7,16 +7,17 @@ import XMPPStorage
 /// avatar files. A bad row becomes an `InvalidRow` naming its line and the problem.
 struct BatchValidator {
     let columns: BatchColumns
-    let options: BatchOptions
+    let configuration: BatchConfiguration
     /// Directory relative avatar paths are resolved against (the CSV's, or the working directory).
     let baseDirectory: String
     /// Largest avatar source file read for checking.
     var maxAvatarBytes = 32 << 20
     private var avatarChecks: [String: String?] = [:]
 
-    init(columns: BatchColumns, options: BatchOptions, baseDirectory: String) {
+    /// A validator for rows under `columns`; relative avatar paths are taken from `baseDirectory`.
+    init(columns: BatchColumns, configuration: BatchConfiguration, baseDirectory: String) {
         self.columns = columns
-        self.options = options
+        self.configuration = configuration
         self.baseDirectory = baseDirectory
     }
 
@@ -54,18 +55,18 @@ struct BatchValidator {
         case .failure(let f): return invalid(f.message)
         }
         let password = columns.value("password", in: record)
-        if password == nil && !(options.mode == .create && options.generatePasswords) {
+        if password == nil && !(configuration.mode == .create && configuration.generatePasswords) {
             return invalid("missing password")
         }
         if let password, let problem = BatchValidator.passwordProblem(password) { return invalid("password \(problem)") }
         var newPassword: String?
-        if options.mode == .passwd {
+        if configuration.mode == .passwd {
             newPassword = columns.value("new_password", in: record)
-            if newPassword == nil && !options.generatePasswords { return invalid("missing new_password") }
+            if newPassword == nil && !configuration.generatePasswords { return invalid("missing new_password") }
             if let p = newPassword, let problem = BatchValidator.passwordProblem(p) { return invalid("new_password \(problem)") }
         }
         var profile = ProfileColumns()
-        if options.mode == .create {
+        if configuration.mode == .create {
             profile.nickname = columns.value("nickname", in: record)
             profile.fullname = columns.value("fullname", in: record)
             profile.email = columns.value("email", in: record)?.trimmingSpaces()
@@ -85,28 +86,34 @@ struct BatchValidator {
     }
 
     /// The bare account JID for the text of a `jid` or `username` cell.
-    func account(_ raw: String) -> Result<JID, ToolFailure> {
-        guard !raw.isEmpty else { return .failure(ToolFailure(.badInput, "missing " + (columns.index["jid"] != nil ? "jid" : "username"))) }
+    func account(_ raw: String) -> Result<JID, RowProblem> {
+        guard !raw.isEmpty else { return .failure(RowProblem("missing " + (columns.index["jid"] != nil ? "jid" : "username"))) }
         var text = raw
         if columns.index["username"] != nil {
             guard !raw.contains("@") else {
-                return .failure(ToolFailure(.badInput, "username '\(raw)' contains '@' (use a 'jid' column for full addresses)"))
+                return .failure(RowProblem("username '\(raw)' contains '@' (use a 'jid' column for full addresses)"))
             }
         }
         if !text.contains("@") {
-            guard let domain = options.domain else {
-                return .failure(ToolFailure(.badInput, "'\(raw)' has no domain: write user@domain, or pass --domain"))
+            guard let domain = configuration.domain else {
+                return .failure(RowProblem("'\(raw)' has no domain: write user@domain, or pass --domain"))
             }
             text += "@" + domain
         }
         do {
             let jid = try JID(text)
-            guard jid.local != nil else { return .failure(ToolFailure(.badInput, "'\(raw)' has no user part")) }
-            guard jid.isBare else { return .failure(ToolFailure(.badInput, "'\(raw)' has a resource; an account is user@domain")) }
+            guard jid.local != nil else { return .failure(RowProblem("'\(raw)' has no user part")) }
+            guard jid.isBare else { return .failure(RowProblem("'\(raw)' has a resource; an account is user@domain")) }
             return .success(jid)
         } catch {
-            return .failure(ToolFailure(.badInput, "invalid JID '\(raw)': \(error)"))
+            return .failure(RowProblem("invalid JID '\(raw)': \(error)"))
         }
+    }
+
+    /// What is wrong with a row's JID, in one line.
+    struct RowProblem: Error {
+        var message: String
+        init(_ message: String) { self.message = message }
     }
 
     /// Why a password cannot be used, if it cannot.

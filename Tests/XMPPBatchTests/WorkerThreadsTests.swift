@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Synchronization
 import XCTest
-@testable import XMPPTools
+@testable import XMPPBatch
 
 /// The log-in phase's worker threads: every index runs once, all at the same time.
 final class WorkerThreadsTests: XCTestCase {

@@ -1,43 +1,72 @@
 import XMPPStorage
 
 /// What happened to one row: a final outcome, or a step back into the queue.
-struct RowOutcome: Sendable, Equatable {
-    var line: Int
-    var jid: String
-    var status: JournalStatus
+public struct RowOutcome: Sendable, Equatable {
+    public var line: Int
+    public var jid: String
+    public var status: JournalStatus
     /// Why it failed (or why a success still needs attention); nil for a clean success.
-    var error: String?
+    public var error: String?
     /// A failure worth retrying with `--resume`.
-    var retryable = false
+    public var retryable = false
     /// An unanswered earlier request may have taken effect.
-    var uncertain = false
+    public var uncertain = false
     /// The profile columns' state, for rows that have any.
-    var profile: ProfileState?
+    public var profile: ProfileState?
     /// A remark on a success that is no error (`no such account` for a delete).
-    var note: String?
+    public var note: String?
     /// The server has just set the row's password (or new_password) from the CSV.
-    var csvPasswordSet = false
+    public var csvPasswordSet = false
+
+    /// Builds an outcome.
+    public init(line: Int, jid: String, status: JournalStatus, error: String? = nil, retryable: Bool = false,
+                uncertain: Bool = false, profile: ProfileState? = nil, note: String? = nil, csvPasswordSet: Bool = false) {
+        self.line = line
+        self.jid = jid
+        self.status = status
+        self.error = error
+        self.retryable = retryable
+        self.uncertain = uncertain
+        self.profile = profile
+        self.note = note
+        self.csvPasswordSet = csvPasswordSet
+    }
+
+    /// The outcome of a row that did not pass the checks.
+    public init(invalid row: InvalidRow) {
+        self.init(line: row.line, jid: row.jidText, status: .invalid, error: row.reason)
+    }
 
     /// The server definitely did not set this row's password: the account existed, or the
     /// request was refused with no earlier one unanswered. A generated password is then dropped.
     var passwordNotSet: Bool { status == .exists || (status == .failed && !retryable && !uncertain) }
 
     /// True when the row is done and nothing about it failed.
-    var succeeded: Bool { status.isFinal && status != .failed && status != .invalid && error == nil }
+    public var succeeded: Bool { status.isFinal && status != .failed && status != .invalid && error == nil }
+}
+
+/// Who hears of a run's progress (the command line prints it): each row's final outcome once it
+/// is in the journal, and the count of rows this run finished. Called from the engines' thread
+/// or, in the log-in phase, from its workers one at a time.
+public protocol BatchEvents: AnyObject {
+    /// A row has its final outcome, committed to the journal.
+    func rowFinished(_ outcome: RowOutcome)
+    /// This run has finished `count` rows (created ones whose profile is still to set included).
+    func rowsFinished(_ count: Int)
 }
 
 /// Records outcomes in the journal first, then reports them: what is printed or written to the
 /// report has always been committed, so a crash can only lose output, never the record.
 final class BatchRecorder {
     let journal: BatchJournal
-    let output: BatchOutput
+    let events: BatchEvents
     /// Rows this run finished (or created, with their profile still to set).
     private(set) var finishedThisRun = 0
     private var counted: Set<Int> = []
 
-    init(journal: BatchJournal, output: BatchOutput) {
+    init(journal: BatchJournal, events: BatchEvents) {
         self.journal = journal
-        self.output = output
+        self.events = events
     }
 
     /// Marks rows as sent before their requests are written, with the passwords generated for them.
@@ -45,7 +74,7 @@ final class BatchRecorder {
         try journal.markSent(lines: lines, generated: generated)
     }
 
-    /// Commits `outcomes` in one transaction, then prints the final ones.
+    /// Commits `outcomes` in one transaction, then reports the final ones.
     func commit(_ outcomes: [RowOutcome]) throws(JournalError) {
         guard !outcomes.isEmpty else { return }
         try journal.record(outcomes.map {
@@ -56,8 +85,8 @@ final class BatchRecorder {
         for outcome in outcomes where outcome.status.isFinal || outcome.status == .registered {
             // A row counts once, when the server did its part: `registered`, then `created`.
             if counted.insert(outcome.line).inserted { finishedThisRun += 1 }
-            if outcome.status.isFinal { output.row(outcome) }
+            if outcome.status.isFinal { events.rowFinished(outcome) }
         }
-        output.progress(finishedThisRun)
+        events.rowsFinished(finishedThisRun)
     }
 }

@@ -13,7 +13,7 @@ import XMPPStorage
 /// so `jobs` worker threads take rows from one queue. Network failures back off and retry like
 /// the registration engine's.
 ///
-/// `@unchecked Sendable`: the recorder (journal and output) is used only under `recorderLock`;
+/// `@unchecked Sendable`: the recorder (journal and events) is used only under `recorderLock`;
 /// everything else is immutable or thread-safe.
 final class LoginPhase: @unchecked Sendable {
     /// What to do with a row.
@@ -48,14 +48,14 @@ final class LoginPhase: @unchecked Sendable {
 
     /// Runs every task, `settings.jobs` at a time; stops taking rows when interrupted or when
     /// one fails in a way that ends the run (that error is thrown once every worker stopped).
-    func run(_ work: [(item: WorkItem, task: Task)]) throws -> RegistrationEngine.End {
+    func run(_ work: [(item: WorkItem, task: Task)]) throws -> BatchEnd {
         struct State { var next = 0; var stoppedEarly = false; var fatal: (any Error)? }
         let state = Mutex(State())
         WorkerThreads.run(count: min(settings.jobs, work.count)) { _ in
             while true {
                 let index: Int? = state.withLock { s in
                     guard s.next < work.count else { return nil }
-                    guard !StopSignal.stopRequested && s.fatal == nil else { s.stoppedEarly = true; return nil }
+                    guard !self.settings.shouldStop() && s.fatal == nil else { s.stoppedEarly = true; return nil }
                     defer { s.next += 1 }
                     return s.next
                 }
@@ -92,7 +92,7 @@ final class LoginPhase: @unchecked Sendable {
                     return true
                 }
                 pause(settings.backoff.delay(failures: failures))
-                if StopSignal.stopRequested { return false }
+                if settings.shouldStop() { return false }
                 continue
             } catch let error as ConnectionError where LoginPhase.isRowFailure(error) {
                 result = outcome(item, .failed, error: error.description)
@@ -226,7 +226,7 @@ final class LoginPhase: @unchecked Sendable {
 
     /// STEP 3 (see `ProfileStep`): binds, then sets the profile columns.
     private func applyProfile(_ row: BatchRow, on connection: Connection) throws -> (ProfileState?, String?) {
-        if ProfileStep.canApplyNow && !row.profile.isEmpty { try connection.bind(resource: resource) }
+        if !row.profile.isEmpty { try connection.bind(resource: resource) }
         return ProfileStep.apply(row, alreadyApplied: [], avatars: avatars, on: connection)
     }
 
@@ -241,7 +241,7 @@ final class LoginPhase: @unchecked Sendable {
     /// Sleeps, waking early for Ctrl-C.
     private func pause(_ duration: Duration) {
         let until = ContinuousClock.now + duration
-        while !StopSignal.stopRequested {
+        while !settings.shouldStop() {
             let left = ContinuousClock.now.duration(to: until)
             if left <= .zero { return }
             _ = poll(nil, 0, Int32(min(100, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)))

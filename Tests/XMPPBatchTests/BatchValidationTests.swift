@@ -1,24 +1,25 @@
 import TextFormats
-import Arguments
 import Foundation
 import XCTest
 import XMPPStanzas
-@testable import XMPPTools
+@testable import XMPPBatch
 
-/// Header columns, row validation, duplicates, sharding, options.
+/// Header columns, row validation, duplicates, sharding.
 final class BatchValidationTests: XCTestCase {
-    private func options(_ args: [String]) throws -> BatchOptions {
-        let outcome = try ArgumentParser.parse((["batch"] + args)[...], spec: RegisterSpec.spec)
-        guard case .run(let command) = outcome else { throw XCTSkip("not a run") }
-        return try BatchOptions(command)
+    private func check(_ csv: String, _ configuration: BatchConfiguration = BatchConfiguration(),
+                       base: String = "/nonexistent") throws -> [CheckedRow] {
+        let records = try CSVReader.parse(Array(csv.utf8))
+        let columns = try BatchColumns(header: records[0], configuration: configuration)
+        var validator = BatchValidator(columns: columns, configuration: configuration, baseDirectory: base)
+        return validator.check(Array(records.dropFirst()))
     }
 
-    private func check(_ csv: String, _ args: [String] = ["x.csv"], base: String = "/nonexistent") throws -> [CheckedRow] {
-        let records = try CSVReader.parse(Array(csv.utf8))
-        let opts = try options(args)
-        let columns = try BatchColumns(header: records[0], mode: opts.mode, options: opts)
-        var validator = BatchValidator(columns: columns, options: opts, baseDirectory: base)
-        return validator.check(Array(records.dropFirst()))
+    private func configuration(_ mode: BatchMode = .create, domain: String? = nil, generatePasswords: Bool = false) -> BatchConfiguration {
+        var configuration = BatchConfiguration()
+        configuration.mode = mode
+        configuration.domain = domain
+        configuration.generatePasswords = generatePasswords
+        return configuration
     }
 
     private func reasons(_ rows: [CheckedRow]) -> [Int: String] {
@@ -56,20 +57,21 @@ final class BatchValidationTests: XCTestCase {
     }
 
     func testUsernameColumnWithDomainAndGeneratedPasswords() throws {
-        let rows = try check("username\nZoë\nbob\n", ["x.csv", "--domain", "example.org", "--generate-passwords", "--report", "r.csv"])
+        let rows = try check("username\nZoë\nbob\n", configuration(domain: "example.org", generatePasswords: true))
         XCTAssertEqual(rows.map { if case .valid(let r) = $0 { return r.jid.description } else { return "-" } },
                        ["zoë@example.org", "bob@example.org"])
         XCTAssertEqual(rows.map { if case .valid(let r) = $0 { return r.password == nil } else { return false } }, [true, true])
     }
 
     func testHeaderProblemsRefuseTheFile() throws {
-        XCTAssertThrowsError(try check("name,password\na,b\n")) { XCTAssertEqual(($0 as? ToolFailure)?.code, .badInput) }
-        XCTAssertThrowsError(try check("jid,username,password\n")) { XCTAssertEqual(($0 as? ToolFailure)?.code, .badInput) }
-        XCTAssertThrowsError(try check("jid\na@b.c\n")) { XCTAssertEqual(($0 as? ToolFailure)?.message, "line 1: the header needs a 'password' column (or pass --generate-passwords)") }
-        XCTAssertThrowsError(try check("jid,jid,password\n")) { XCTAssertEqual(($0 as? ToolFailure)?.code, .badInput) }
-        XCTAssertThrowsError(try check("username,password\n")) { XCTAssertEqual(($0 as? ToolFailure)?.code, .usage) }
-        XCTAssertThrowsError(try check("jid,password\n", ["x.csv", "--passwd"])) {
-            XCTAssertEqual(($0 as? ToolFailure)?.message, "line 1: --passwd needs a 'new_password' column (or --generate-passwords)")
+        func badHeader(_ error: any Error) -> Bool { if case .badHeader? = error as? BatchError { return true } else { return false } }
+        XCTAssertThrowsError(try check("name,password\na,b\n")) { XCTAssertTrue(badHeader($0), "\($0)") }
+        XCTAssertThrowsError(try check("jid,username,password\n")) { XCTAssertTrue(badHeader($0), "\($0)") }
+        XCTAssertThrowsError(try check("jid\na@b.c\n")) { XCTAssertEqual(($0 as? BatchError)?.description, "line 1: the header needs a 'password' column (or pass --generate-passwords)") }
+        XCTAssertThrowsError(try check("jid,jid,password\n")) { XCTAssertTrue(badHeader($0), "\($0)") }
+        XCTAssertThrowsError(try check("username,password\n")) { XCTAssertEqual($0 as? BatchError, .usernameNeedsDomain) }
+        XCTAssertThrowsError(try check("jid,password\n", configuration(.passwd))) {
+            XCTAssertEqual(($0 as? BatchError)?.description, "line 1: --passwd needs a 'new_password' column (or --generate-passwords)")
         }
     }
 
@@ -103,19 +105,25 @@ final class BatchValidationTests: XCTestCase {
         XCTAssertEqual((0..<8).map { BatchInput.shard(of: "user\($0)@example.org", count: 3) }, [2, 1, 2, 0, 2, 2, 1, 2])
     }
 
-    func testOptionsChecks() throws {
-        XCTAssertEqual(try options(["x.csv", "--shard", "2/4"]).shard, try Shard("2/4"))
-        for bad in ["0/4", "5/4", "1/0", "a/b", "1"] {
-            XCTAssertThrowsError(try Shard(bad)) { XCTAssertEqual(($0 as? ToolFailure)?.code, .usage) }
+    func testShardReadsKOfN() {
+        XCTAssertEqual(Shard("2/4")?.index, 2)
+        XCTAssertEqual(Shard("2/4")?.count, 4)
+        for bad in ["0/4", "5/4", "1/0", "a/b", "1"] { XCTAssertNil(Shard(bad), bad) }
+    }
+
+    /// A sheet keeps only its shard's rows, invalid ones included (by their raw JID text).
+    func testSheetKeepsItsShard() throws {
+        let csv = "jid,password\n" + (0..<40).map { "user\($0)@example.org,pw\n" }.joined() + "bad user@example.org,pw\n"
+        var all: [Int] = []
+        for k in 1...3 {
+            var configuration = BatchConfiguration()
+            configuration.shard = Shard("\(k)/3")
+            let sheet = try BatchSheet(input: Array(csv.utf8), name: "x.csv", configuration: configuration, baseDirectory: "/")
+            all += sheet.rows.map(\.line)
         }
-        XCTAssertThrowsError(try options(["x.csv", "--generate-passwords"])) { XCTAssertEqual(($0 as? ToolFailure)?.code, .usage) }
-        XCTAssertThrowsError(try options(["x.csv", "--delete", "--passwd"])) { XCTAssertEqual(($0 as? ToolFailure)?.code, .usage) }
-        XCTAssertThrowsError(try options(["x.csv", "--delete", "--on-exists", "update"])) { XCTAssertEqual(($0 as? ToolFailure)?.code, .usage) }
-        XCTAssertThrowsError(try options(["x.csv", "--jobs", "0"])) { XCTAssertEqual(($0 as? ToolFailure)?.code, .usage) }
-        let o = try options(["-", "--jobs", "8", "--on-exists", "update"])
-        XCTAssertEqual(o.input, "-")
-        XCTAssertEqual(o.jobs, 8)
-        XCTAssertEqual(o.onExists, .update)
-        XCTAssertEqual(try options(["x.csv"]).jobs, 4)
+        XCTAssertEqual(all.sorted(), Array(2...42), "the shards split the rows without overlap")
+        XCTAssertThrowsError(try BatchSheet(input: [], name: "standard input", configuration: BatchConfiguration(), baseDirectory: "/")) {
+            XCTAssertEqual(($0 as? BatchError)?.description, "standard input: no header row (expected e.g. jid,password)")
+        }
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import XMLTree
 import XMPPConnection
 import XMPPServices
@@ -27,10 +24,9 @@ final class RegistrationEngine {
         /// while (Prosody's c2s_timeout, 300 s), and a planned close loses no request.
         var maxStreamAge: Duration = .seconds(240)
         var backoff = Backoff()
+        /// Asked between steps: stop taking rows, await what is in flight (Ctrl-C, SIGTERM).
+        var shouldStop: @Sendable () -> Bool = { false }
     }
-
-    /// How the loop ended.
-    enum End { case completed, interrupted }
 
     private var items: [WorkItem]
     private let settings: Settings
@@ -68,7 +64,7 @@ final class RegistrationEngine {
     var workItems: [WorkItem] { items }
 
     /// Runs until every row has an outcome or a follow-up, or until interrupted.
-    func run() throws -> End {
+    func run() throws -> BatchEnd {
         defer {
             try? flush()  // even on a fatal error, record what was learned
             for slot in slots { slot.reset() }
@@ -77,7 +73,7 @@ final class RegistrationEngine {
         lastProgress = .now
         while true {
             let now = ContinuousClock.now
-            if StopSignal.stopRequested && drainDeadline == nil { drainDeadline = now + .seconds(3) }
+            if settings.shouldStop() && drainDeadline == nil { drainDeadline = now + .seconds(3) }
             if drainDeadline == nil { try fill(now) }
             try flush()
             let inFlight = slots.reduce(0) { $0 + $1.inFlight.count }
@@ -150,7 +146,7 @@ final class RegistrationEngine {
             everConnected = true
             let id = link.connection.makeID()
             slot.state = .awaitingForm(id: id, deadline: .now + settings.timeout)
-            try link.send([Iq(type: .get, id: id, payload: RegistrationRequest.formQuery).element])
+            try link.send([RegistrationService.formRequest(id: id).element])
         } catch {
             if !ReplyClassifier.isTransient(error) || (!everConnected && ReplyClassifier.isUnreachable(error)) { throw error }
             fail(slot, error, now)
@@ -161,40 +157,39 @@ final class RegistrationEngine {
 
     private func pollOnce(until wake: ContinuousClock.Instant) throws {
         let live = slots.filter { $0.link != nil }
-        var fds = live.map { pollfd(fd: $0.link?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0) }
-        let remaining = ContinuousClock.now.duration(to: wake)
-        let ms = remaining <= .zero ? 0 : Int32(min(1000, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1))
-        let rc = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), ms) }
-        guard rc > 0 else { return }  // timeout, or EINTR (a signal: the loop checks the flag)
-        for (slot, pfd) in zip(live, fds) where pfd.revents != 0 {
-            guard let link = slot.link else { continue }
-            var elements: [XMLElement] = []
-            var failure: ConnectionError?
-            do { try link.readAvailable(into: &elements) } catch { failure = error }
+        try StreamPoller.wait(on: live.compactMap(\.link), until: wake) { index, elements, failure in
+            let slot = live[index]
+            let link = slot.link
             for element in elements { try handle(element, on: slot) }
             if let failure, slot.link === link { fail(slot, failure, .now) }
         }
     }
 
     private func handle(_ element: XMLElement, on slot: RegistrationSlot) throws {
-        guard element.name == "iq", let id = element[attribute: "id"],
-              element[attribute: "type"] == "result" || element[attribute: "type"] == "error" else { return }
-        let isError = element[attribute: "type"] == "error"
-        if case .awaitingForm(let formID, _) = slot.state, id == formID {
-            try takeForm(element, isError: isError, slot)
+        guard element.name == "iq" else { return }
+        let reply: Iq
+        do { reply = try Iq(element: element) } catch {
+            // An answer to one of ours that is not a valid IQ breaks the stream, as it would a
+            // blocking request (`Connection.awaitReply`); other odd stanzas are not ours.
+            if slot.awaits(element[attribute: "id"]) { fail(slot, .badStanza(error), .now) }
             return
         }
-        guard let request = slot.inFlight.removeValue(forKey: id) else { return }
+        guard reply.type == .result || reply.type == .error else { return }
+        if case .awaitingForm(let formID, _) = slot.state, reply.id == formID {
+            try takeForm(reply, slot)
+            return
+        }
+        guard let request = slot.inFlight.removeValue(forKey: reply.id) else { return }
         slot.lastActivity = .now
         let index = request.item
         let item = items[index]
-        guard isError else {
+        guard let error = reply.error else {
             slot.failures = 0
             throttles = 0
             lastProgress = .now
             let sent = slot.form.map { ProfileStep.registrationFields(for: item.row, form: $0) } ?? [:]
             let profile = ProfileStep.afterRegistration(item.row, sentFields: sent)
-            if ProfileStep.canApplyNow, case .pending? = profile {
+            if case .pending? = profile {
                 // Created, so counted as created even if the run stops here; the log-in phase
                 // sets the profile and records the outcome (STEP 3).
                 outcomes.append(outcome(index, .registered, profile: profile))
@@ -205,7 +200,6 @@ final class RegistrationEngine {
             if item.source == .csv { outcomes[outcomes.count - 1].csvPasswordSet = true }
             return
         }
-        let error = StanzaError(stanza: element)
         let verdict = ReplyClassifier.verdict(error)
         if verdict != .retry { lastProgress = .now }
         switch verdict {
@@ -233,23 +227,13 @@ final class RegistrationEngine {
         }
     }
 
-    private func takeForm(_ element: XMLElement, isError: Bool, _ slot: RegistrationSlot) throws {
+    /// The stream's form, read and checked as `RegistrationService` does for a single request;
+    /// throttling only delays this stream, any other refusal ends the run.
+    private func takeForm(_ reply: Iq, _ slot: RegistrationSlot) throws {
         lastProgress = .now
-        if isError {
-            let error = StanzaError(stanza: element)
-            if ReplyClassifier.isThrottle(error) { fail(slot, .stanzaError(error), .now); return }
-            if [.serviceUnavailable, .featureNotImplemented].contains(error.condition) {
-                throw RegistrationError.notSupported(domain: slot.link?.connection.options.domain ?? "the server")
-            }
-            throw RegistrationError.connection(.stanzaError(error))
-        }
-        guard let payload = element.elements.first(where: { $0.name == "query" }) else {
-            throw RegistrationError.invalidForm(.missingChild(element: "iq", child: "query"))
-        }
-        let form: RegistrationForm
-        do { form = try RegistrationForm(element: payload) } catch { throw RegistrationError.invalidForm(error) }
-        if form.isCaptcha { throw RegistrationError.captchaRequired(instructions: form.instructions) }
-        if form.form == nil && form.fields.isEmpty, let url = form.redirectURL { throw RegistrationError.redirected(url: url) }
+        if let error = reply.error, ReplyClassifier.isThrottle(error) { fail(slot, .stanzaError(error), .now); return }
+        let form = try RegistrationService.form(from: reply, domain: slot.link?.connection.domain ?? "the server")
+        try RegistrationService.checkAnswerable(form)
         slot.form = form
         slot.state = .ready
     }
@@ -306,10 +290,8 @@ final class RegistrationEngine {
         try recorder.commit(batch)
     }
 
-    private func giveUp() -> ToolFailure {
-        let throttled = throttles > 0
-        let reason = lastReason.map { ": \($0)" } ?? ""
-        return ToolFailure(throttled ? .refused : .network, "no progress for \(settings.giveUpAfter.components.seconds) s\(reason)")
+    private func giveUp() -> BatchError {
+        .noProgress(seconds: settings.giveUpAfter.components.seconds, reason: lastReason, throttled: throttles > 0)
     }
 
     private func outcome(_ index: Int, _ status: JournalStatus, error: String? = nil, retryable: Bool = false,

@@ -2,7 +2,7 @@ import XCTest
 import XMPPConnection
 import XMPPServices
 import XMPPStanzas
-@testable import XMPPTools
+@testable import XMPPBatch
 
 /// Step 3 of a row: which profile columns registration carries and which stay pending.
 final class BatchProfileTests: XCTestCase {

@@ -32,25 +32,33 @@ enum BatchReport {
     /// The passwords an existing report at `path` holds, by JID (none when there is no file, or
     /// it has no password column). A file that cannot be read as a report is refused rather
     /// than overwritten: it might hold passwords in a shape this reader does not know.
-    static func knownPasswords(at path: String) throws(ToolFailure) -> [String: String] {
+    static func knownPasswords(at path: String) throws(BatchError) -> [String: String] {
         let bytes: [UInt8]?
         do { bytes = try SecureFile.read(path, maxBytes: 256 << 20) } catch {
-            throw ToolFailure(.failed, "cannot read the existing report \(path): \(error)")
+            throw .unreadableReport(path: path, reason: error.description)
         }
         guard let bytes, !bytes.isEmpty else { return [:] }
-        let notAReport = "\(path) exists and is not a batch report"
-        let way = "; give another --report FILE, or move it away first"
         let records: [CSVRecord]
-        do { records = try CSVReader.parse(bytes) } catch { throw ToolFailure(.usage, notAReport + " (\(error))" + way) }
+        do { records = try CSVReader.parse(bytes) } catch { throw .notAReport(path: path, reason: "\(error)") }
         guard let header = records.first?.fields else { return [:] }
         guard let passwordColumn = header.firstIndex(of: "password") else { return [:] }
-        guard let jidColumn = header.firstIndex(of: "jid") else { throw ToolFailure(.usage, notAReport + " (no jid column)" + way) }
+        guard let jidColumn = header.firstIndex(of: "jid") else { throw .notAReport(path: path, reason: "no jid column") }
         var known: [String: String] = [:]
         for record in records.dropFirst() where record.fields.count > max(jidColumn, passwordColumn) {
             let password = record.fields[passwordColumn]
             if !password.isEmpty { known[record.fields[jidColumn]] = password }
         }
         return known
+    }
+
+    /// Refuses a report that holds passwords of accounts this batch does not list: rewriting it
+    /// would lose them.
+    static func refuseForeignPasswords(_ known: [String: String], rows: [CheckedRow], report: String) throws(BatchError) {
+        var listed: Set<String> = []
+        for case .valid(let row) in rows { listed.insert(row.jid.description) }
+        let foreign = known.keys.filter { !listed.contains($0) }.sorted()
+        guard !foreign.isEmpty else { return }
+        throw .foreignPasswords(report: report, accounts: foreign)
     }
 
     /// fsync of the directory holding `path`, so that the report's rename survives a power loss

@@ -6,14 +6,14 @@ import XMPPServices
 import XMPPStanzas
 
 /// Where a row's profile columns stand.
-enum ProfileState: Sendable, Equatable {
+public enum ProfileState: Sendable, Equatable {
     /// Every profile column of the row was applied.
     case applied
     /// These columns are still to apply.
     case pending([String])
 
     /// The journal's text form: `applied` or `pending:col,col`.
-    var journalText: String {
+    public var journalText: String {
         switch self {
         case .applied: return "applied"
         case .pending(let columns): return "pending:" + columns.joined(separator: ",")
@@ -21,7 +21,7 @@ enum ProfileState: Sendable, Equatable {
     }
 
     /// Reads the journal's text form.
-    init?(journalText: String?) {
+    public init?(journalText: String?) {
         guard let text = journalText else { return nil }
         if text == "applied" { self = .applied; return }
         guard text.hasPrefix("pending:") else { return nil }
@@ -37,12 +37,9 @@ enum ProfileState: Sendable, Equatable {
 /// the avatar pipeline as XEP-0153 and XEP-0084). The row's outcome is recorded only then, so
 /// a crash in between leaves it "sent", and `--resume` finishes it.
 enum ProfileStep {
-    /// The vCard and avatar services are part of this build.
-    static let canApplyNow = true
-
     /// The extra registration fields for `row` that `form` asks for (today: email).
     static func registrationFields(for row: BatchRow, form: RegistrationForm) -> [String: String] {
-        guard let email = row.profile.email, asks(form, "email") else { return [:] }
+        guard let email = row.profile.email, form.asks("email") else { return [:] }
         return ["email": email]
     }
 
@@ -77,7 +74,9 @@ enum ProfileStep {
                     usleep(UInt32(50_000 << attempts))  // 0.1, 0.2, 0.4 s
                     continue
                 }
-                return (.pending(wanted), "profile not set: " + ErrorMapping.failure(for: error).message)
+                // The services' own words: what the tool says of the same error, bar its hints on
+                // reaching a server, which an established stream does not need.
+                return (.pending(wanted), "profile not set: \(error)")
             }
         }
     }
@@ -88,11 +87,5 @@ enum ProfileStep {
     static func isFreshAccountRace(_ error: any Error) -> Bool {
         guard case VCardServiceError.connection(.stanzaError(let e)) = error else { return false }
         return e.condition == .itemNotFound
-    }
-
-    /// Whether `form` (plain fields or a data form) has a field called `name`.
-    static func asks(_ form: RegistrationForm, _ name: String) -> Bool {
-        if let data = form.form { return data.field(name) != nil }
-        return form.fields.contains { $0.name == name }
     }
 }

@@ -1,7 +1,8 @@
 import TextFormats
+
 /// Where each known column sits in the CSV, read from its header row (names in any order,
 /// case-insensitive, surrounding spaces ignored).
-struct BatchColumns: Sendable, Equatable {
+public struct BatchColumns: Sendable, Equatable {
     /// Every column this tool understands.
     static let known = ["jid", "username", "password", "new_password", "nickname", "fullname", "email", "avatar"]
     /// The columns applied after registration.
@@ -12,10 +13,11 @@ struct BatchColumns: Sendable, Equatable {
     /// How many columns the header has.
     var count: Int
     /// Header names this tool does not know (ignored, with a warning).
-    var unknown: [String]
+    public var unknown: [String]
 
-    /// Reads the header and checks the columns `mode` needs.
-    init(header: CSVRecord, mode: BatchMode, options: BatchOptions) throws(ToolFailure) {
+    /// Reads the header and checks the columns the configured mode needs.
+    init(header: CSVRecord, configuration: BatchConfiguration) throws(BatchError) {
+        let mode = configuration.mode
         index = [:]
         unknown = []
         count = header.fields.count
@@ -23,28 +25,26 @@ struct BatchColumns: Sendable, Equatable {
             let name = raw.trimmingWhitespaceAndQuotes().lowercased()
             guard !name.isEmpty else { continue }
             guard index[name] == nil, !unknown.contains(name) else {
-                throw ToolFailure(.badInput, "line \(header.line): the column '\(name)' appears twice in the header")
+                throw BatchError.badHeader("line \(header.line): the column '\(name)' appears twice in the header")
             }
             if BatchColumns.known.contains(name) { index[name] = i } else { unknown.append(name) }
         }
         let found = index
         let has = { (name: String) in found[name] != nil }
         if has("jid") && has("username") {
-            throw ToolFailure(.badInput, "line \(header.line): give either a 'jid' or a 'username' column, not both")
+            throw BatchError.badHeader("line \(header.line): give either a 'jid' or a 'username' column, not both")
         }
         if !has("jid") && !has("username") {
             let seen = header.fields.joined(separator: ",")
-            throw ToolFailure(.badInput, "line \(header.line): the header needs a 'jid' column (or 'username' with --domain); found: \(seen)")
+            throw BatchError.badHeader("line \(header.line): the header needs a 'jid' column (or 'username' with --domain); found: \(seen)")
         }
-        if has("username") && options.domain == nil {
-            throw ToolFailure(.usage, "a 'username' column needs --domain DOMAIN")
-        }
-        if !has("password") && !(mode == .create && options.generatePasswords) {
-            throw ToolFailure(.badInput, "line \(header.line): the header needs a 'password' column"
+        if has("username") && configuration.domain == nil { throw BatchError.usernameNeedsDomain }
+        if !has("password") && !(mode == .create && configuration.generatePasswords) {
+            throw BatchError.badHeader("line \(header.line): the header needs a 'password' column"
                 + (mode == .create ? " (or pass --generate-passwords)" : ""))
         }
-        if mode == .passwd && !has("new_password") && !options.generatePasswords {
-            throw ToolFailure(.badInput, "line \(header.line): --passwd needs a 'new_password' column (or --generate-passwords)")
+        if mode == .passwd && !has("new_password") && !configuration.generatePasswords {
+            throw BatchError.badHeader("line \(header.line): --passwd needs a 'new_password' column (or --generate-passwords)")
         }
     }
 
@@ -55,7 +55,7 @@ struct BatchColumns: Sendable, Equatable {
     }
 
     /// The profile columns present in the header.
-    var presentProfileColumns: [String] { BatchColumns.profileColumns.filter { index[$0] != nil } }
+    public var presentProfileColumns: [String] { BatchColumns.profileColumns.filter { index[$0] != nil } }
 }
 
 extension String {

@@ -1,0 +1,45 @@
+import XMPPStorage
+
+/// Why a batch cannot go on. Errors of the journal (`JournalError`), the network and the
+/// services pass through as they are; the command line maps every one to an exit status.
+public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The CSV could not be read: no such file, too large, a read error (the message says which).
+    case unreadableInput(String)
+    /// The CSV is not RFC 4180 text, or has no header row (the message names the input).
+    case invalidCSV(String)
+    /// The header row lacks a column the batch needs, or names one twice.
+    case badHeader(String)
+    /// A `username` column and no domain to add to it.
+    case usernameNeedsDomain
+    /// The existing report could not be read.
+    case unreadableReport(path: String, reason: String)
+    /// A file where the report goes that is not a batch report: it is not overwritten.
+    case notAReport(path: String, reason: String)
+    /// The existing report holds the passwords of accounts this batch does not list.
+    case foreignPasswords(report: String, accounts: [String])
+    /// A resumed journal lacks a row of the CSV.
+    case journalLacksLine(Int)
+    /// The directory for journals could not be made.
+    case stateDirectory(StorageError)
+    /// Nothing moved for `seconds`; `throttled` when the server was slowing us down.
+    case noProgress(seconds: Int64, reason: String?, throttled: Bool)
+
+    public var description: String {
+        switch self {
+        case .unreadableInput(let message), .invalidCSV(let message), .badHeader(let message): return message
+        case .usernameNeedsDomain: return "a 'username' column needs --domain DOMAIN"
+        case .unreadableReport(let path, let reason): return "cannot read the existing report \(path): \(reason)"
+        case .notAReport(let path, let reason):
+            return "\(path) exists and is not a batch report (\(reason)); give another --report FILE, or move it away first"
+        case .foreignPasswords(let report, let accounts):
+            let first = accounts.first ?? ""
+            return "\(report) holds the passwords of \(accounts.count) account\(accounts.count == 1 ? "" : "s") "
+                + "this batch does not list (\(first)\(accounts.count > 1 ? ", …" : "")); rewriting it would lose them: "
+                + "give another --report FILE, or move \(report) away first"
+        case .journalLacksLine(let line):
+            return "the journal has no record of line \(line); run this batch again without --resume"
+        case .stateDirectory(let error): return error.description
+        case .noProgress(let seconds, let reason, _): return "no progress for \(seconds) s" + (reason.map { ": \($0)" } ?? "")
+        }
+    }
+}

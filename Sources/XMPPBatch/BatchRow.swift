@@ -1,0 +1,88 @@
+import XMPPStanzas
+
+/// The optional profile columns of a row, applied after registration.
+public struct ProfileColumns: Sendable, Equatable {
+    public var nickname: String?
+    public var fullname: String?
+    public var email: String?
+    /// Absolute path of a readable PNG or JPEG.
+    public var avatar: String?
+
+    /// Builds the columns of one row.
+    init(nickname: String? = nil, fullname: String? = nil, email: String? = nil, avatar: String? = nil) {
+        self.nickname = nickname
+        self.fullname = fullname
+        self.email = email
+        self.avatar = avatar
+    }
+
+    /// Names of the columns this row gives a value for, in a fixed order.
+    public var names: [String] {
+        [("nickname", nickname), ("fullname", fullname), ("email", email), ("avatar", avatar)]
+            .compactMap { $0.1 == nil ? nil : $0.0 }
+    }
+
+    /// True when no profile column has a value.
+    public var isEmpty: Bool { names.isEmpty }
+}
+
+/// A row that passed validation.
+public struct BatchRow: Sendable, Equatable {
+    /// The line it starts on.
+    public var line: Int
+    /// The bare account JID.
+    public var jid: JID
+    /// The row's password; nil when this batch generates one (the journal keeps it).
+    public var password: String?
+    /// `--passwd`: the new password; nil when generated.
+    public var newPassword: String?
+    /// Profile columns.
+    public var profile: ProfileColumns
+
+    /// Builds a row.
+    init(line: Int, jid: JID, password: String?, newPassword: String?, profile: ProfileColumns) {
+        self.line = line
+        self.jid = jid
+        self.password = password
+        self.newPassword = newPassword
+        self.profile = profile
+    }
+}
+
+/// A row that did not pass validation: never sent, reported with its line.
+public struct InvalidRow: Sendable, Equatable {
+    public var line: Int
+    /// The JID as written (or as far as it could be read).
+    public var jidText: String
+    /// What is wrong, one line.
+    public var reason: String
+
+    /// Builds an invalid row.
+    public init(line: Int, jidText: String, reason: String) {
+        self.line = line
+        self.jidText = jidText
+        self.reason = reason
+    }
+}
+
+/// One data row after validation.
+public enum CheckedRow: Sendable, Equatable {
+    case valid(BatchRow)
+    case invalid(InvalidRow)
+
+    /// The line of the row either way.
+    public var line: Int {
+        switch self {
+        case .valid(let r): return r.line
+        case .invalid(let r): return r.line
+        }
+    }
+
+    /// The text the shard hash uses: the bare JID, or the raw text of an unreadable one.
+    public var shardKey: String {
+        switch self {
+        case .valid(let r): return r.jid.description
+        case .invalid(let r): return r.jidText
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import XMPPStorage
+
+/// How a run's work ended.
+public enum BatchEnd: Sendable, Equatable {
+    /// Every row of the plan has an outcome (or stays in the journal after a fatal error).
+    case completed
+    /// Asked to stop: what was in flight was awaited, the rest waits for `--resume`.
+    case interrupted
+}
+
+/// One run of a batch against its journal, in the order the command line drives it: `init`
+/// opens (or resumes) the journal, `plan()` joins the rows with it, `execute` does the work,
+/// `finish()` writes the report. Every outcome is journaled before anyone hears of it.
+public final class BatchRun {
+    /// Where every outcome is recorded.
+    public let journal: BatchJournal
+    /// `--report FILE`, absolute.
+    public let reportPath: String?
+    private let sheet: BatchSheet
+    private let configuration: BatchConfiguration
+    /// Passwords the earlier report of this batch holds, by JID.
+    private let known: [String: String]
+    private var recorder: BatchRecorder?
+
+    /// Reads the earlier report's passwords (refusing a report that holds other accounts'), then
+    /// opens the journal next to the report, or under `stateDirectory`: a new run records every
+    /// row of `sheet`, without passwords; `configuration.resume` continues an unfinished one.
+    public init(sheet: BatchSheet, configuration: BatchConfiguration, reportPath: String?, stateDirectory: String) throws {
+        self.sheet = sheet
+        self.configuration = configuration
+        self.reportPath = reportPath
+        // The passwords an earlier report of this batch holds are carried into this run: the
+        // report is their only copy once a run has finished.
+        known = try reportPath.map { p throws(BatchError) in try BatchReport.knownPasswords(at: p) } ?? [:]
+        if let reportPath { try BatchReport.refuseForeignPasswords(known, rows: sheet.rows, report: reportPath) }
+        let identity = BatchInput.identity(input: sheet.input, configuration: configuration)
+        let path = try BatchInput.journalPath(identity: identity, report: reportPath, stateDirectory: stateDirectory)
+        journal = try BatchJournal(path: path, identity: identity, start: configuration.resume ? .resume : .fresh)
+        if !journal.resumed { try journal.insert(BatchPlan.entries(for: sheet.rows)) }
+    }
+
+    /// True when the journal held an unfinished run of this batch, which this one continues.
+    public var resumed: Bool { journal.resumed }
+
+    /// Carries the earlier report's passwords into the journal and joins the valid rows with it.
+    public func plan() throws -> BatchPlan {
+        try journal.adoptPasswords(known)
+        return try BatchPlan(checked: sheet.rows, entries: try journal.entries(), mode: configuration.mode)
+    }
+
+    /// Works through `plan`, reaching each domain's server through `endpoint`, telling `events`
+    /// of every outcome once it is journaled, and stopping early once `shouldStop` says so.
+    /// A fatal error (TLS, a server that refuses every request, the journal) is thrown once
+    /// everything learned before it is recorded.
+    public func execute(_ plan: BatchPlan, endpoint: (_ domain: String) throws -> BatchEndpoint, events: BatchEvents,
+                        shouldStop: @escaping @Sendable () -> Bool) throws -> BatchEnd {
+        let recorder = BatchRecorder(journal: journal, events: events)
+        self.recorder = recorder
+        return try BatchRunner(configuration: configuration, recorder: recorder, shouldStop: shouldStop).run(plan, endpoint: endpoint)
+    }
+
+    /// Rows this run finished (created ones whose profile is still to set included).
+    public var finishedThisRun: Int { recorder?.finishedThisRun ?? 0 }
+
+    /// What `finish()` found and did.
+    public struct Finish {
+        /// Every row's journal entry.
+        public var entries: [JournalEntry]
+        /// Every row has a final outcome.
+        public var finished: Bool
+        /// The report has (or would have had) a password column.
+        public var reportHasPasswords: Bool
+        /// Why the report could not be written; the journal still has every outcome (and the
+        /// passwords, which are wiped only once a finished run's report is on disk).
+        public var reportFailure: StorageError?
+    }
+
+    /// Marks the journal finished when every row is, and writes the report from it; once a
+    /// finished run's report is safely on disk, it alone keeps the generated passwords and they
+    /// are wiped from the journal.
+    public func finish() throws -> Finish {
+        let entries = try journal.entries()
+        let finished = entries.allSatisfy { $0.status.isFinal }
+        try journal.setFinished(finished)
+        let includePasswords = configuration.generatePasswords || entries.contains { $0.generatedPassword != nil }
+        var result = Finish(entries: entries, finished: finished, reportHasPasswords: includePasswords)
+        guard let reportPath else { return result }
+        do {
+            try SecureFile.write(BatchReport.csv(entries, includePasswords: includePasswords), to: reportPath)
+            try BatchReport.syncDirectory(of: reportPath)
+        } catch {
+            result.reportFailure = error
+            return result
+        }
+        if finished && includePasswords { try journal.wipePasswords() }
+        return result
+    }
+}

@@ -1,0 +1,78 @@
+import XMPPConnection
+import XMPPStanzas
+
+/// Where a domain's server is and how to trust it (the command line decides both, from its
+/// options and remembered settings), and where `--trace` goes: one sink per connection.
+public struct BatchEndpoint: Sendable {
+    /// Host, port, direct TLS, timeout.
+    public var options: ConnectionOptions
+    /// The process's TLS context for this domain's trust settings.
+    public var tls: TLSContext
+    /// A trace sink for a new connection, or nil without `--trace`.
+    public var trace: @Sendable () -> TraceSink?
+
+    /// Builds an endpoint.
+    public init(options: ConnectionOptions, tls: TLSContext, trace: @escaping @Sendable () -> TraceSink? = { nil }) {
+        self.options = options
+        self.tls = tls
+        self.trace = trace
+    }
+}
+
+/// Runs a plan: the registration engine per domain (rows keep their order within a domain),
+/// then the log-in phase for follow-ups; for `--delete` and `--passwd`, the log-in phase only.
+/// Both use `--jobs` streams at once.
+struct BatchRunner {
+    let configuration: BatchConfiguration
+    let recorder: BatchRecorder
+    let shouldStop: @Sendable () -> Bool
+
+    func run(_ plan: BatchPlan, endpoint: (_ domain: String) throws -> BatchEndpoint) throws -> BatchEnd {
+        var settings = RegistrationEngine.Settings()
+        settings.jobs = configuration.jobs
+        // At most ~256 requests in flight in all: a server working through them at a few hundred
+        // a second answers the last well within the timeout.
+        settings.window = max(1, min(configuration.window, 256 / configuration.jobs))
+        settings.timeout = .seconds(configuration.timeout)
+        settings.giveUpAfter = .seconds(max(60, 8 * configuration.timeout))
+        settings.onExists = configuration.onExists
+        settings.maxStreamAge = .seconds(configuration.maxStreamAge)
+        settings.shouldStop = shouldStop
+        let mode = configuration.mode
+        let avatars = ResizedAvatars()  // one per run, across domains
+        var followUps = plan.followUps
+
+        for domain in BatchRunner.domains(of: plan.work + plan.followUps.map(\.item)) {
+            let server = try endpoint(domain)
+            let items = plan.work.filter { $0.row.jid.domain == domain }
+            if mode == .create && !items.isEmpty {
+                let trace = server.trace()
+                let engine = RegistrationEngine(items: items, settings: settings, recorder: recorder) { () throws(ConnectionError) in
+                    try PolledConnection.open(server.options, tls: server.tls, trace: trace)
+                }
+                let end = try engine.run()
+                let learned = engine.workItems
+                followUps += engine.followUps.map { (item: learned[$0], task: BatchPlan.followUpTask(learned[$0])) }
+                followUps += engine.profileFollowUps.map { (item: learned[$0], task: LoginPhase.Task.profile) }
+                if end == .interrupted { return .interrupted }
+            }
+            var tasks = followUps.filter { $0.item.row.jid.domain == domain }
+            if mode != .create {
+                tasks += items.map { (item: $0, task: mode == .delete ? LoginPhase.Task.delete : .passwd) }
+            }
+            guard !tasks.isEmpty else { continue }
+            let phase = LoginPhase(settings: settings, recorder: recorder, resource: configuration.resource,
+                                   avatars: avatars) { () throws(ConnectionError) in
+                try Connection.open(server.options, tls: server.tls, trace: server.trace())
+            }
+            if try phase.run(tasks) == .interrupted { return .interrupted }
+        }
+        return .completed
+    }
+
+    /// The distinct domains of `items`, in first-seen order.
+    static func domains(of items: [WorkItem]) -> [String] {
+        var seen: Set<String> = []
+        return items.map(\.row.jid.domain).filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,31 @@
+import TextFormats
+
+/// A batch's CSV, read and checked before anything is sent: its columns, and the rows of this
+/// shard, each valid or invalid with the reason.
+public struct BatchSheet: Sendable {
+    /// The input's bytes (they identify the batch to its journal).
+    public let input: [UInt8]
+    /// The header's columns, known and unknown.
+    public let columns: BatchColumns
+    /// The rows of this shard, in order.
+    public let rows: [CheckedRow]
+
+    /// Parses and validates `input`; `name` names it in errors ("standard input" or its path),
+    /// and relative avatar paths are taken from `baseDirectory`.
+    public init(input: [UInt8], name: String, configuration: BatchConfiguration, baseDirectory: String) throws(BatchError) {
+        let records: [CSVRecord]
+        do { records = try CSVReader.parse(input) } catch { throw .invalidCSV("\(name): \(error)") }
+        guard let header = records.first else { throw .invalidCSV("\(name): no header row (expected e.g. jid,password)") }
+        columns = try BatchColumns(header: header, configuration: configuration)
+        var validator = BatchValidator(columns: columns, configuration: configuration, baseDirectory: baseDirectory)
+        var checked = validator.check(Array(records.dropFirst()))
+        if let shard = configuration.shard {
+            checked = checked.filter { BatchInput.shard(of: $0.shardKey, count: shard.count) == shard.index - 1 }
+        }
+        self.input = input
+        rows = checked
+    }
+
+    /// The rows that did not pass the checks.
+    public var invalid: [InvalidRow] { rows.compactMap { if case .invalid(let r) = $0 { return r } else { return nil } } }
+}

@@ -1,0 +1,52 @@
+import TextFormats
+import Foundation
+import XCTest
+import XMPPStanzas
+import XMPPStorage
+@testable import XMPPBatch
+
+/// The report CSV, and the passwords an earlier report carries into a run.
+final class BatchReportTests: XCTestCase {
+    func testReportQuotesFieldsAndKeepsThemExact() throws {
+        let entries = [
+            JournalEntry(line: 3, jid: "b@x", status: .failed, error: "text, with \"quotes\""),
+            JournalEntry(line: 2, jid: "a@x", status: .created, generatedPassword: "-secret", profile: "pending:nickname,avatar"),
+            JournalEntry(line: 4, jid: "=cmd()", status: .invalid, error: "bad\nline"),
+        ]
+        let text = String(decoding: BatchReport.csv(entries, includePasswords: true), as: UTF8.self)
+        XCTAssertEqual(text, "line,jid,status,error,profile,password,note\r\n"
+            + "2,a@x,created,,pending: nickname avatar,-secret,\r\n"
+            + "3,b@x,failed,\"text, with \"\"quotes\"\"\",,,\r\n"
+            + "4,=cmd(),invalid,\"bad\nline\",,,\r\n")
+        // The report reads back with the tool's own CSV reader.
+        let records = try CSVReader.parse(Array(text.utf8))
+        XCTAssertEqual(records.map(\.fields.count), [7, 7, 7, 7])
+        XCTAssertEqual(records[2].fields[3], "text, with \"quotes\"")
+    }
+
+    func testKnownPasswordsComeFromAnEarlierReportAndOddFilesAreRefused() throws {
+        let directory = NSTemporaryDirectory() + "xt-report-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/r.csv"
+        XCTAssertEqual(try BatchReport.knownPasswords(at: path), [:], "no file, nothing known")
+        let old = [JournalEntry(line: 2, jid: "a@x", status: .created, generatedPassword: "pa"),
+                   JournalEntry(line: 3, jid: "b@x", status: .exists)]
+        try Data(BatchReport.csv(old, includePasswords: true)).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(try BatchReport.knownPasswords(at: path), ["a@x": "pa"])
+        try Data(BatchReport.csv(old, includePasswords: false)).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(try BatchReport.knownPasswords(at: path), [:], "a report without passwords may be rewritten")
+        try Data("password,who\nsecret,a@x\n".utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try BatchReport.knownPasswords(at: path)) { error in
+            XCTAssertEqual(error as? BatchError, .notAReport(path: path, reason: "no jid column"))
+            XCTAssertTrue((error as? BatchError)?.description.contains("\(path) exists and is not a batch report") ?? false)
+        }
+        let checked: [CheckedRow] = [.valid(BatchRow(line: 2, jid: try JID("a@x"), password: nil, newPassword: nil, profile: ProfileColumns()))]
+        XCTAssertNoThrow(try BatchReport.refuseForeignPasswords(["a@x": "pa"], rows: checked, report: path))
+        XCTAssertThrowsError(try BatchReport.refuseForeignPasswords(["a@x": "pa", "z@x": "pz"], rows: checked, report: path)) { error in
+            XCTAssertEqual((error as? BatchError)?.description,
+                           "\(path) holds the passwords of 1 account this batch does not list (z@x); rewriting it would lose them: "
+                           + "give another --report FILE, or move \(path) away first")
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import XCTest
+import XMPPConnection
+import XMPPStanzas
+@testable import XMPPBatch
+
+/// Back-off, and which answers and failures are worth another try.
+final class BatchRetryTests: XCTestCase {
+    func testBackoffIsBoundedWithJitter() {
+        let backoff = Backoff(base: .milliseconds(100), maximum: .seconds(2))
+        for failures in 1...30 {
+            let d = backoff.delay(failures: failures)
+            let nominal = min(Duration.milliseconds(100) * (1 << min(failures - 1, 20)), .seconds(2))
+            XCTAssertGreaterThanOrEqual(d, nominal * 0.5)
+            XCTAssertLessThan(d, nominal * 1.5)
+        }
+    }
+
+    func testThrottleClassification() {
+        XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "cancel", condition: .conflict)), .exists)
+        XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "wait", condition: .policyViolation)), .retry)
+        XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "modify", condition: .resourceConstraint)), .retry)
+        XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "wait", condition: .internalServerError)), .retry)
+        XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "modify", condition: .notAcceptable)), .refused)
+        XCTAssertTrue(ReplyClassifier.isTransient(.connectFailed(host: "h", port: 1, reason: "refused")))
+        XCTAssertTrue(ReplyClassifier.isTransient(.stream(StreamError(condition: "system-shutdown"))))
+        XCTAssertFalse(ReplyClassifier.isTransient(.certificateRejected("self-signed")))
+        XCTAssertFalse(ReplyClassifier.isTransient(.stream(StreamError(condition: "host-unknown"))))
+    }
+}
