@@ -85,7 +85,7 @@ final class LoginPhase: @unchecked Sendable {
             let result: RowOutcome
             do {
                 result = try perform(&item, task)
-            } catch let error as ConnectionError where ReplyClassifier.isTransient(error) {
+            } catch let error as ConnectionError where error.isTransient {
                 failures += 1
                 if failures >= settings.maxAttempts {
                     try commit(outcome(item, .failed, error: "gave up after \(failures) attempts: \(error)", retryable: true))

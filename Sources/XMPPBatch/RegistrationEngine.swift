@@ -148,7 +148,7 @@ final class RegistrationEngine {
             slot.state = .awaitingForm(id: id, deadline: .now + settings.timeout)
             try link.send([RegistrationService.formRequest(id: id).element])
         } catch {
-            if !ReplyClassifier.isTransient(error) || (!everConnected && ReplyClassifier.isUnreachable(error)) { throw error }
+            if !error.isTransient || (!everConnected && error.isUnreachable) { throw error }
             fail(slot, error, now)
         }
     }
@@ -231,7 +231,7 @@ final class RegistrationEngine {
     /// throttling only delays this stream, any other refusal ends the run.
     private func takeForm(_ reply: Iq, _ slot: RegistrationSlot) throws {
         lastProgress = .now
-        if let error = reply.error, ReplyClassifier.isThrottle(error) { fail(slot, .stanzaError(error), .now); return }
+        if let error = reply.error, error.isThrottle { fail(slot, .stanzaError(error), .now); return }
         let form = try RegistrationService.form(from: reply, domain: slot.link?.connection.domain ?? "the server")
         try RegistrationService.checkAnswerable(form)
         slot.form = form

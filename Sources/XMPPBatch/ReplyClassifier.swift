@@ -1,7 +1,7 @@
-import XMPPConnection
 import XMPPStanzas
 
-/// How the engines read server answers and connection failures.
+/// How the engines read a registration's error reply (connection failures answer for
+/// themselves: `ConnectionError.isTransient`, `isUnreachable`).
 enum ReplyClassifier {
     /// What a registration error reply means for its row.
     enum Verdict: Equatable {
@@ -16,38 +16,8 @@ enum ReplyClassifier {
     /// Classifies a stanza error answering a registration.
     static func verdict(_ error: StanzaError) -> Verdict {
         if error.condition == .conflict { return .exists }
-        if isThrottle(error) { return .retry }
+        if error.isThrottle { return .retry }
         return .refused
-    }
-
-    /// `resource-constraint`, `policy-violation` and any `type='wait'` error: slow down, retry.
-    static func isThrottle(_ error: StanzaError) -> Bool {
-        error.type == "wait" || error.condition == .resourceConstraint || error.condition == .policyViolation
-    }
-
-    /// True for failures that later attempts can overcome (drops, timeouts, refusals while a
-    /// server restarts, throttling stream errors); false for those that will not go away by
-    /// themselves (certificates, TLS, a server that does not serve the domain).
-    static func isTransient(_ error: ConnectionError) -> Bool {
-        switch error {
-        case .dnsFailed, .connectFailed, .timedOut, .closedByPeer, .closedWithoutAnswer, .io, .streamClosed, .xml, .badStanza:
-            return true
-        case .stream(let e):
-            return ["policy-violation", "resource-constraint", "system-shutdown", "connection-timeout", "reset",
-                    "internal-server-error", "remote-connection-failed", "undefined-condition"].contains(e.condition)
-        case .stanzaError(let e):
-            return isThrottle(e)
-        default:
-            return false
-        }
-    }
-
-    /// True when the server could not be reached at all (nothing listens, no such host).
-    static func isUnreachable(_ error: ConnectionError) -> Bool {
-        switch error {
-        case .dnsFailed, .connectFailed: return true
-        default: return false
-        }
     }
 
     /// One line for a row's error: the condition and the server's text.

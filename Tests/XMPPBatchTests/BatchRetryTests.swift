@@ -21,9 +21,9 @@ final class BatchRetryTests: XCTestCase {
         XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "modify", condition: .resourceConstraint)), .retry)
         XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "wait", condition: .internalServerError)), .retry)
         XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "modify", condition: .notAcceptable)), .refused)
-        XCTAssertTrue(ReplyClassifier.isTransient(.connectFailed(host: "h", port: 1, reason: "refused")))
-        XCTAssertTrue(ReplyClassifier.isTransient(.stream(StreamError(condition: "system-shutdown"))))
-        XCTAssertFalse(ReplyClassifier.isTransient(.certificateRejected("self-signed")))
-        XCTAssertFalse(ReplyClassifier.isTransient(.stream(StreamError(condition: "host-unknown"))))
+        XCTAssertTrue(ConnectionError.connectFailed(host: "h", port: 1, reason: "refused").isTransient)
+        XCTAssertTrue(ConnectionError.stream(StreamError(condition: "system-shutdown")).isTransient)
+        XCTAssertFalse(ConnectionError.certificateRejected("self-signed").isTransient)
+        XCTAssertFalse(ConnectionError.stream(StreamError(condition: "host-unknown")).isTransient)
     }
 }
