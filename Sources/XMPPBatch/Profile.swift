@@ -1,4 +1,3 @@
-import CryptoPrimitives
 import PNGImage
 import XMPPConnection
 import XMPPServices
@@ -44,23 +43,32 @@ public enum ProfileApplier {
         return try AvatarPipeline.resize(file: path, options: ResizeOptions())
     }
 
-    /// Merges the vCard fields (and the photo) into the account's vCard and, with an avatar,
-    /// publishes it over PEP after the vCard (Prosody mirrors the vCard into PEP without
-    /// dimensions; publishing PEP last keeps complete metadata).
+    /// Merges the vCard fields into the account's vCard; with an avatar, through the one
+    /// avatar-publish step `xmpp-avatar set` uses (`AvatarPublisher`: the vCard with its PHOTO
+    /// and these fields in one set, then PEP). A server that keeps no vCards or has no PEP
+    /// fails the profile, as any refusal does.
     public static func apply(_ profile: Profile, avatarPNG: [UInt8]?, on connection: Connection) throws {
         guard !profile.isEmpty else { return }
-        var card = try VCardService.fetch(on: connection, jid: nil)
+        guard let png = avatarPNG else {
+            var card = try VCardService.fetch(on: connection, jid: nil)
+            edit(&card, with: profile)
+            try VCardService.publish(card, on: connection)
+            return
+        }
+        let info = try AvatarPipeline.info(data: png)
+        let published = try AvatarPublisher.publish(png: png, width: info.width, height: info.height, on: connection) { card in
+            edit(&card, with: profile)
+        }
+        if let refusal = published.vCardRefusal { throw AvatarServiceError.connection(.stanzaError(refusal)) }
+        if let refusal = published.pepRefusal { throw AvatarServiceError.pepUnavailable(refusal) }
+    }
+
+    /// The profile's text fields written into `card`; an email already there is not added twice.
+    private static func edit(_ card: inout VCard, with profile: Profile) {
         if let nickname = profile.nickname { card.nickname = nickname }
         if let fullname = profile.fullname { card.fullName = fullname }
         if let email = profile.email, !card.emails.contains(where: { $0.address == email }) {
             card.emails.append(VCard.Email(address: email, types: ["internet"]))
-        }
-        if let png = avatarPNG { card.photo = VCard.Photo(type: "image/png", base64: Base64.encode(png)) }
-        try VCardService.publish(card, on: connection)
-        if let png = avatarPNG {
-            let info = try AvatarPipeline.info(data: png)
-            _ = try AvatarService.publish(on: connection, png: png, hash: AvatarService.hash(png),
-                                          width: info.width, height: info.height, accessModel: "open")
         }
     }
 }

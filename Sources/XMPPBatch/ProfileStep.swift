@@ -85,7 +85,11 @@ enum ProfileStep {
     /// when several of its accounts log in at once (measured: 2–4 rows in 40 at --jobs 4, none
     /// at --jobs 1); the same request a moment later succeeds.
     static func isFreshAccountRace(_ error: any Error) -> Bool {
-        guard case VCardServiceError.connection(.stanzaError(let e)) = error else { return false }
-        return e.condition == .itemNotFound
+        switch error {
+        case VCardServiceError.connection(.stanzaError(let e)), AvatarServiceError.connection(.stanzaError(let e)):
+            return e.condition == .itemNotFound
+        default:
+            return false
+        }
     }
 }

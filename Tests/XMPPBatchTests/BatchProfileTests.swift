@@ -48,5 +48,9 @@ final class BatchProfileTests: XCTestCase {
         XCTAssertTrue(ProfileStep.isFreshAccountRace(notFound))
         XCTAssertFalse(ProfileStep.isFreshAccountRace(forbidden))
         XCTAssertFalse(ProfileStep.isFreshAccountRace(VCardServiceError.connection(.closedByPeer)))
+        // With an avatar the vCard set goes through AvatarPublisher, so the race arrives as its error.
+        let avatarNotFound = AvatarServiceError.connection(.stanzaError(StanzaError(type: "cancel", condition: .itemNotFound)))
+        XCTAssertTrue(ProfileStep.isFreshAccountRace(avatarNotFound))
+        XCTAssertFalse(ProfileStep.isFreshAccountRace(AvatarServiceError.pepUnavailable(StanzaError(type: "cancel", condition: .serviceUnavailable))))
     }
 }
