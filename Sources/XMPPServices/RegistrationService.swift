@@ -21,7 +21,7 @@ public enum RegistrationError: Error, Sendable, CustomStringConvertible {
         case .notSupported(let d): return "\(d) does not offer in-band registration"
         case .captchaRequired(let i): return "the server requires a CAPTCHA" + (i.map { ": \($0)" } ?? "")
         case .redirected(let url): return "the server registers accounts on the web only: \(url)"
-        case .missingField(let f): return "the server requires the field '\(f)' (give it with --field \(f)=VALUE)"
+        case .missingField(let f): return "the server requires the field '\(f)'"
         case .invalidForm(let e): return "invalid registration form from the server: \(e)"
         case .connection(let e): return e.description
         }

@@ -29,6 +29,14 @@ final class ErrorMappingTests: XCTestCase {
         XCTAssertEqual(code(ConnectionError.stanzaError(StanzaError(type: "modify", condition: .jidMalformed))), .badInput)
     }
 
+    /// The service says what the server wants; only the tool names the option that gives it.
+    func testAMissingRegistrationFieldIsAUsageErrorNamingTheOption() {
+        XCTAssertEqual(RegistrationError.missingField("email").description, "the server requires the field 'email'")
+        let failure = ErrorMapping.failure(for: RegistrationError.missingField("email"))
+        XCTAssertEqual(failure.code, .usage)
+        XCTAssertEqual(failure.message, "the server requires the field 'email' (give it with --field email=VALUE)")
+    }
+
     func testRegistrationConflictIsFive() {
         let f = ErrorMapping.failure(for: RegistrationError.connection(.stanzaError(StanzaError(type: "cancel", condition: .conflict))))
         XCTAssertEqual(f.code, .conflict)

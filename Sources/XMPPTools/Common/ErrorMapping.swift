@@ -91,7 +91,7 @@ public enum ErrorMapping {
     public static func failure(for error: RegistrationError) -> ToolFailure {
         switch error {
         case .notSupported, .captchaRequired, .redirected: return ToolFailure(.refused, error.description)
-        case .missingField: return ToolFailure(.usage, error.description)
+        case .missingField(let field): return ToolFailure(.usage, error.description + " (give it with --field \(field)=VALUE)")
         case .invalidForm: return ToolFailure(.network, error.description)
         case .connection(let c):
             if case .stanzaError(let e) = c, e.condition == .conflict {
