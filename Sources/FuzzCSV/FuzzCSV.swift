@@ -11,7 +11,7 @@ import TextFormats
 /// reads in again with the same fields. Fields are untrusted text that the tools print and put
 /// into JSON, so each is also checked through `TerminalText` (no raw control or bidi character
 /// survives) and `JSONValue` (the quoted string holds none either and `JSONParser` reads it back
-/// unchanged).
+/// unchanged). `CSVReader.table`, the spreadsheet reader, runs on the same bytes.
 enum FuzzCSVTarget {
     static func run(_ data: UnsafeBufferPointer<UInt8>) {
         guard let selector = data.first else { return }
@@ -20,6 +20,7 @@ enum FuzzCSVTarget {
         limits.maxFields = 1 + Int(selector >> 4)
         limits.maxRecords = 64
         let bytes = Array(data.dropFirst())
+        checkTable(bytes, limits: limits)
         guard let records = try? CSVReader.parse(bytes, limits: limits) else { return }
 
         var previousLine = 0
@@ -50,6 +51,18 @@ enum FuzzCSVTarget {
 }
 
 extension FuzzCSVTarget {
+    /// The spreadsheet reader (UTF-16, sep= line, delimiter detection) on the same bytes: never a
+    /// crash, the limits hold, and the delimiter is one it reads.
+    static func checkTable(_ bytes: [UInt8], limits: CSVLimits) {
+        guard let table = try? CSVReader.table(bytes, limits: limits) else { return }
+        FuzzReplay.invariant([",", ";", "\t", "|"].contains(table.delimiter), "delimiter \(table.delimiter.debugDescription)")
+        for record in [table.header] + table.rows {
+            FuzzReplay.invariant(record.fields.count <= limits.maxFields && record.fields.allSatisfy { $0.utf8.count <= limits.maxFieldBytes },
+                                 "table record on line \(record.line) over the limits")
+            for field in record.fields { checkPrinted(field) }
+        }
+    }
+
     /// A field as text output and as JSON: nothing reaches a terminal raw, and JSON round-trips.
     static func checkPrinted(_ field: String) {
         let shown = TerminalText.escaped(field)

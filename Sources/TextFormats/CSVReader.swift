@@ -43,37 +43,47 @@ public enum CSVError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooManyFields(line: Int, limit: Int)
     /// More records than the limit.
     case tooManyRecords(limit: Int)
+    /// A row has fewer fields than the header (`CSVReader.table`).
+    case shortRow(line: Int, fields: Int, header: Int)
+    /// UTF-16 text (it starts with a UTF-16 byte-order mark) that is not valid UTF-16.
+    case invalidUTF16
 
     public var description: String {
         switch self {
         case .tooLarge(let l): return "the CSV is larger than \(l >> 20) MiB"
         case .invalidUTF8(let n): return "line \(n): not valid UTF-8 (save the file as UTF-8)"
-        case .nulByte(let n): return "line \(n): a NUL byte (is this a binary file?)"
+        case .nulByte(let n): return "line \(n): a NUL byte (is this a binary file, or UTF-16 without a byte-order mark? save it as UTF-8)"
         case .unterminatedQuote(let n): return "line \(n): a quoted field that never closes"
         case .textAfterQuote(let n): return "line \(n): text after a closing quote (write a quote inside a quoted field as \"\")"
         case .fieldTooLong(let n, let l): return "line \(n): a field longer than \(l) bytes"
         case .tooManyFields(let n, let l): return "line \(n): more than \(l) fields"
         case .tooManyRecords(let l): return "more than \(l) rows"
+        case .shortRow(let n, let f, let h):
+            return "line \(n): \(f) field\(f == 1 ? "" : "s") where the header has \(h) (a missing delimiter, or a line break outside quotes?)"
+        case .invalidUTF16: return "the file starts as UTF-16 but is not valid UTF-16 (save it as UTF-8)"
         }
     }
 }
 
-/// RFC 4180 CSV: comma-separated fields, double-quoted fields may hold commas, quotes (doubled)
+/// RFC 4180 CSV: comma-separated fields (or another delimiter), double-quoted fields may hold commas, quotes (doubled)
 /// and line breaks; records end with CRLF, LF or a lone CR; a UTF-8 BOM is skipped; empty lines
 /// are skipped. A quote inside an unquoted field is kept as text (common in hand-written files).
 /// Total: every input gives records or a `CSVError` naming the line.
 public enum CSVReader {
-    private static let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
+    private static let quote = UInt8(ascii: "\""), cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
 
-    /// Parses all records of `bytes`.
-    public static func parse(_ bytes: [UInt8], limits: CSVLimits = CSVLimits()) throws(CSVError) -> [CSVRecord] {
+    /// Parses all records of `bytes`, fields separated by `delimiter` (a comma unless told), the
+    /// first of them on line `firstLine`.
+    public static func parse(_ bytes: [UInt8], limits: CSVLimits = CSVLimits(), delimiter: UInt8 = UInt8(ascii: ","),
+                             firstLine: Int = 1) throws(CSVError) -> [CSVRecord] {
         guard bytes.count <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
+        let comma = delimiter
         var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var line = 1
+        var line = firstLine
         var records: [CSVRecord] = []
         var fields: [String] = []
         var field: [UInt8] = []
-        var recordLine = 1
+        var recordLine = firstLine
         var fieldWasQuoted = false
 
         func endField() throws(CSVError) {

@@ -13,12 +13,12 @@ public struct BatchSheet: Sendable {
     /// Parses and validates `input`; `name` names it in errors ("standard input" or its path),
     /// and relative avatar paths are taken from `baseDirectory`.
     public init(input: [UInt8], name: String, configuration: BatchConfiguration, baseDirectory: String) throws(BatchError) {
-        let records: [CSVRecord]
-        do { records = try CSVReader.parse(input) } catch { throw .invalidCSV("\(name): \(error)") }
-        guard let header = records.first else { throw .invalidCSV("\(name): no header row (expected e.g. jid,password)") }
-        columns = try BatchColumns(header: header, configuration: configuration)
+        let table: CSVTable?
+        do { table = try CSVReader.table(input) } catch { throw .invalidCSV("\(name): \(error)") }
+        guard let table else { throw .invalidCSV("\(name): no header row (expected e.g. jid,password)") }
+        columns = try BatchColumns(header: table.header, configuration: configuration)
         var validator = BatchValidator(columns: columns, configuration: configuration, baseDirectory: baseDirectory)
-        var checked = validator.check(Array(records.dropFirst()))
+        var checked = validator.check(table.rows)
         if let shard = configuration.shard {
             checked = checked.filter { BatchInput.shard(of: $0.shardKey, count: shard.count) == shard.index - 1 }
         }

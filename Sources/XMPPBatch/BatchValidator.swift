@@ -49,6 +49,10 @@ struct BatchValidator {
         if record.fields.count > columns.count, record.fields[columns.count...].contains(where: { !$0.isEmpty }) {
             return invalid("\(record.fields.count) fields but the header has \(columns.count) (a comma in an unquoted value?)")
         }
+        if record.fields.count < columns.count {
+            return invalid("\(record.fields.count) field\(record.fields.count == 1 ? "" : "s") where the header has \(columns.count) "
+                           + "(a missing delimiter, or a line break outside quotes?)")
+        }
         let jid: JID
         switch account(rawJID) {
         case .success(let j): jid = j

@@ -56,6 +56,27 @@ final class BatchValidationTests: XCTestCase {
         ])
     }
 
+    /// A row that lost a field is that row's error, named by its line; the others go ahead.
+    func testARowWithFewerFieldsThanTheHeaderIsInvalid() throws {
+        let rows = try check("jid,password,nickname\na@example.org,pw,A\nb@example.org,pw\nc@example.org,pw,\n")
+        XCTAssertEqual(reasons(rows), [3: "2 fields where the header has 3 (a missing delimiter, or a line break outside quotes?)"])
+        XCTAssertEqual(rows.count, 3)
+    }
+
+    /// European Excel writes semicolons, and "Unicode Text" UTF-16 with tabs: both are batches.
+    func testSpreadsheetDialectsAreReadAsBatches() throws {
+        let semicolons = try BatchSheet(input: Array("sep=;\r\njid;password\r\na@example.org;pw\r\n".utf8), name: "x.csv",
+                                        configuration: BatchConfiguration(), baseDirectory: "/")
+        guard case .valid(let a)? = semicolons.rows.first else { return XCTFail("\(semicolons.rows)") }
+        XCTAssertEqual(a.line, 3)
+        XCTAssertEqual(a.password, "pw")
+        var utf16: [UInt8] = [0xFF, 0xFE]
+        for unit in "jid\tpassword\r\nzoë@example.org\tpw\r\n".utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let unicodeText = try BatchSheet(input: utf16, name: "x.txt", configuration: BatchConfiguration(), baseDirectory: "/")
+        guard case .valid(let z)? = unicodeText.rows.first else { return XCTFail("\(unicodeText.rows)") }
+        XCTAssertEqual(z.jid.description, "zoë@example.org")
+    }
+
     func testUsernameColumnWithDomainAndGeneratedPasswords() throws {
         let rows = try check("username\nZoë\nbob\n", configuration(domain: "example.org", generatePasswords: true))
         XCTAssertEqual(rows.map { if case .valid(let r) = $0 { return r.jid.description } else { return "-" } },

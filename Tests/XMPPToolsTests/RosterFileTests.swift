@@ -55,9 +55,9 @@ final class RosterFileTests: XCTestCase {
             RosterItem(jid: try JID("carol@example.org"), subscription: .none, ask: true, groups: []),
         ]
         let csv = RosterFile.csv(items)
-        XCTAssertEqual(csv, "jid,name,groups,subscription,ask\n"
-                       + "bob@example.org,\"Bob \"\"B\"\", Jr.\",Work\\; Team;back\\\\slash,both,false\n"
-                       + "carol@example.org,,,none,true\n")
+        XCTAssertEqual(csv, "jid,name,groups,subscription,ask\r\n"
+                       + "bob@example.org,\"Bob \"\"B\"\", Jr.\",Work\\; Team;back\\\\slash,both,false\r\n"
+                       + "carol@example.org,,,none,true\r\n", "roster CSV ends lines as the batch report does (RFC 4180 CRLF)")
         let entries = try RosterFile.parse(Array(csv.utf8))
         XCTAssertEqual(entries[0], RosterFile.Entry(jid: "bob@example.org", name: .some("Bob \"B\", Jr."), groups: ["Work; Team", "back\\slash"],
                                                     subscription: .both, ask: false))
@@ -67,7 +67,7 @@ final class RosterFileTests: XCTestCase {
     }
 
     func testCSVWithCRLFMultilineFieldsAndFewColumns() throws {
-        let entries = try RosterFile.parse(Array("\u{FEFF}JID,Name\r\n\"a@b.c\",\"two\r\nlines\"\r\nd@e.f\r\n\r\n".utf8))
+        let entries = try RosterFile.parse(Array("\u{FEFF}JID,Name\r\n\"a@b.c\",\"two\r\nlines\"\r\nd@e.f,\r\n\r\n".utf8))
         XCTAssertEqual(entries.map(\.jid), ["a@b.c", "d@e.f"])
         XCTAssertEqual(entries[0].name, .some("two\r\nlines"))
         XCTAssertNil(entries[0].groups)
@@ -76,6 +76,20 @@ final class RosterFileTests: XCTestCase {
         XCTAssertThrowsError(try RosterFile.parse(Array("name\nx\n".utf8)))
         XCTAssertThrowsError(try RosterFile.parse(Array("jid\n\"open\n".utf8)))
         XCTAssertThrowsError(try RosterFile.parse(Array("jid,subscription\na@b.c,maybe\n".utf8)))
+        // A row with fewer fields than the header lost a delimiter somewhere: said, with its line.
+        XCTAssertThrowsError(try RosterFile.parse(Array("jid,name\na@b.c,A\nd@e.f\n".utf8))) { error in
+            XCTAssertEqual((error as? ToolFailure)?.message,
+                           "invalid roster CSV: line 3: 1 field where the header has 2 (a missing delimiter, or a line break outside quotes?)")
+        }
+    }
+
+    func testSemicolonAndUTF16RosterFilesFromSpreadsheets() throws {
+        XCTAssertEqual(try RosterFile.parse(Array("jid;name;groups\na@b.c;Ann;Work\n".utf8)).map(\.jid), ["a@b.c"])
+        var utf16: [UInt8] = [0xFF, 0xFE]
+        for unit in "jid\tname\r\nzoë@b.c\tZoë\r\n".utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let entries = try RosterFile.parse(utf16)
+        XCTAssertEqual(entries.map(\.jid), ["zoë@b.c"])
+        XCTAssertEqual(entries.first?.name, .some("Zoë"))
     }
 
     func testCSVErrorsNameThePhysicalLineAndRefuseInvalidUTF8() {

@@ -35,6 +35,12 @@ extension RegisterTool {
                     + "with a header row naming its columns in any order: jid (or username with --domain), password (or "
                     + "--generate-passwords), and optionally nickname, fullname, email and avatar (an image path, relative to the "
                     + "CSV's directory). --passwd needs new_password. Unknown columns are ignored with a warning.",
+                "Spreadsheets' files are read as they are: fields separated by commas, semicolons (as Excel writes them where "
+                    + "the decimal mark is a comma) or tabs — the delimiter the header line uses most, or the one an Excel "
+                    + "sep=; first line names — and UTF-16 with a byte-order mark (Excel's Unicode Text) as well as UTF-8. A row "
+                    + "with fewer fields than the header is invalid, its line named. The jid and username fields are trimmed of "
+                    + "spaces and tabs, which RFC 4180 keeps but a JID cannot hold. The report, like every CSV the tools write, "
+                    + "ends its lines with CRLF (RFC 4180, as spreadsheets expect).",
                 "Every row is checked before anything is sent: JID syntax, duplicates, missing passwords, unreadable avatars. "
                     + "Bad rows are reported with their line numbers and skipped; --strict refuses the whole file instead, "
                     + "and --dry-run stops after the check.",

@@ -91,15 +91,21 @@ enum RosterFile {
     // MARK: CSV
 
     private static func parseCSV(_ bytes: [UInt8]) throws(ToolFailure) -> [Entry] {
-        let records: [CSVRecord]
-        do { records = try CSVReader.parse(bytes) } catch { throw ToolFailure(.badInput, "invalid roster CSV: \(error)") }
-        guard let header = records.first?.fields.map({ $0.trimmingWhitespace().lowercased() }) else { return [] }
+        let table: CSVTable?
+        do {
+            table = try CSVReader.table(bytes)
+            if let short = table?.shortRow { throw short }
+        } catch {
+            throw ToolFailure(.badInput, "invalid roster CSV: \(error)")
+        }
+        guard let table else { return [] }
+        let header = table.header.fields.map { $0.trimmingWhitespace().lowercased() }
         guard let jidColumn = header.firstIndex(of: "jid") else {
             throw ToolFailure(.badInput, "invalid roster CSV: the first line must be a header naming a 'jid' column")
         }
         let column = { (name: String) in header.firstIndex(of: name) }
         var entries: [Entry] = []
-        for record in records.dropFirst() {
+        for record in table.rows {
             let row = record.fields
             func cell(_ i: Int?) -> String? { i.flatMap { $0 < row.count ? row[$0] : nil } }
             var entry = Entry(jid: cell(jidColumn) ?? "", name: nil, groups: nil, subscription: nil, ask: false)
@@ -129,11 +135,11 @@ enum RosterFile {
 
     /// The CSV export.
     static func csv(_ items: [RosterItem]) -> String {
-        var out = CSVWriter.record(["jid", "name", "groups", "subscription", "ask"], lineEnd: "\n")
+        var out = CSVWriter.record(["jid", "name", "groups", "subscription", "ask"])
         for item in items {
             let cells = [item.jid.description, item.name ?? "", joinGroups(item.groups), item.subscription.rawValue,
                          item.ask ? "true" : "false"]
-            out += CSVWriter.record(cells, lineEnd: "\n")
+            out += CSVWriter.record(cells)
         }
         return out
     }

@@ -20,7 +20,11 @@ extension RosterTool {
             "import", summary: "Merge an exported roster: add missing contacts, update names and groups.",
             discussion: ["The format (JSON array as written by export or list --json, or CSV with a jid,name,groups header; groups "
                          + "separated by ';') is detected. Contacts that the file shows as subscribed (to, both, ask) or that "
-                         + "have no subscription field get a subscription request unless --no-subscribe is given."],
+                         + "have no subscription field get a subscription request unless --no-subscribe is given.",
+                         "CSV from a spreadsheet may be comma-, semicolon- or tab-separated (detected from the header line, or "
+                         + "from Excel's sep= first line) and UTF-8 or UTF-16 with a byte-order mark; a row with fewer fields "
+                         + "than the header is an error naming its line. export --format csv ends lines with CRLF, as the batch "
+                         + "report does."],
             options: [dryRun, noSubscribe],
             positionals: [file],
             examples: [Example("xmpp-roster export -a old@example.org | xmpp-roster import - -a new@example.net --dry-run",
