@@ -64,7 +64,7 @@ final class RosterTransferEndToEndTests: XCTestCase {
         let csv = try w.roster(alice, ["export", "--format", "csv"])
         XCTAssertEqual(csv.status, 0, csv.stderr)
         XCTAssertTrue(csv.stdout.hasPrefix("jid,name,groups,subscription,ask\r\n"), csv.stdout)
-        XCTAssertTrue(csv.stdout.contains(",\"Bob \"\"B\"\" Smith\",Friends;Work\\; Team,none,true\n"), csv.stdout)
+        XCTAssertTrue(csv.stdout.contains(",\"Bob \"\"B\"\" Smith\",Friends;Work\\; Team,none,true\r\n"), csv.stdout)
         let frank = try w.account("xf")
         let r = try w.roster(frank, ["import", "-", "--no-subscribe"], stdin: csv.stdout)
         XCTAssertEqual(r.status, 0, r.stderr)

@@ -127,15 +127,18 @@ final class VCardVCFTests: XCTestCase {
             do { _ = try VCFReader.read(text); return nil } catch { return error.line }
         }
         XCTAssertEqual(line("BEGIN:VCARD\nVERSION:3.0\nFN:ok\nthis is not a property\nEND:VCARD\n"), 4)
-        XCTAssertEqual(line("BEGIN:VCARD\nVERSION:2.1\nEND:VCARD\n"), 2)
+        XCTAssertEqual(line("BEGIN:VCARD\nVERSION:5.0\nEND:VCARD\n"), 2)
+        XCTAssertEqual(line("\nBEGIN:VCARD\nFN:no version\nEND:VCARD\n"), 2, "a card without VERSION is named by its BEGIN")
         XCTAssertEqual(line("\n\nBEGIN:VCARD\nFN:never closed\n"), 3)
         XCTAssertEqual(line("FN:before begin\n"), 1)
         XCTAssertEqual(line("BEGIN:VCARD\nBEGIN:VCARD\n"), 2)
         XCTAssertEqual(line("BEGIN:VCARD\nPHOTO;ENCODING=b:not*base64\nEND:VCARD\n"), 2)
         XCTAssertEqual(line("BEGIN:VCARD\nEMAIL;TYPE=\"work:a@b\nEND:VCARD\n"), 2)
         XCTAssertEqual(line(" folded first\n"), 1)
-        XCTAssertEqual(line("BEGIN:VCARD\nNOTE;ENCODING=QUOTED-PRINTABLE:a=20b\nEND:VCARD\n"), 2)
-        XCTAssertEqual(line("BEGIN:VCARD\nFN:x\nEND:VCARD\nEND:VCARD\n"), 4)
+        XCTAssertEqual(line("BEGIN:VCARD\nVERSION:2.1\nNOTE;ENCODING=QUOTED-PRINTABLE:a=2\nEND:VCARD\n"), 3)
+        XCTAssertEqual(line("BEGIN:VCARD\nVERSION:2.1\nNOTE;QUOTED-PRINTABLE;CHARSET=KOI8-R:=C1\nEND:VCARD\n"), 3)
+        XCTAssertEqual(line("BEGIN:VCARD\nVERSION:3.0\nBDAY:1980-02-30\nEND:VCARD\n"), 3)
+        XCTAssertEqual(line("BEGIN:VCARD\nVERSION:3.0\nFN:x\nEND:VCARD\nEND:VCARD\n"), 5)
         XCTAssertThrowsError(try VCFReader.read("")) { XCTAssertEqual($0 as? VCFError, .noCard) }
         let bad: [UInt8] = Array("BEGIN:VCARD\nFN:".utf8) + [0xC3, 0x28] + Array("\nEND:VCARD\n".utf8)
         XCTAssertThrowsError(try VCFReader.read(bad)) { XCTAssertEqual(($0 as? VCFError)?.line, 2) }
@@ -143,6 +146,40 @@ final class VCardVCFTests: XCTestCase {
             XCTAssertEqual($0 as? VCFError, .tooLarge(limit: VCFReader.maxBytes))
         }
         XCTAssertEqual(VCFError.malformed(line: 4, reason: "x").description, "line 4: x")
+    }
+
+    /// vCard 2.1 as Android's contacts app exports it: quoted-printable UTF-8 with soft line
+    /// breaks, bare TYPE words, a BASE64 photo ending in a blank line, and a vendor property
+    /// whose name RFC 6350 does not allow (dropped with a warning, not fatal).
+    func testReadsVCard21FromPhones() throws {
+        let text = "BEGIN:VCARD\r\nVERSION:2.1\r\n"
+            + "N;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:M=C3=BCller;J=C3=BCrgen;;;\r\n"
+            + "FN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:J=C3=BCrgen M=C3=BCller\r\n"
+            + "TEL;CELL;PREF:+49 170 1234567\r\nTEL;HOME:+49 30 1234\r\nEMAIL;HOME:jm@example.org\r\n"
+            + "NOTE;ENCODING=QUOTED-PRINTABLE;CHARSET=UTF-8:Erste Zeile=0D=0Azweite Zeile, mit einem sehr langen Tex=\r\n"
+            + "t am Ende\r\n"
+            + "ADR;WORK;CHARSET=ISO-8859-1;ENCODING=QUOTED-PRINTABLE:;;Stra=DFe 1;K=F6ln;;50667;Deutschland\r\n"
+            + "PHOTO;ENCODING=BASE64;JPEG:/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcG\r\n BwgHBwcJCQgKDBQNDAsLDBkSEw8U\r\n\r\n"
+            + "OPPO_RECENT_CALL:0\r\nX-ANDROID-CUSTOM:vnd.android.cursor.item/nickname;JM;1;;;;;;;;;;;;;\r\n"
+            + "END:VCARD\r\n"
+        let entry = try XCTUnwrap(try VCFReader.read(text).first)
+        let c = entry.card
+        XCTAssertEqual(c.fullName, "Jürgen Müller")
+        XCTAssertEqual(c.name.family, "Müller")
+        XCTAssertEqual(c.name.given, "Jürgen")
+        XCTAssertEqual(c.phones, [VCard.Phone(number: "+49 170 1234567", types: ["cell", "pref"]),
+                                  VCard.Phone(number: "+49 30 1234", types: ["home"])])
+        XCTAssertEqual(c.emails, [VCard.Email(address: "jm@example.org", types: ["home"])])
+        XCTAssertEqual(c.note, "Erste Zeile\nzweite Zeile, mit einem sehr langen Text am Ende")
+        XCTAssertEqual(c.addresses.first?.street, "Straße 1")
+        XCTAssertEqual(c.addresses.first?.locality, "Köln")
+        XCTAssertEqual(c.addresses.first?.types, ["work"])
+        XCTAssertEqual(c.photo?.type, "image/jpeg")
+        XCTAssertEqual(c.photo?.base64, "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBwgHBwcJCQgKDBQNDAsLDBkSEw8U")
+        XCTAssertEqual(entry.warnings, ["line 14: dropped 'OPPO_RECENT_CALL:0' (not a vCard property name)"])
+        XCTAssertEqual(c.extras.map(\.name), ["X-ANDROID-CUSTOM"])
+        // What was read from 2.1 is written as 3.0 and reads back the same.
+        XCTAssertEqual(try VCFReader.read(VCFWriter.write(c)).map(\.card), [c])
     }
 
     func testLenientBitsAppleWrites() throws {

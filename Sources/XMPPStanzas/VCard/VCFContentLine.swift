@@ -41,7 +41,10 @@ struct VCFContentLine: Equatable {
             guard let text = String(validating: bytes[start..<end], as: UTF8.self) else {
                 throw .malformed(line: number, reason: "not valid UTF-8 (vCard files must be UTF-8)")
             }
-            if let first = text.unicodeScalars.first, first == " " || first == "\t" {
+            if let last = logical.last, isSoftBreak(last.text) {
+                // vCard 2.1 quoted-printable: a value ending in '=' goes on at the next line, as it is.
+                logical[logical.count - 1].text = String(last.text.dropLast()) + text
+            } else if let first = text.unicodeScalars.first, first == " " || first == "\t" {
                 guard !logical.isEmpty else { throw .malformed(line: number, reason: "a continuation line with no line before it") }
                 logical[logical.count - 1].text += text.dropFirst()
             } else if !text.isEmpty {
@@ -55,6 +58,12 @@ struct VCFContentLine: Equatable {
         return result
     }
 
+    /// A quoted-printable line (vCard 2.1) whose value ends in a soft line break (`=`).
+    static func isSoftBreak(_ text: String) -> Bool {
+        guard text.hasSuffix("="), let colon = text.firstIndex(of: ":") else { return false }
+        return text[..<colon].uppercased().contains("QUOTED-PRINTABLE")
+    }
+
     /// Parses one unfolded line.
     static func parse(_ text: String, line: Int) throws(VCFError) -> VCFContentLine {
         let scalars = Array(text.unicodeScalars)
@@ -65,7 +74,9 @@ struct VCFContentLine: Equatable {
         }
         var name = String(String.UnicodeScalarView(scalars[0..<i]))
         if let dot = name.lastIndex(of: ".") { name = String(name[name.index(after: dot)...]) }  // drop the group
-        guard isName(name) else { throw .malformed(line: line, reason: "invalid property name '\(excerpt(name))'") }
+        // A vendor's property with a name RFC 6350 does not allow (OPPO_RECENT_CALL) is no reason to
+        // refuse the file: it comes back nameless, for the reader to drop with a warning.
+        guard isName(name) else { return VCFContentLine(line: line, name: "", parameters: [], value: excerpt(text)) }
         var parameters: [(name: String, values: [String])] = []
         while i < scalars.count, scalars[i] == ";" {
             i += 1

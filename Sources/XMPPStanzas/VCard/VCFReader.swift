@@ -1,7 +1,8 @@
 import XMLTree
 
-/// Reads .vcf files, vCard 3.0 (RFC 2426) and 4.0 (RFC 6350), into `VCard` values. Total:
-/// every problem is a `VCFError` naming its line. Properties without a vcard-temp field become
+/// Reads .vcf files, vCard 3.0 (RFC 2426) and 4.0 (RFC 6350) and the 2.1 that phones still
+/// write (quoted-printable, CHARSET, bare TYPE words, BASE64 photos), into `VCard` values.
+/// Total: every problem is a `VCFError` naming its line; what is dropped is said in `warnings`. Properties without a vcard-temp field become
 /// simple elements in `extras` (`TZ:+01:00` → `<TZ>+01:00</TZ>`), so they survive an import.
 public enum VCFReader {
     /// The largest input accepted.
@@ -13,13 +14,15 @@ public enum VCFReader {
         public var card: VCard
         /// The line of its BEGIN:VCARD.
         public var line: Int
+        /// What was dropped while reading it, one sentence each, naming the line.
+        public var warnings: [String] = []
     }
 
     /// Every card in `bytes`, in order; at least one, or it throws.
     public static func read(_ bytes: [UInt8]) throws(VCFError) -> [Entry] {
         guard bytes.count <= maxBytes else { throw .tooLarge(limit: maxBytes) }
         var entries: [Entry] = []
-        var current: (card: VCard, line: Int)?
+        var current: (card: VCard, line: Int, version: Bool, warnings: [String])?
         for line in try VCFContentLine.lines(in: bytes) {
             let isBegin = line.name == "BEGIN" && line.value.uppercased() == "VCARD"
             let isEnd = line.name == "END" && line.value.uppercased() == "VCARD"
@@ -27,16 +30,20 @@ public enum VCFReader {
                 guard isBegin else {
                     throw .malformed(line: line.line, reason: "expected BEGIN:VCARD, found \(line.name)")
                 }
-                current = (VCard(), line.line)
+                current = (VCard(), line.line, false, [])
                 continue
             }
             if isBegin { throw .malformed(line: line.line, reason: "BEGIN:VCARD inside the vCard begun on line \(open.line)") }
             if isEnd {
-                entries.append(Entry(card: open.card, line: open.line))
+                guard open.version else {
+                    throw .malformed(line: open.line, reason: "the vCard begun here has no VERSION line (add VERSION:3.0 after BEGIN:VCARD)")
+                }
+                entries.append(Entry(card: open.card, line: open.line, warnings: open.warnings))
                 current = nil
                 continue
             }
-            try apply(line, to: &open.card)
+            if line.name == "VERSION" { open.version = true }
+            try apply(line, to: &open.card, warnings: &open.warnings)
             current = open
         }
         if let open = current {
@@ -49,19 +56,21 @@ public enum VCFReader {
     /// Every card in `text`.
     public static func read(_ text: String) throws(VCFError) -> [Entry] { try read(Array(text.utf8)) }
 
-    /// Puts one property into `card`.
-    static func apply(_ line: VCFContentLine, to card: inout VCard) throws(VCFError) {
-        if line.values(of: "ENCODING").contains(where: { $0.uppercased() == "QUOTED-PRINTABLE" }) {
-            throw .malformed(line: line.line, reason: "quoted-printable is vCard 2.1, which is not supported (use 3.0 or 4.0)")
+    /// Puts one property into `card`; what it drops goes to `warnings`.
+    static func apply(_ raw: VCFContentLine, to card: inout VCard, warnings: inout [String]) throws(VCFError) {
+        guard !raw.name.isEmpty else {
+            warnings.append("line \(raw.line): dropped '\(raw.value)' (not a vCard property name)")
+            return
         }
+        let line = try VCF21.decoded(raw)
         let text = VCFText.unescape(line.value)
         // Blank is absent, as in the XML form (VCard(element:)): the two must agree on every card.
         let nonEmpty: String? = VCard.isBlank(text) ? nil : text
         switch line.name {
         case "VERSION":
             let version = line.value.trimmingWhitespace()
-            guard version == "3.0" || version == "4.0" else {
-                throw .malformed(line: line.line, reason: "unsupported vCard version '\(VCFContentLine.excerpt(version))' (3.0 and 4.0 are read)")
+            guard version == "2.1" || version == "3.0" || version == "4.0" else {
+                throw .malformed(line: line.line, reason: "unsupported vCard version '\(VCFContentLine.excerpt(version))' (2.1, 3.0 and 4.0 are read)")
             }
         case "PRODID", "REV": break  // the writer's own bookkeeping, regenerated on export
         case "BEGIN", "END":
@@ -73,7 +82,11 @@ public enum VCFReader {
             card.name.family = c[0]; card.name.given = c[1]; card.name.middle = c[2]
             card.name.prefix = c[3]; card.name.suffix = c[4]
         case "NICKNAME": card.nickname = nonEmpty
-        case "BDAY": card.birthday = nonEmpty.map(normalizedDate)
+        case "BDAY":
+            card.birthday = nonEmpty.map(normalizedDate)
+            if let date = card.birthday, CalendarDate.parts(date) != nil, !CalendarDate.isValid(date) {
+                throw .malformed(line: line.line, reason: "BDAY '\(VCFContentLine.excerpt(date))' is no calendar date")
+            }
         case "TITLE": card.title = nonEmpty
         case "ROLE": card.role = nonEmpty
         case "NOTE": card.note = nonEmpty

@@ -82,24 +82,9 @@ enum VCardSyntax {
 
     /// Checks `--birthday`: a real calendar date written YYYY-MM-DD.
     static func birthday(_ text: String) throws(ToolFailure) -> String {
-        let u = Array(text.utf8)
-        let digit = { (b: UInt8) in (0x30...0x39).contains(b) }
-        guard u.count == 10, u[4] == 0x2D, u[7] == 0x2D, u[0..<4].allSatisfy(digit), u[5..<7].allSatisfy(digit),
-              u[8..<10].allSatisfy(digit),
-              let year = Int(String(decoding: u[0..<4], as: UTF8.self)), let month = Int(String(decoding: u[5..<7], as: UTF8.self)),
-              let day = Int(String(decoding: u[8..<10], as: UTF8.self)),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
-        else {
+        guard CalendarDate.isValid(text) else {
             throw ToolFailure(.usage, "invalid --birthday '\(text)': expected a date written YYYY-MM-DD, e.g. 1990-04-15")
         }
         return text
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 }
