@@ -26,6 +26,9 @@ public struct PasswordSource: Sendable {
         self.environment = environment
     }
 
+    /// A password is given without asking: a file, standard input or `XMPP_PASSWORD`.
+    public var isGiven: Bool { file != nil || stdin || environment != nil }
+
     /// Reads the password; `prompt` is shown on the terminal, `confirm` asks twice there.
     public func read(prompt: String, confirm: Bool = false) throws(ToolFailure) -> String {
         if let file {
