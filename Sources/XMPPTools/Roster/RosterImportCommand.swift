@@ -21,7 +21,7 @@ extension RosterTool {
             discussion: ["The format (JSON array as written by export or list --json, or CSV with a jid,name,groups header; groups "
                          + "separated by ';') is detected. Contacts that the file shows as subscribed (to, both, ask) or that "
                          + "have no subscription field get a subscription request unless --no-subscribe is given."],
-            options: [dryRun, noSubscribe],
+            options: [dryRun, noSubscribe] + PasswordSource.declarations,
             positionals: [file],
             examples: [Example("xmpp-roster export -a old@example.org | xmpp-roster import - -a new@example.net --dry-run",
                                "Show what moving a roster would change.")])
@@ -32,13 +32,14 @@ extension RosterTool {
         let subscribe: Bool
 
         init(_ invocation: Invocation) {
-            context = invocation.context
+            context = invocation.passwordContext
             path = invocation.command.argument(Self.file.name) ?? "-"
             dryRun = invocation.command[Self.dryRun]
             subscribe = !invocation.command[Self.noSubscribe]
         }
 
         func run() throws {
+            if path == "-" { try context.passwordForRun?.refuseStandardInput(sharedWith: "the roster") }
             let entries = try RosterFile.parse(try read(path))
             let account = try context.accountJID()
             let wanted = try ImportPlan.resolve(entries, account: account)

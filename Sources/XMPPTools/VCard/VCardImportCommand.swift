@@ -14,7 +14,7 @@ extension VCardTool {
                     + "field is replaced, except that a file without PHOTO keeps the current photo (clear it with "
                     + "'xmpp-vcard set --clear photo'). 'xmpp-vcard get --format vcf' writes files this command reads.",
             ],
-            positionals: [file],
+            options: PasswordSource.declarations, positionals: [file],
             examples: [
                 Example("xmpp-vcard get --format vcf -a old@example.org | xmpp-vcard import - -a new@example.org",
                         "Copy a card from one account to another."),
@@ -24,12 +24,13 @@ extension VCardTool {
         let path: String
 
         init(_ invocation: Invocation) {
-            context = invocation.context
+            context = invocation.passwordContext
             path = invocation.command.argument(Self.file.name) ?? "-"
         }
 
         func run() throws {
             let name = path == "-" ? "standard input" : path
+            if path == "-" { try context.passwordForRun?.refuseStandardInput(sharedWith: "the vCard") }
             let bytes = try VCardFiles.read(path, limit: VCFReader.maxBytes, what: "the vCard file is")
             let entries: [VCFReader.Entry]
             switch Self.read(bytes) {
