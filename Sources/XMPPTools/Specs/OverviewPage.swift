@@ -188,7 +188,8 @@ public enum OverviewPage {
             .definitions(ExitCode.allCases.map { Definition(String($0.rawValue), $0.meaning) }, style: .plain),
             .paragraph(
                 "A script can tell an account that exists (5) from a server that refuses (8) or cannot be "
-                    + "reached (6), and retry only what is worth retrying."),
+                    + "reached (6), and retry only what is worth retrying: registration that is closed to it (10) "
+                    + "will not open by trying again, registration that is throttled (11) will."),
         ]
     }
 
