@@ -224,6 +224,10 @@ final class RegistrationEngine {
             requeue(index, because: lastReason ?? "", uncertainNow: item.uncertain, journal: true)
         case .refused:
             outcomes.append(outcome(index, .failed, error: ReplyClassifier.describe(error)))
+        case .stop:
+            // Not this row's fault: it stays to do, for --resume once registration is open to us.
+            outcomes.append(outcome(index, .pending))
+            throw RegistrationService.submissionRefusal(error, domain: slot.link?.connection.domain ?? "the server")
         }
     }
 

@@ -1,3 +1,4 @@
+import XMPPServices
 import XMPPStanzas
 
 /// How the engines read a registration's error reply (connection failures answer for
@@ -11,12 +12,16 @@ enum ReplyClassifier {
         case retry
         /// A definitive refusal for this row.
         case refused
+        /// Registration is closed to this client (closed, by invitation): every row would get
+        /// the same answer, so the run stops.
+        case stop
     }
 
     /// Classifies a stanza error answering a registration.
     static func verdict(_ error: StanzaError) -> Verdict {
         if error.condition == .conflict { return .exists }
         if error.isThrottle { return .retry }
+        if RegistrationRefusal(error) != nil { return .stop }
         return .refused
     }
 

@@ -13,16 +13,22 @@ public enum RegistrationError: Error, Sendable, CustomStringConvertible {
     case missingField(String)
     /// The server answered with something that is not a registration form.
     case invalidForm(StanzaParseError)
+    /// The server creates no account for this client just now, whichever is asked for.
+    case refused(RegistrationRefusal, domain: String, answer: StanzaError)
     /// The connection or the server refused.
     case connection(ConnectionError)
 
     public var description: String {
         switch self {
-        case .notSupported(let d): return "\(d) does not offer in-band registration"
+        case .notSupported(let d): return "\(d) does not offer in-band registration (it is closed, or not there at all)"
         case .captchaRequired(let i): return "the server requires a CAPTCHA" + (i.map { ": \($0)" } ?? "")
         case .redirected(let url): return "the server registers accounts on the web only: \(url)"
         case .missingField(let f): return "the server requires the field '\(f)'"
         case .invalidForm(let e): return "invalid registration form from the server: \(e)"
+        case .refused(.closed, let d, let answer): return "\(d) does not let this client create accounts (server: \(answer))"
+        case .refused(.invitationOnly, let d, let answer): return "\(d) creates accounts by invitation only (server: \(answer))"
+        case .refused(.throttled, let d, let answer):
+            return "\(d) limits how often accounts can be created from one address (server: \(answer))"
         case .connection(let e): return e.description
         }
     }
@@ -68,10 +74,20 @@ public enum RegistrationService {
     }
 
     /// What an error answering the form request means: XEP-0077 §3.1 says a server without
-    /// in-band registration answers service-unavailable (some say feature-not-implemented).
+    /// in-band registration answers service-unavailable (some say feature-not-implemented); so does
+    /// Prosody with registration closed (`allow_registration = false`, its default).
     static func refusal(_ error: StanzaError, domain: String) -> RegistrationError {
         if error.condition == .serviceUnavailable || error.condition == .featureNotImplemented {
             return .notSupported(domain: domain)
+        }
+        return submissionRefusal(error, domain: domain)
+    }
+
+    /// What an error answering a registration means: registration refused for everyone asked
+    /// (closed, by invitation, throttled), or about this account (`conflict`, a bad name).
+    public static func submissionRefusal(_ error: StanzaError, domain: String) -> RegistrationError {
+        if error.condition != .conflict, let refusal = RegistrationRefusal(error) {
+            return .refused(refusal, domain: domain, answer: error)
         }
         return .connection(.stanzaError(error))
     }
@@ -87,6 +103,7 @@ public enum RegistrationService {
         do {
             try connection.request(iq)
         } catch {
+            if case .stanzaError(let e) = error { throw submissionRefusal(e, domain: connection.domain) }
             throw .connection(error)
         }
     }

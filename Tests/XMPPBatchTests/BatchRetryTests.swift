@@ -21,6 +21,13 @@ final class BatchRetryTests: XCTestCase {
         XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "modify", condition: .resourceConstraint)), .retry)
         XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "wait", condition: .internalServerError)), .retry)
         XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "modify", condition: .notAcceptable)), .refused)
+        // Closed to this client (ejabberd 23.01 `register: deny`), by invitation (Prosody
+        // invites_register): every row would get the same answer, so the run stops.
+        XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "auth", condition: .forbidden, text: "Access denied by service policy")), .stop)
+        XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "modify", condition: .notAcceptable,
+                                                           text: "Registration on this server is through invitation only")), .stop)
+        XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "modify", condition: .notAcceptable,
+                                                           text: "The requested username is invalid.")), .refused)
         XCTAssertTrue(ConnectionError.connectFailed(host: "h", port: 1, reason: "refused").isTransient)
         XCTAssertTrue(ConnectionError.stream(StreamError(condition: "system-shutdown")).isTransient)
         XCTAssertFalse(ConnectionError.certificateRejected("self-signed").isTransient)

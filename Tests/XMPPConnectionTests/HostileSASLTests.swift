@@ -102,7 +102,9 @@ final class HostileSASLTests: HostilePeerTestCase {
         guard case .sasl(.scramRequired(offered: ["PLAIN"])) = error else { return XCTFail("\(error)") }
         let (line, _) = try assertTool(peer, exits: 3)
         XCTAssertEqual(line, "xmpp-login: localhost offers no SCRAM mechanism; a session cannot be cached without storing "
-                       + "the password, which this tool never does (the password was not sent)")
+                       + "the password, which this tool never does (the password was not sent); log in with --password-command "
+                       + "'COMMAND' (such as 'pass show xmpp/alice' or 'secret-tool lookup xmpp alice@localhost') to have every "
+                       + "tool ask that password manager instead")
         for index in 0..<2 {
             guard let text = peer.transcript(index)?.text else { return XCTFail("connection \(index) never finished") }
             XCTAssertFalse(text.contains("<auth"), text)

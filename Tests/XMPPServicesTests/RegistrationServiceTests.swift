@@ -96,7 +96,8 @@ final class RegistrationServiceTests: XCTestCase {
         }
         XCTAssertThrowsError(try RegistrationService.form(from: try reply(error.replacingOccurrences(of: "%@", with: "not-allowed")),
                                                           domain: "d")) { e in
-            guard case RegistrationError.connection(.stanzaError(let s)) = e else { return XCTFail("\(e)") }
+            // Registration closed to this client, whichever account is asked for.
+            guard case RegistrationError.refused(.closed, domain: "d", answer: let s) = e else { return XCTFail("\(e)") }
             XCTAssertEqual(s.condition, .notAllowed)
         }
         XCTAssertThrowsError(try RegistrationService.form(from: try reply("<iq xmlns='jabber:client' type='result' id='r1'/>"), domain: "d")) { e in

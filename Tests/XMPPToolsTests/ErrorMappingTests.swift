@@ -44,6 +44,27 @@ final class ErrorMappingTests: XCTestCase {
         XCTAssertEqual(code(RegistrationError.captchaRequired(instructions: nil)), .refused)
     }
 
+    /// Registration closed, by invitation or throttled: its own statuses (10 stop, 11 later) and
+    /// the way forward, not "bad input" (9) or a generic refusal (8).
+    func testRegistrationRefusalsSayTheWayForward() {
+        let closed = ErrorMapping.failure(for: RegistrationError.refused(
+            .closed, domain: "example.org", answer: StanzaError(type: "auth", condition: .forbidden, text: "Access denied by service policy")))
+        XCTAssertEqual(closed.code, .registrationClosed)
+        XCTAssertTrue(closed.message.contains("administrator"), closed.message)
+        let invite = ErrorMapping.failure(for: RegistrationError.refused(
+            .invitationOnly, domain: "example.org", answer: StanzaError(type: "modify", condition: .notAcceptable)))
+        XCTAssertEqual(invite.code, .registrationClosed)
+        XCTAssertTrue(invite.message.contains("invitation"), invite.message)
+        let throttled = ErrorMapping.failure(for: RegistrationError.refused(
+            .throttled, domain: "example.org", answer: StanzaError(type: "wait", condition: .resourceConstraint)))
+        XCTAssertEqual(throttled.code, .registrationThrottled)
+        XCTAssertTrue(throttled.message.contains("600 s"), throttled.message)
+        let none = ErrorMapping.failure(for: RegistrationError.notSupported(domain: "example.org"))
+        XCTAssertEqual(none.code, .registrationClosed)
+        XCTAssertTrue(none.message.contains("administrator"), none.message)
+        XCTAssertEqual(code(RegistrationError.connection(.stanzaError(StanzaError(type: "modify", condition: .notAcceptable)))), .badInput)
+    }
+
     func testStorageAndJIDErrors() {
         XCTAssertEqual(code(StorageError.insecurePermissions(path: "/s", mode: 0o644)), .auth)
         XCTAssertEqual(code(JIDError.emptyDomain), .badInput)
@@ -60,7 +81,7 @@ final class ErrorMappingTests: XCTestCase {
         XCTAssertEqual(code(BatchError.foreignPasswords(report: "/r.csv", accounts: ["z@x"])), .usage)
         XCTAssertEqual(code(BatchError.unreadableReport(path: "/r.csv", reason: "EACCES")), .failed)
         XCTAssertEqual(code(BatchError.journalLacksLine(7)), .failed)
-        XCTAssertEqual(code(BatchError.noProgress(seconds: 120, reason: "throttled", throttled: true)), .refused)
+        XCTAssertEqual(code(BatchError.noProgress(seconds: 120, reason: "throttled", throttled: true)), .registrationThrottled)
         XCTAssertEqual(code(BatchError.noProgress(seconds: 120, reason: nil, throttled: false)), .network)
         XCTAssertEqual(ErrorMapping.failure(for: BatchError.noProgress(seconds: 60, reason: "timed out", throttled: false)).message,
                        "no progress for 60 s: timed out")
@@ -71,7 +92,7 @@ final class ErrorMappingTests: XCTestCase {
     }
 
     func testExitCodesAreTheDocumentedNumbers() {
-        XCTAssertEqual(ExitCode.allCases.map(\.rawValue), Array(0...9) + [130, 143])
+        XCTAssertEqual(ExitCode.allCases.map(\.rawValue), Array(0...11) + [130, 143])
     }
 
     func testUnreachableServerSuggestsServerOption() {

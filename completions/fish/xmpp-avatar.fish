@@ -15,7 +15,7 @@ function __xmpp_avatar_position
             switch $token
                 case --
                     set ended 1
-                case -a --account --server --ca-file --pin --timeout --resource --size --fit --access -o --output --source
+                case -a --account --server --ca-file --pin --timeout --resource --size --fit --access --password-file -o --output --source
                     set skip 1
             end
         else if test -z "$cmd"
@@ -87,14 +87,22 @@ complete -c xmpp-avatar -l version -d 'Print the version and exit.'
 complete -c xmpp-avatar -n '__xmpp_avatar_at set +0' -l size -x -d 'Side of the square avatar, 16 to 1024.'
 complete -c xmpp-avatar -n '__xmpp_avatar_at set +0' -l fit -x -a 'crop pad' -d 'crop: cut the long side to the centred square; pad: keep it all, with transparent borders.'
 complete -c xmpp-avatar -n '__xmpp_avatar_at set +0' -l access -x -a 'open presence' -d 'Who may fetch it over PEP: open (anyone, as most clients expect) or presence (contacts only).'
+complete -c xmpp-avatar -n '__xmpp_avatar_at set +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
+complete -c xmpp-avatar -n '__xmpp_avatar_at set +0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-avatar -n '__xmpp_avatar_at set 0' -x -a '(__xmpp_avatar_files png PNG jpg JPG jpeg JPEG)'
 complete -c xmpp-avatar -n '__xmpp_avatar_at get +0' -s o -l output -r -F -d 'Write the image here (- for standard output).'
 complete -c xmpp-avatar -n '__xmpp_avatar_at get +0' -l cached -d 'Answer from the local cache only, without connecting.'
 complete -c xmpp-avatar -n '__xmpp_avatar_at get +0' -l source -x -a 'auto pep vcard' -d 'Where to look: auto (PEP, then the vCard), pep (XEP-0084 only) or vcard (XEP-0153 only).'
+complete -c xmpp-avatar -n '__xmpp_avatar_at get +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
+complete -c xmpp-avatar -n '__xmpp_avatar_at get +0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-avatar -n '__xmpp_avatar_at get 0' -x -a '(__xmpp_avatar_dynamic contacts)'
 complete -c xmpp-avatar -n '__xmpp_avatar_at info +0' -l cached -d 'Answer from the local cache only, without connecting.'
 complete -c xmpp-avatar -n '__xmpp_avatar_at info +0' -l source -x -a 'auto pep vcard' -d 'Where to look: auto (PEP, then the vCard), pep (XEP-0084 only) or vcard (XEP-0153 only).'
+complete -c xmpp-avatar -n '__xmpp_avatar_at info +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
+complete -c xmpp-avatar -n '__xmpp_avatar_at info +0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-avatar -n '__xmpp_avatar_at info 0' -x -a '(__xmpp_avatar_dynamic contacts)'
+complete -c xmpp-avatar -n '__xmpp_avatar_at remove +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
+complete -c xmpp-avatar -n '__xmpp_avatar_at remove +0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-avatar -n '__xmpp_avatar_at resize +0' -s o -l output -x -a '(__xmpp_avatar_files png PNG)' -d 'Where to write the PNG (- for standard output).'
 complete -c xmpp-avatar -n '__xmpp_avatar_at resize +0' -l size -x -d 'Side of the square avatar, 16 to 1024.'
 complete -c xmpp-avatar -n '__xmpp_avatar_at resize +0' -l fit -x -a 'crop pad' -d 'crop: cut the long side to the centred square; pad: keep it all, with transparent borders.'

@@ -96,6 +96,8 @@ complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_a
 complete -c xmpp-register -n '__xmpp_register_at passwd +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
 complete -c xmpp-register -n '__xmpp_register_at passwd +0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-register -n '__xmpp_register_at delete +0' -l yes -d 'Confirm: deleting cannot be undone.'
+complete -c xmpp-register -n '__xmpp_register_at delete +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
+complete -c xmpp-register -n '__xmpp_register_at delete +0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l jobs -x -d 'Streams at once (default 4): registration streams each pipeline several requests; log-ins (profiles, update, --delete, --passwd) run one account per stream.'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l resume -d 'Continue the interrupted run of this CSV recorded in its journal.'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l dry-run -d 'Check every row and stop; nothing is sent.'

@@ -2,10 +2,15 @@ import FoundationEssentials
 import XMPPStanzas
 
 /// What `xmpp-login` keeps to authenticate again without the password (ARCHITECTURE.md §4):
-/// the SCRAM salt, iteration count and derived keys. Never the password.
+/// the SCRAM salt, iteration count and derived keys, or the command that prints the password
+/// (`kind`). Never the password. The SCRAM fields are empty for a password command.
 public struct StoredSession: Sendable, Codable, Equatable {
     /// The account, as a bare JID.
     public var jid: JID
+    /// How this session authenticates; files written before kinds existed hold SCRAM keys.
+    public var kind: SessionKind = .scramKeys
+    /// The shell command that prints the password, for `.passwordCommand`.
+    public var passwordCommand: String?
     /// The SCRAM mechanism family that produced the keys, e.g. `SCRAM-SHA-1`.
     public var mechanism: String
     /// The hash name: `SHA-1`, `SHA-256` or `SHA-512`.
@@ -34,9 +39,56 @@ public struct StoredSession: Sendable, Codable, Equatable {
         self.created = created
     }
 
+    /// A session that runs `command` for the password at each authentication.
+    public init(jid: JID, passwordCommand command: String, created: Int) {
+        self.init(jid: jid, mechanism: "", hash: "", salt: "", iterations: 0, clientKey: "", serverKey: "", created: created)
+        kind = .passwordCommand
+        passwordCommand = command
+    }
+
     enum CodingKeys: String, CodingKey {
-        case jid, mechanism, hash, salt, iterations
+        case jid, kind, mechanism, hash, salt, iterations
         case clientKey = "client_key", serverKey = "server_key", created
+        case passwordCommand = "password_command"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        jid = try c.decode(JID.self, forKey: .jid)
+        kind = try c.decodeIfPresent(SessionKind.self, forKey: .kind) ?? .scramKeys
+        created = try c.decodeIfPresent(Int.self, forKey: .created) ?? 0
+        passwordCommand = try c.decodeIfPresent(String.self, forKey: .passwordCommand)
+        let scram = kind == .scramKeys
+        func field<T: Decodable>(_ key: CodingKeys, _ empty: T) throws -> T {
+            scram ? try c.decode(T.self, forKey: key) : try c.decodeIfPresent(T.self, forKey: key) ?? empty
+        }
+        mechanism = try field(.mechanism, "")
+        hash = try field(.hash, "")
+        salt = try field(.salt, "")
+        iterations = try field(.iterations, 0)
+        clientKey = try field(.clientKey, "")
+        serverKey = try field(.serverKey, "")
+        if kind == .passwordCommand, passwordCommand?.isEmpty ?? true {
+            throw DecodingError.dataCorruptedError(forKey: .passwordCommand, in: c, debugDescription: "no password command")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(jid, forKey: .jid)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(created, forKey: .created)
+        switch kind {
+        case .scramKeys:
+            try c.encode(mechanism, forKey: .mechanism)
+            try c.encode(hash, forKey: .hash)
+            try c.encode(salt, forKey: .salt)
+            try c.encode(iterations, forKey: .iterations)
+            try c.encode(clientKey, forKey: .clientKey)
+            try c.encode(serverKey, forKey: .serverKey)
+        case .passwordCommand:
+            try c.encode(passwordCommand, forKey: .passwordCommand)
+        }
     }
 }
 

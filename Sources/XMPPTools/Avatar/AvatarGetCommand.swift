@@ -13,7 +13,7 @@ extension AvatarTool {
                 "The image goes to FILE, or to standard output when that is not a terminal (-o - or no -o). With -o "
                     + "FILE the SHA-1 is printed. Exit status 4 when the JID has no avatar.",
             ],
-            options: [output, AvatarQuery.cached, AvatarQuery.source],
+            options: [output, AvatarQuery.cached, AvatarQuery.source] + PasswordSource.declarations,
             positionals: [AvatarQuery.jid],
             examples: [Example("xmpp-avatar get bob -o bob.png", "Save bob's avatar (bob on the account's domain).")])
 

@@ -6,7 +6,7 @@ extension AvatarTool {
     struct Info: ToolCommand {
         static let spec = CommandSpec(
             "info", summary: "Show an avatar's SHA-1, type, size in bytes, dimensions and source (pep or vcard).",
-            options: [AvatarQuery.cached, AvatarQuery.source],
+            options: [AvatarQuery.cached, AvatarQuery.source] + PasswordSource.declarations,
             positionals: [AvatarQuery.jid])
 
         let query: AvatarQuery

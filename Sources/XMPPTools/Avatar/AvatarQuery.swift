@@ -32,7 +32,7 @@ struct AvatarQuery {
     var env: ToolEnvironment { context.environment }
 
     init(_ invocation: Invocation) throws {
-        context = invocation.context
+        context = invocation.passwordContext
         jidText = invocation.command.argument(Self.jid.name)
         cachedOnly = invocation.command[Self.cached]
         places = (try invocation.command.value(Self.source) ?? .auto).places

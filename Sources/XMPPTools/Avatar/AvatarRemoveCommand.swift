@@ -7,12 +7,13 @@ extension AvatarTool {
     struct Remove: ToolCommand {
         static let spec = CommandSpec(
             "remove", summary: "Remove the account's avatar: empty PEP metadata, data retracted, vCard PHOTO cleared.",
-            discussion: ["Every other vCard field is kept. Removing when there is no avatar is not an error."])
+            discussion: ["Every other vCard field is kept. Removing when there is no avatar is not an error."],
+            options: PasswordSource.declarations)
 
         let context: AccountContext
         var env: ToolEnvironment { context.environment }
 
-        init(_ invocation: Invocation) { context = invocation.context }
+        init(_ invocation: Invocation) { context = invocation.passwordContext }
 
         func run() throws {
             let (connection, account) = try context.connectWithSession()

@@ -22,7 +22,7 @@ extension AvatarTool {
                 "The vCard goes first because servers that sync the vCard to PEP (Prosody's vcard_legacy) republish "
                     + "the PEP nodes from it, without the dimensions; publishing PEP last leaves the metadata complete.",
             ],
-            options: [AvatarImageOptions.size, AvatarImageOptions.fit, access],
+            options: [AvatarImageOptions.size, AvatarImageOptions.fit, access] + PasswordSource.declarations,
             positionals: [AvatarImageOptions.image],
             examples: [Example("xmpp-avatar set me.jpg", "Publish a photo as the avatar, cropped to 100x100.")])
 
@@ -33,13 +33,14 @@ extension AvatarTool {
         var env: ToolEnvironment { context.environment }
 
         init(_ invocation: Invocation) throws {
-            context = invocation.context
+            context = invocation.passwordContext
             access = try invocation.command.value(Self.access) ?? .open
             options = try AvatarImageOptions.resizeOptions(invocation.command)
             image = AvatarImageOptions.path(invocation.command)
         }
 
         func run() throws {
+            if image == "-" { try context.passwordForRun?.refuseStandardInput(sharedWith: "the image") }
             // The image is checked before any connection: a bad file is exit 9 without network.
             let png = try ImageFiles.resize(image, options: options)
             let header = try AvatarPipeline.info(data: png)

@@ -9,6 +9,9 @@ public struct AccountContext {
     public let environment: ToolEnvironment
     /// The common options given on the command line.
     public let common: CommonOptions
+    /// Where a password for this run comes from, for a command that accepts one in place of the
+    /// cached session (`PasswordSource.declarations`); nil for the others.
+    public var passwordForRun: PasswordSource?
 
     /// Builds a context.
     public init(environment: ToolEnvironment, common: CommonOptions) {
@@ -83,36 +86,6 @@ public struct AccountContext {
         let options = ConnectionOptions(domain: domain, serverHost: settings.server, serverPort: settings.port,
                                         directTLS: settings.directTLS, timeout: .seconds(common.timeout))
         return try Connection.open(options, tls: tls, trace: TraceOutput.sink(enabled: common.trace))
-    }
-
-    /// Connects as the account with its cached session (no password) and binds a resource.
-    public func connectWithSession() throws -> (Connection, JID) {
-        let jid = try accountJID()
-        guard let session = try environment.sessions.load(jid) else {
-            throw ToolFailure(.auth, "no session for \(jid): log in with 'xmpp-login \(jid)'")
-        }
-        let keys = try SessionKeys.keys(from: session)
-        let settings = try settings(for: jid, stored: try environment.accounts.load().accounts[jid.description])
-        let connection = try open(domain: jid.domain, settings: settings)
-        if let error = Self.resume(connection, jid: jid, keys: keys, resource: common.resource) {
-            connection.close()
-            if error.isAuthRejection {
-                throw ToolFailure(.auth, "the server rejected the cached session for \(jid) (password changed?): log in again with 'xmpp-login \(jid)'")
-            }
-            throw error
-        }
-        return (connection, jid)
-    }
-
-    /// Authenticates with cached keys and binds; the error, if any.
-    private static func resume(_ connection: Connection, jid: JID, keys: SCRAMKeys, resource: String?) -> ConnectionError? {
-        do {
-            _ = try connection.authenticate(username: jid.local ?? "", credential: .keys(keys), usedSCRAMBefore: true)
-            try connection.bind(resource: resource)
-            return nil
-        } catch {
-            return error
-        }
     }
 
     private func absolutePath(_ path: String) -> String {

@@ -90,7 +90,10 @@ public enum ErrorMapping {
     /// Registration errors by kind.
     public static func failure(for error: RegistrationError) -> ToolFailure {
         switch error {
-        case .notSupported, .captchaRequired, .redirected: return ToolFailure(.refused, error.description)
+        case .notSupported: return ToolFailure(.registrationClosed, error.description + ": " + RegistrationAdvice.administrator)
+        case .refused(let refusal, _, _):
+            return ToolFailure(RegistrationAdvice.code(refusal), error.description + ": " + RegistrationAdvice.wayForward(refusal))
+        case .captchaRequired, .redirected: return ToolFailure(.refused, error.description)
         case .missingField(let field): return ToolFailure(.usage, error.description + " (give it with --field \(field)=VALUE)")
         case .invalidForm: return ToolFailure(.network, error.description)
         case .connection(let c):
@@ -116,7 +119,9 @@ public enum ErrorMapping {
         case .unreadableInput, .invalidCSV, .badHeader: return ToolFailure(.badInput, error.description)
         case .usernameNeedsDomain, .notAReport, .foreignPasswords: return ToolFailure(.usage, error.description)
         case .unreadableReport, .journalLacksLine, .stateDirectory: return ToolFailure(.failed, error.description)
-        case .noProgress(_, _, let throttled): return ToolFailure(throttled ? .refused : .network, error.description)
+        case .noProgress(_, _, let throttled):
+            guard throttled else { return ToolFailure(.network, error.description) }
+            return ToolFailure(.registrationThrottled, error.description + ": " + RegistrationAdvice.wayForward(.throttled))
         }
     }
 

@@ -20,6 +20,11 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case refused = 8
     /// Bad input: CSV, image, vCard, JID.
     case badInput = 9
+    /// The server creates no account for this client: no in-band registration, closed, or by
+    /// invitation only. Trying again will not help.
+    case registrationClosed = 10
+    /// The server limits how often accounts are created from one address: try again later.
+    case registrationThrottled = 11
     /// Stopped early by SIGINT (128 + 2), as a shell reports a program Ctrl-C killed.
     case interrupted = 130
     /// Stopped early by SIGTERM (128 + 15).
@@ -38,6 +43,10 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .tls: return "TLS or certificate failure"
         case .refused: return "refused by server policy (not-allowed, forbidden, policy-violation, resource-constraint)"
         case .badInput: return "bad input: CSV, image, vCard or JID"
+        case .registrationClosed:
+            return "registration closed: the server creates no account for this client (no in-band registration, closed, or by invitation only); an administrator can still create it"
+        case .registrationThrottled:
+            return "registration throttled: the server limits how many accounts one address may create; try again later"
         case .interrupted: return "interrupted by SIGINT (Ctrl-C) before the work was done; xmpp-register batch records where it stopped, for --resume"
         case .terminated: return "stopped by SIGTERM before the work was done; xmpp-register batch records where it stopped, for --resume"
         }

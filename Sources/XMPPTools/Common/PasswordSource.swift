@@ -26,6 +26,15 @@ public struct PasswordSource: Sendable {
         self.environment = environment
     }
 
+    /// A password is given without asking: a file, standard input or `XMPP_PASSWORD`.
+    public var isGiven: Bool { file != nil || stdin || environment != nil }
+
+    /// `--password-stdin` cannot share standard input with `what`, which the command reads there.
+    public func refuseStandardInput(sharedWith what: String) throws(ToolFailure) {
+        guard stdin else { return }
+        throw ToolFailure(.usage, "--password-stdin cannot be used while \(what) comes from standard input: give the password with --password-file FILE or XMPP_PASSWORD")
+    }
+
     /// Reads the password; `prompt` is shown on the terminal, `confirm` asks twice there.
     public func read(prompt: String, confirm: Bool = false) throws(ToolFailure) -> String {
         if let file {

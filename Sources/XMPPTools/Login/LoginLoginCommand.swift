@@ -1,11 +1,17 @@
 import Arguments
 import TextFormats
+import XMPPStorage
 
 extension LoginTool {
     /// `xmpp-login [login] JID`: authenticate with the password once, keep SCRAM keys (never the
     /// password), remember the connection settings, and make the account active.
     struct Login: ToolCommand {
         static let jid = PositionalSpec("JID", help: "The account, user@domain.", completion: .accounts)
+        static let passwordCommand = Option<String>(
+            "password-command", value: "COMMAND",
+            help: "Get the password from the first line COMMAND prints (run by /bin/sh), and keep the command "
+                + "where the server's SCRAM keys cannot be cached.",
+            completion: .none)
 
         static let spec = CommandSpec(
             "login", summary: "Log in as JID, cache the session and make the account active.",
@@ -20,18 +26,43 @@ extension LoginTool {
                 "--insecure is never remembered: it applies to the login it is given to, and the trust "
                     + "settings remembered before it stay. It cannot be combined with --pin or --ca-file "
                     + "(exit status 2).",
+                "The session kept is the best the server allows, and xmpp-login status names its kind "
+                    + "(session_kind with --json): scram-keys, the SCRAM salt, iteration count and derived keys, "
+                    + "which authenticate again while the password stays the same; or, with --password-command on "
+                    + "a server whose SCRAM keys cannot be cached (one that stores plain-text passwords salts "
+                    + "every login anew, and one without SCRAM has none), password-command: the COMMAND itself, "
+                    + "never the password, which every program then runs when it authenticates, as msmtp's "
+                    + "passwordeval and isync's PassCmd do. Where the keys can be cached they are kept instead, "
+                    + "and the command is not run again.",
+                "COMMAND runs through /bin/sh -c with standard input from /dev/null and standard error left "
+                    + "to the terminal, so a password manager can say what went wrong or ask for its passphrase "
+                    + "there; the first line it prints is the password. A non-zero exit status, an empty first "
+                    + "line, or no answer within --timeout seconds is exit status 3, naming the command. The "
+                    + "password is never written anywhere: not to a file, not to --trace, not to any program's "
+                    + "arguments.",
             ],
-            options: PasswordSource.declarations,
-            positionals: [jid])
+            options: PasswordSource.declarations + [passwordCommand],
+            positionals: [jid],
+            rules: [
+                .exclusive("password-command", "password-file", because: "the password comes from one place"),
+                .exclusive("password-command", "password-stdin", because: "the password comes from one place"),
+            ],
+            examples: [
+                Example("xmpp-login bot@example.org --password-command 'pass show xmpp/bot'",
+                        "Log in with a password from pass(1); where the server's SCRAM keys cannot be cached, every "
+                            + "program runs the command again when it authenticates."),
+            ])
 
         let context: AccountContext
         let password: PasswordSource
         let jidText: String
+        let command: String?
 
-        init(_ invocation: Invocation) {
+        init(_ invocation: Invocation) throws {
             context = invocation.context
             password = invocation.password
             jidText = invocation.command.argument(Self.jid.name) ?? ""
+            command = try invocation.command.value(Self.passwordCommand)
         }
 
         func run() throws {
@@ -39,9 +70,17 @@ extension LoginTool {
             let env = context.environment
             let stored = try env.accounts.load().accounts[jid.description]
             let settings = try context.settings(for: jid, stored: stored)
-            let secret = try password.read(prompt: "Password for \(jid): ")
-            let result = try PasswordLogin.authenticate(context: context, jid: jid, settings: settings, password: secret)
-            try PasswordLogin.saveSession(env: env, jid: jid, settings: settings, result: result, makeActive: true)
+            let result: PasswordCommandLogin.Outcome
+            if let command {
+                guard !command.isEmpty else { throw ToolFailure(.usage, "--password-command needs a command") }
+                result = try PasswordCommandLogin.login(context: context, jid: jid, settings: settings, command: command)
+            } else {
+                let secret = try password.read(prompt: "Password for \(jid): ")
+                let login = try PasswordLogin.authenticate(context: context, jid: jid, settings: settings, password: secret)
+                try PasswordLogin.saveSession(env: env, jid: jid, settings: settings, result: login, makeActive: true)
+                result = PasswordCommandLogin.Outcome(boundJID: login.boundJID, mechanism: login.mechanism, tlsVersion: login.tlsVersion,
+                                                      endpoint: login.endpoint, kind: .scramKeys)
+            }
             if settings.insecure {
                 env.warn("--insecure is not remembered: later commands verify the certificate again; log in with --ca-file or --pin to remember whom to trust")
             }
@@ -53,10 +92,12 @@ extension LoginTool {
                     ("tls_version", .string(result.tlsVersion.rawValue)),
                     ("server", .string(result.endpoint.description)),
                     ("session_file", .string(env.paths.sessionFile(jid.description))),
+                    ("session_kind", .string(result.kind.rawValue)),
                     ("active", .bool(true)),
                 ]).pretty)
             } else if !context.common.quiet {
-                Output.textLine("Logged in as \(result.boundJID) (\(result.mechanism), \(result.tlsVersion.rawValue)); session saved, \(jid) is active.")
+                let kept = result.kind == .passwordCommand ? "its password command saved (the server's SCRAM keys cannot be cached)" : "session saved"
+                Output.textLine("Logged in as \(result.boundJID) (\(result.mechanism), \(result.tlsVersion.rawValue)); \(kept), \(jid) is active.")
             }
         }
     }

@@ -13,7 +13,11 @@ extension LoginTool {
                          + "settings remembered with the account (as the options that gave them; with --json "
                          + "an object remembered with the keys server, direct_tls, ca_file and pin, null when "
                          + "absent). A session that no longer works (the password was changed elsewhere) is "
-                         + "exit status 3."],
+                         + "exit status 3.",
+                         "The session's kind says how it authenticates (session_kind with --json): scram-keys "
+                         + "(cached SCRAM keys) or password-command (the command given to xmpp-login "
+                         + "--password-command, run again for this check; password_command with --json, null "
+                         + "for other kinds)."],
             positionals: [jid],
             examples: [
                 Example("xmpp-login status --json | jq -r .mechanism", "Show which SASL mechanism the session uses."),
@@ -43,17 +47,21 @@ extension LoginTool {
             let bound = connection.boundJID?.description ?? jid.description
             let tls = connection.tlsVersion?.rawValue ?? "none"
             let mechanism = connection.mechanism ?? "unknown"
+            let session = try env.sessions.load(jid)
+            let kind = session?.kind.rawValue ?? "none"
             if context.common.json {
                 Output.line(JSONValue.object([
                     ("jid", .string(jid.description)), ("bound_jid", .string(bound)),
                     ("mechanism", .string(mechanism)), ("tls_version", .string(tls)),
                     ("server", .string(connection.endpoint.description)), ("active", .bool(active)),
                     ("authenticated", .bool(true)), ("remembered", RememberedSettings.json(remembered)),
+                    ("session_kind", .string(kind)), ("password_command", session?.passwordCommand.map(JSONValue.string) ?? .null),
                 ]).pretty)
             } else {
                 Output.line("account:    \(jid)\(active ? " (active)" : "")")
                 Output.textLine("bound:      \(bound)")  // the resource is the server's choice
                 Output.line("mechanism:  \(mechanism)")
+                Output.textLine("session:    \(kind)" + (session?.passwordCommand.map { " (\($0))" } ?? ""))
                 Output.line("tls:        \(tls)")
                 Output.line("server:     \(connection.endpoint)")
                 Output.line("remembered: \(RememberedSettings.text(remembered))")

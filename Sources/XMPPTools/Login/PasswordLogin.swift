@@ -40,21 +40,27 @@ enum PasswordLogin {
     }
 
     private static func noSCRAM(_ jid: JID) -> ToolFailure {
-        ToolFailure(.auth, "\(jid.domain) offers no SCRAM mechanism; a session cannot be cached without storing the password, which this tool never does (the password was not sent)")
+        ToolFailure(.auth, "\(jid.domain) offers no SCRAM mechanism; a session cannot be cached without storing the password, which this tool never does (the password was not sent); "
+                    + PasswordCommandLogin.hint(jid))
     }
 
     /// Proves the keys authenticate on a fresh stream before anything is saved. A server that
     /// keeps plain-text passwords (ejabberd `auth_password_format: plain`) salts every login
     /// anew, so keys derived once never work again: say so now, not on the next command.
     static func verifyResumable(context: AccountContext, jid: JID, settings: AccountSettings, keys: SCRAMKeys) throws {
+        guard try isResumable(context: context, jid: jid, settings: settings, keys: keys) else {
+            throw ToolFailure(.auth, "\(jid.domain) salts every login anew (it stores plain-text passwords), so its SCRAM keys cannot be cached; "
+                              + PasswordCommandLogin.hint(jid) + ", or ask its operator to store SCRAM hashes (ejabberd: auth_password_format: scram)")
+        }
+    }
+
+    /// Whether `keys` authenticate on a fresh stream; false when the server salted anew.
+    static func isResumable(context: AccountContext, jid: JID, settings: AccountSettings, keys: SCRAMKeys) throws -> Bool {
         let connection = try context.open(domain: jid.domain, settings: settings)
         defer { connection.close() }
-        if let error = resume(connection, jid: jid, keys: keys) {
-            if case .sasl(.cachedKeysStale) = error {
-                throw ToolFailure(.auth, "\(jid.domain) salts every login anew (it stores plain-text passwords), so a password-free session cannot be cached; ask its operator to store SCRAM hashes (ejabberd: auth_password_format: scram)")
-            }
-            throw error
-        }
+        guard let error = resume(connection, jid: jid, keys: keys) else { return true }
+        if case .sasl(.cachedKeysStale) = error { return false }
+        throw error
     }
 
     private static func resume(_ connection: Connection, jid: JID, keys: SCRAMKeys) -> ConnectionError? {

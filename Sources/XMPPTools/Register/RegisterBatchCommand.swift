@@ -84,6 +84,10 @@ extension RegisterTool {
                     + "has generated passwords (they appear nowhere else), then note. A row not finished yet shows its journal "
                     + "state there: pending, sent, conflict, or registered (created, its profile still to set). A progress bar "
                     + "with rate and ETA is drawn on stderr when it is a terminal; a summary follows, counting what the server did.",
+                "A server that throttles registrations is waited for, with back-off, and every row is tried again; "
+                    + "after a while without any progress the batch stops with exit status 11, and --resume continues "
+                    + "later. A server closed to this client (registration closed or by invitation only) stops the batch "
+                    + "at its first answer with exit status 10, leaving the rows to do, rather than failing every row alike.",
                 "The exit status is 0 when every row succeeded and 1 when some did not. SIGINT (Ctrl-C) or SIGTERM stops the "
                     + "batch: requests in flight are awaited (3 s at most) and recorded, the report is written, the summary "
                     + "counts every account the server created, and the status is 130 (SIGINT) or 143 (SIGTERM); --resume "

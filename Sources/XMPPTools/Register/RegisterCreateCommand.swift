@@ -24,8 +24,12 @@ extension RegisterTool {
 
         static let spec = CommandSpec(
             "create", summary: "Create the account JID with a new password.",
-            discussion: ["An account that exists already is exit status 5. A server that refuses "
-                         + "registration, or asks for a CAPTCHA, is exit status 8."],
+            discussion: ["An account that exists already is exit status 5. A server that creates no account for "
+                         + "this client, whichever is asked for (no in-band registration, registration closed, or by "
+                         + "invitation only), is exit status 10, and the message says who can still create it; one "
+                         + "that limits how many accounts an address may create (ejabberd's default: one every 600 s) "
+                         + "is exit status 11: try again later. A CAPTCHA or registration on a web page only is exit "
+                         + "status 8."],
             options: PasswordSource.declarations + [login, field, nickname, fullname, email, avatar],
             positionals: [jid],
             examples: [

@@ -10,7 +10,7 @@ extension RegisterTool {
         static let spec = CommandSpec(
             "delete", summary: "Delete the account from the server and forget its session.",
             discussion: ["Without --yes nothing is deleted (exit status 2)."],
-            options: [yes],
+            options: [yes] + PasswordSource.declarations,
             examples: [
                 Example("xmpp-register delete --yes -a old@example.org", "Delete old@example.org."),
             ])
@@ -19,7 +19,7 @@ extension RegisterTool {
         let confirmed: Bool
 
         init(_ invocation: Invocation) {
-            context = invocation.context
+            context = invocation.passwordContext
             confirmed = invocation.command[Self.yes]
         }
 

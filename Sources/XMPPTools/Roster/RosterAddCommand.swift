@@ -19,7 +19,7 @@ extension RosterTool {
                          + "or from: they removed you, refused you, or were added with --no-subscribe), it asks "
                          + "again, unless --no-subscribe is given (subscription_requested is true with --json). "
                          + "Adding yourself is exit status 9."],
-            options: [name, group, noSubscribe],
+            options: [name, group, noSubscribe] + PasswordSource.declarations,
             positionals: [contact],
             examples: [Example("xmpp-roster add bob --name Bob --group Friends --group Work",
                                "Add bob on your domain in two groups and ask for his presence.")])
@@ -33,7 +33,7 @@ extension RosterTool {
 
         init(_ invocation: Invocation) throws {
             let command = invocation.command
-            edit = ContactEdit(context: invocation.context)
+            edit = ContactEdit(context: invocation.passwordContext)
             contactText = command.argument(Self.contact.name) ?? ""
             do {
                 name = try command.value(Self.name).map { $0.isEmpty ? nil : $0 }

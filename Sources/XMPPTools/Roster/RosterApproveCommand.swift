@@ -17,7 +17,7 @@ extension RosterTool {
                          + "behind: the answer would be a pre-approval (RFC 6121 §3.4), which lets in whoever asks "
                          + "from that address later, and Prosody adds a roster item to hold it; the tool undoes "
                          + "both. --add-back asks for their presence only once the approval took."],
-            options: [all, addBack],
+            options: [all, addBack] + PasswordSource.declarations,
             positionals: [contact],
             examples: [Example("xmpp-roster approve --all --add-back", "Accept every waiting request and subscribe back.")])
 
@@ -27,7 +27,7 @@ extension RosterTool {
         let addBack: Bool
 
         init(_ invocation: Invocation) throws {
-            context = invocation.context
+            context = invocation.passwordContext
             contactText = invocation.command.argument(Self.contact.name)
             addBack = invocation.command[Self.addBack]
             // A rule relates options only; "exactly one of a JID and --all" stays a check here.

@@ -9,14 +9,14 @@ extension RosterTool {
         static let contact = RosterTool.contact
 
         static let spec = CommandSpec(
-            "deny", summary: "Refuse a subscription request, or revoke an approval.", positionals: [contact],
+            "deny", summary: "Refuse a subscription request, or revoke an approval.", options: PasswordSource.declarations, positionals: [contact],
             examples: [Example("xmpp-roster deny spammer@spam.example", "Refuse a request.")])
 
         let context: AccountContext
         let contactText: String
 
         init(_ invocation: Invocation) {
-            context = invocation.context
+            context = invocation.passwordContext
             contactText = invocation.command.argument(Self.contact.name) ?? ""
         }
 

@@ -14,14 +14,14 @@ extension RosterTool {
 
         static let spec = CommandSpec(
             "export", summary: "Print the roster (JID, name, groups, subscription) as JSON or CSV.",
-            options: [format],
+            options: [format] + PasswordSource.declarations,
             examples: [Example("xmpp-roster export --format csv > roster.csv", "Save the roster for a spreadsheet.")])
 
         let context: AccountContext
         let format: Format
 
         init(_ invocation: Invocation) throws {
-            context = invocation.context
+            context = invocation.passwordContext
             do { format = try invocation.command.value(Self.format) ?? .json } catch {
                 throw ToolFailure(.usage, error.reason.description)
             }

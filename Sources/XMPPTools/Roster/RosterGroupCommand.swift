@@ -9,7 +9,7 @@ extension RosterTool {
 
         static let spec = CommandSpec(
             "group", summary: "Set the groups of a contact (none given: no groups).",
-            positionals: [contact, groups],
+            options: PasswordSource.declarations, positionals: [contact, groups],
             examples: [Example("xmpp-roster group bob Friends Family", "Put bob in exactly the groups Friends and Family.")])
 
         let edit: ContactEdit
@@ -17,7 +17,7 @@ extension RosterTool {
         let groups: [String]
 
         init(_ invocation: Invocation) {
-            edit = ContactEdit(context: invocation.context)
+            edit = ContactEdit(context: invocation.passwordContext)
             contactText = invocation.command.argument(Self.contact.name) ?? ""
             groups = invocation.command.argumentList(Self.groups.name)
         }

@@ -13,7 +13,7 @@ extension RosterTool {
             discussion: ["A contact in several groups counts in each; contacts in no group are not listed. "
                          + "With --json, each group is an object with the keys group, contacts (the count) and "
                          + "jids (sorted)."],
-            options: [cached],
+            options: [cached] + PasswordSource.declarations,
             examples: [
                 Example("xmpp-roster groups --json | jq -r '.[] | select(.group == \"Work\") | .jids[]'",
                         "Print the contacts in group Work."),
@@ -23,7 +23,7 @@ extension RosterTool {
         let fromCache: Bool
 
         init(_ invocation: Invocation) {
-            context = invocation.context
+            context = invocation.passwordContext
             fromCache = invocation.command[Self.cached]
         }
 

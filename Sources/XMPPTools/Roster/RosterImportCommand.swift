@@ -25,7 +25,7 @@ extension RosterTool {
                          + "from Excel's sep= first line) and UTF-8 or UTF-16 with a byte-order mark; a row with fewer fields "
                          + "than the header is an error naming its line. export --format csv ends lines with CRLF, as the batch "
                          + "report does."],
-            options: [dryRun, noSubscribe],
+            options: [dryRun, noSubscribe] + PasswordSource.declarations,
             positionals: [file],
             examples: [Example("xmpp-roster export -a old@example.org | xmpp-roster import - -a new@example.net --dry-run",
                                "Show what moving a roster would change.")])
@@ -36,13 +36,14 @@ extension RosterTool {
         let subscribe: Bool
 
         init(_ invocation: Invocation) {
-            context = invocation.context
+            context = invocation.passwordContext
             path = invocation.command.argument(Self.file.name) ?? "-"
             dryRun = invocation.command[Self.dryRun]
             subscribe = !invocation.command[Self.noSubscribe]
         }
 
         func run() throws {
+            if path == "-" { try context.passwordForRun?.refuseStandardInput(sharedWith: "the roster") }
             let entries = try RosterFile.parse(try read(path))
             let account = try context.accountJID()
             let wanted = try ImportPlan.resolve(entries, account: account)

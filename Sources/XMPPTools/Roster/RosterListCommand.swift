@@ -25,7 +25,7 @@ extension RosterTool {
             "list", summary: "List contacts with subscription and presence.",
             discussion: ["Presence is online, chat, away, xa, dnd or offline (unknown with --cached or --no-presence). "
                          + "The subscription column shows none, to, from or both, with +ask while a request of yours is pending."],
-            options: [online, group, subscription, cached, noPresence],
+            options: [online, group, subscription, cached, noPresence] + PasswordSource.declarations,
             rules: [
                 .exclusive(online.spec.long, cached.spec.long, because: "the cache holds no presence"),
                 .exclusive(online.spec.long, noPresence.spec.long, because: "--online needs presence"),
@@ -56,7 +56,7 @@ extension RosterTool {
 
         init(_ invocation: Invocation) throws {
             let command = invocation.command
-            context = invocation.context
+            context = invocation.passwordContext
             do {
                 filters = Filters(online: command[Self.online], groups: try command.values(Self.group),
                                   subscription: try command.value(Self.subscription))

@@ -12,11 +12,11 @@ extension RosterTool {
                          + "resource; ejabberd only to resources with a priority of 0 or more (which would also take "
                          + "the account's offline messages), so there pending finds none and watch shows requests as "
                          + "they arrive."],
-            examples: [Example("xmpp-roster pending --json | jq -r '.[].jid'", "Print who waits for an answer.")])
+            options: PasswordSource.declarations, examples: [Example("xmpp-roster pending --json | jq -r '.[].jid'", "Print who waits for an answer.")])
 
         let context: AccountContext
 
-        init(_ invocation: Invocation) { context = invocation.context }
+        init(_ invocation: Invocation) { context = invocation.passwordContext }
 
         func run() throws {
             let session = try RosterSession.open(context)

@@ -8,7 +8,7 @@ extension RosterTool {
 
         static let spec = CommandSpec(
             "remove", summary: "Remove a contact (and the subscriptions both ways); exit 4 if not in the roster.",
-            positionals: [contact],
+            options: PasswordSource.declarations, positionals: [contact],
             examples: [Example("xmpp-roster remove bob@example.org || echo 'not in the roster'",
                                "Remove a contact; exit status 4 says it was not there.")])
 
@@ -16,7 +16,7 @@ extension RosterTool {
         let contactText: String
 
         init(_ invocation: Invocation) {
-            edit = ContactEdit(context: invocation.context)
+            edit = ContactEdit(context: invocation.passwordContext)
             contactText = invocation.command.argument(Self.contact.name) ?? ""
         }
 

@@ -8,7 +8,7 @@ extension RosterTool {
 
         static let spec = CommandSpec(
             "rename", summary: "Change the name shown for a contact ('' removes it).",
-            positionals: [contact, newName],
+            options: PasswordSource.declarations, positionals: [contact, newName],
             examples: [Example("xmpp-roster rename bob@example.org 'Bob (work)'", "Change the name shown for a contact.")])
 
         let edit: ContactEdit
@@ -16,7 +16,7 @@ extension RosterTool {
         let name: String
 
         init(_ invocation: Invocation) {
-            edit = ContactEdit(context: invocation.context)
+            edit = ContactEdit(context: invocation.passwordContext)
             contactText = invocation.command.argument(Self.contact.name) ?? ""
             name = invocation.command.argument(Self.newName.name) ?? ""
         }

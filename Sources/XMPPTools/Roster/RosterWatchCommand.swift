@@ -26,7 +26,7 @@ extension RosterTool {
             "watch", summary: "Stay online and print roster pushes, subscription requests and presence changes.",
             discussion: ["With --json each event is one JSON object per line. SIGINT or SIGTERM ends it cleanly with "
                          + "unavailable presence (exit status 0)."],
-            options: [autoApprove, show, status, priority],
+            options: [autoApprove, show, status, priority] + PasswordSource.declarations,
             examples: [Example("xmpp-roster watch --json | jq -c 'select(.event == \"subscription_request\")'",
                                "Print subscription requests as they arrive.")])
 
@@ -41,7 +41,7 @@ extension RosterTool {
 
         init(_ invocation: Invocation) throws {
             let command = invocation.command
-            context = invocation.context
+            context = invocation.passwordContext
             autoApprove = command[Self.autoApprove]
             do {
                 priority = try command.value(Self.priority) ?? -1

@@ -30,7 +30,7 @@ public enum CommonSpec {
         Definition("$XDG_CONFIG_HOME/xmpp-tools/accounts.json",
                    "The active account and each account's connection settings (mode 0600)."),
         Definition("$XDG_CONFIG_HOME/xmpp-tools/sessions/JID",
-                   "The cached SCRAM keys of an account (mode 0600); never the password."),
+                   "The cached SCRAM keys of an account, or its password command (mode 0600); never the password."),
         Definition("$XDG_CONFIG_HOME/xmpp-tools/locks/",
                    "Lock files, held while accounts.json or an account's own vCard is read, changed and written."),
         Definition("$XDG_CACHE_HOME/xmpp-tools/cache.sqlite3",

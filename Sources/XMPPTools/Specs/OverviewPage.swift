@@ -64,6 +64,21 @@ public enum OverviewPage {
                 + "--password-stdin (the first line of standard input), XMPP_PASSWORD, or a prompt on the "
                 + "terminal with echo off."),
         .paragraph(
+            "Every program that talks to the server as the account also works without a cached session: "
+                + "given -a JID and a password for the run (--password-file, --password-stdin or XMPP_PASSWORD), "
+                + "it authenticates with that password (SCRAM; PLAIN only over TLS and never for an account that "
+                + "has used SCRAM) and neither reads nor writes a session. A password given for the run is used "
+                + "in place of a cached session."),
+        .paragraph(
+            "A session is one of these kinds, in the order xmpp-login prefers them, and xmpp-login status "
+                + "names it (session_kind): scram-keys, the cached SCRAM keys, where the server's salt stays "
+                + "the same; or password-command, where it does not (a server that stores plain-text passwords "
+                + "salts every login anew) or the server has no SCRAM: xmpp-login JID --password-command "
+                + "'pass show xmpp/bot' (or 'secret-tool lookup …') keeps the command, never the password, and "
+                + "every program runs it through /bin/sh when it authenticates, as msmtp's passwordeval and "
+                + "isync's PassCmd do. A command that fails, prints nothing or does not answer within --timeout "
+                + "seconds is exit status 3, naming the command."),
+        .paragraph(
             "Wherever a contact's JID is expected, a name without @ means that name on the account's own "
                 + "domain. Each run binds its own resource, xmpp-tools.RANDOM unless --resource names one, so "
                 + "two programs using one account at once never knock each other off the server."),
@@ -85,7 +100,8 @@ public enum OverviewPage {
                     "One file per logged-in account, mode 0600: the SCRAM mechanism, salt, iteration count and "
                         + "the derived ClientKey and ServerKey, which RFC 5802 allows a client to cache. Never the "
                         + "password. Whoever can read this file can log in as the account until its password "
-                        + "changes, but cannot learn the password from it. A session file that other users could "
+                        + "changes, but cannot learn the password from it. For a password-command session it "
+                        + "holds the command instead. A session file that other users could "
                         + "read is refused (exit status 3)."),
             ], style: .path),
         .paragraph(
@@ -172,7 +188,8 @@ public enum OverviewPage {
             .definitions(ExitCode.allCases.map { Definition(String($0.rawValue), $0.meaning) }, style: .plain),
             .paragraph(
                 "A script can tell an account that exists (5) from a server that refuses (8) or cannot be "
-                    + "reached (6), and retry only what is worth retrying."),
+                    + "reached (6), and retry only what is worth retrying: registration that is closed to it (10) "
+                    + "will not open by trying again, registration that is throttled (11) will."),
         ]
     }
 

@@ -49,7 +49,7 @@ extension VCardTool {
                     + "control characters, and those that reorder text (bidirectional controls), are written as U+XXXX "
                     + "in all text output, so a card cannot forge lines or drive the terminal.",
             ],
-            options: [cached, refresh, field, format, photoOut],
+            options: [cached, refresh, field, format, photoOut] + PasswordSource.declarations,
             positionals: [jids],
             rules: [.exclusive(cached.spec.long, refresh.spec.long)],
             examples: [
@@ -71,7 +71,7 @@ extension VCardTool {
 
         init(_ invocation: Invocation) throws {
             let command = invocation.command
-            context = invocation.context
+            context = invocation.passwordContext
             cachedOnly = command[Self.cached]
             refresh = command[Self.refresh]
             format = try Self.format(try command.value(Self.format), json: invocation.common.json)
@@ -86,6 +86,7 @@ extension VCardTool {
 
         func run() throws {
             let cache = VCardCacheAccess(env: env)
+            if words.contains("-") { try context.passwordForRun?.refuseStandardInput(sharedWith: "the list of JIDs") }
             let account = try context.accountJID()
             let targets = VCardTarget.resolve(words, account: account) {
                 String(decoding: readAll(fd: 0, limit: 16 << 20), as: UTF8.self)

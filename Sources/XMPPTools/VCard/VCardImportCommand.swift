@@ -18,7 +18,7 @@ extension VCardTool {
                     + "whose name vCard does not allow is dropped with a warning naming its line; a card without VERSION, "
                     + "or a BDAY that is no calendar date (1980-02-30), is an error.",
             ],
-            positionals: [file],
+            options: PasswordSource.declarations, positionals: [file],
             examples: [
                 Example("xmpp-vcard get --format vcf -a old@example.org | xmpp-vcard import - -a new@example.org",
                         "Copy a card from one account to another."),
@@ -28,12 +28,13 @@ extension VCardTool {
         let path: String
 
         init(_ invocation: Invocation) {
-            context = invocation.context
+            context = invocation.passwordContext
             path = invocation.command.argument(Self.file.name) ?? "-"
         }
 
         func run() throws {
             let name = path == "-" ? "standard input" : path
+            if path == "-" { try context.passwordForRun?.refuseStandardInput(sharedWith: "the vCard") }
             let bytes = try VCardFiles.read(path, limit: VCFReader.maxBytes, what: "the vCard file is")
             let entries: [VCFReader.Entry]
             switch Self.read(bytes) {

@@ -58,7 +58,7 @@ extension VCardTool {
             options: [
                 fullname, given, family, middle, prefix, suffix, nickname, birthday, org, orgUnit, title, role,
                 email, phone, address, url, note, jabberID, photo, clear,
-            ],
+            ] + PasswordSource.declarations,
             examples: [
                 Example("xmpp-vcard set --fullname 'Alice Liddell' --given Alice --family Liddell",
                         "Set the name, keeping the other fields."),
@@ -71,7 +71,7 @@ extension VCardTool {
 
         init(_ invocation: Invocation) throws {
             let command = invocation.command
-            context = invocation.context
+            context = invocation.passwordContext
             var requested = VCardEdits.Requested()
             for (option, field) in Self.scalarOptions {
                 if let value = try command.value(option) { requested.scalars.append((field, value)) }
