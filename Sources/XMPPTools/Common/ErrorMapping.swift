@@ -16,6 +16,7 @@ public enum ErrorMapping {
         case let e as ArgumentError: return ToolFailure(.usage, e.reason.description)
         case let e as ConnectionError: return failure(for: e)
         case let e as RegistrationError: return failure(for: e)
+        case let e as AdHocError: return failure(for: e)
         case let e as VCardServiceError: return failure(for: e)
         case let e as StorageError:
             if case .insecurePermissions = e { return ToolFailure(.auth, e.description) }
@@ -98,6 +99,26 @@ public enum ErrorMapping {
                 return ToolFailure(.conflict, "the account already exists" + (e.text.map { " (\($0))" } ?? ""))
             }
             return failure(for: c)
+        }
+    }
+
+    /// Ad-hoc command errors: not permitted (11), not offered (4), a failed command (1), values
+    /// that do not answer its form (2), or the connection's.
+    public static func failure(for error: AdHocError) -> ToolFailure {
+        switch error {
+        case .forbidden(let node, _):
+            let admin = node.hasPrefix(Namespace.admin + "#") || node.hasPrefix(Namespace.invite + "#")
+            return ToolFailure(.notPermitted, error.description
+                + (admin ? ": the account is not an administrator of this server" : ""))
+        case .notOffered: return ToolFailure(.notFound, error.description)
+        case .failed(let node, let message): return ToolFailure(.failed, "\(node): \(message)")
+        case .badAnswer(_, let e):
+            switch e {
+            case .missingField(let name, _): return ToolFailure(.usage, error.description + " (give it with --field \(name)=VALUE)")
+            case .unknownField, .invalidValue: return ToolFailure(.usage, error.description)
+            }
+        case .invalidReply, .tooManyStages: return ToolFailure(.failed, error.description)
+        case .connection(let c): return failure(for: c)
         }
     }
 

@@ -20,6 +20,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case refused = 8
     /// Bad input: CSV, image, vCard, JID.
     case badInput = 9
+    /// The account may not do this: an ad-hoc command it has no right to run, such as a XEP-0133
+    /// administration command run by an account that is not an administrator of the server.
+    case notPermitted = 11
     /// Stopped early by SIGINT (128 + 2), as a shell reports a program Ctrl-C killed.
     case interrupted = 130
     /// Stopped early by SIGTERM (128 + 15).
@@ -38,6 +41,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .tls: return "TLS or certificate failure"
         case .refused: return "refused by server policy (not-allowed, forbidden, policy-violation, resource-constraint)"
         case .badInput: return "bad input: CSV, image, vCard or JID"
+        case .notPermitted:
+            return "not permitted: the account may not run the server's command, for --admin and xmpp-adhoc(1) "
+                + "administration commands because it is not an administrator of that server"
         case .interrupted: return "interrupted by SIGINT (Ctrl-C) before the work was done; xmpp-register batch records where it stopped, for --resume"
         case .terminated: return "stopped by SIGTERM before the work was done; xmpp-register batch records where it stopped, for --resume"
         }
