@@ -76,16 +76,18 @@ public enum AdHocService {
     }
 
     /// What a stanza error answering a command request means.
-    public static func refusal(_ error: ConnectionError, node: String) -> AdHocError {
+    public static func refusal(_ error: ConnectionError, node: String, firstStage: Bool = true) -> AdHocError {
         guard case .stanzaError(let e) = error else { return .connection(error) }
-        return refusal(e, node: node)
+        return refusal(e, node: node, firstStage: firstStage)
     }
 
     /// What a stanza error answering a command request means: forbidden, not offered, or itself.
-    public static func refusal(_ e: StanzaError, node: String) -> AdHocError {
+    /// Not offered only for a first request: once a session runs, item-not-found is about what
+    /// the form named (ejabberd answers so for an account that does not exist).
+    public static func refusal(_ e: StanzaError, node: String, firstStage: Bool = true) -> AdHocError {
         switch e.condition {
         case .forbidden, .notAuthorized, .notAllowed: return .forbidden(node: node, e)
-        case .itemNotFound, .featureNotImplemented, .serviceUnavailable: return .notOffered(node: node, e)
+        case .itemNotFound where firstStage, .featureNotImplemented, .serviceUnavailable: return .notOffered(node: node, e)
         default: return .connection(.stanzaError(e))
         }
     }
@@ -155,7 +157,7 @@ public enum AdHocService {
     private static func send(_ command: AdHocCommand, on channel: any StanzaChannel, to entity: JID?) throws(AdHocError) -> AdHocCommand {
         let reply: Iq
         do { reply = try channel.request(request(id: channel.makeID(), to: target(entity, channel), command)) } catch {
-            throw refusal(error, node: command.node)
+            throw refusal(error, node: command.node, firstStage: command.sessionID == nil && command.form == nil)
         }
         return try self.command(in: reply, answering: command)
     }

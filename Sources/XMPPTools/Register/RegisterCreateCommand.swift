@@ -11,6 +11,8 @@ extension RegisterTool {
     struct Create: ToolCommand {
         static let jid = PositionalSpec("JID", help: "The account to create, user@domain.")
         static let login = Flag("login", help: "Also log in and cache a session, making the account active.")
+        static let admin = Flag(
+            "admin", help: "Create it as the server's administrator (XEP-0133 add-user, with the logged-in admin's session), where registration is closed.")
         static let field = Option<String>(
             "field", value: "NAME=VALUE", help: "Answer one more field the server asks for, such as email=alice@example.org.",
             repeatable: true)
@@ -25,9 +27,15 @@ extension RegisterTool {
         static let spec = CommandSpec(
             "create", summary: "Create the account JID with a new password.",
             discussion: ["An account that exists already is exit status 5. A server that refuses "
-                         + "registration, or asks for a CAPTCHA, is exit status 8."],
-            options: PasswordSource.declarations + [login, field, nickname, fullname, email, avatar],
+                         + "registration, or asks for a CAPTCHA, is exit status 8.",
+                         "With --admin the account is made by the administrator logged in with xmpp-login (the active "
+                         + "account, or -a ADMIN): its cached session runs the server's add-user command (XEP-0133), "
+                         + "so it works where in-band registration is closed. The new password still comes from the "
+                         + "usual sources, never argv. An account that is not an administrator of the server is exit "
+                         + "status 11. --field does not apply (the command's form has no extra fields to answer)."],
+            options: PasswordSource.declarations + [login, admin, field, nickname, fullname, email, avatar],
             positionals: [jid],
+            rules: [.exclusive("admin", "field", because: "add-user's form has no extra fields")],
             examples: [
                 Example("xmpp-register alice@example.org --nickname Alice --fullname 'Alice Liddell' "
                             + "--avatar alice.jpg --login",
@@ -35,6 +43,8 @@ extension RegisterTool {
                 Example("xmpp-register create ops@example.org --field email=ops@example.org "
                             + "--password-file pw.txt",
                         "Create an account on a server that also asks for an e-mail address."),
+                Example("xmpp-register carol@example.org --admin -a admin@example.org --password-file carol.pw",
+                        "Create an account as the administrator admin@example.org, where registration is closed."),
             ])
 
         let context: AccountContext
@@ -43,6 +53,7 @@ extension RegisterTool {
         let fields: [String: String]
         let profile: Profile
         let logIn: Bool
+        let asAdmin: Bool
 
         init(_ invocation: Invocation) throws {
             let command = invocation.command
@@ -53,6 +64,7 @@ extension RegisterTool {
                               email: try command.value(Self.email), avatar: try command.value(Self.avatar))
             fields = try Self.fields(try command.values(Self.field))
             logIn = command[Self.login]
+            asAdmin = command[Self.admin]
         }
 
         /// `--field NAME=VALUE` pairs; `password` and `username` may not be given this way.
@@ -78,16 +90,20 @@ extension RegisterTool {
             // A bad avatar fails before the account exists.
             let avatarPNG = try ProfileApplier.prepareAvatar(profile)
             let secret = try password.read(prompt: "New password for \(jid): ", confirm: true)
-            var registrationFields = fields
-            if let email = profile.email, registrationFields["email"] == nil { registrationFields["email"] = email }
-            let connection = try context.open(domain: jid.domain, settings: settings)
-            do {
-                try RegistrationService.register(on: connection, username: jid.local ?? "", password: secret, extra: registrationFields)
-            } catch {
+            if asAdmin {
+                try AdminCommand.perform(.addUser, account: jid, password: secret, context: context)
+            } else {
+                var registrationFields = fields
+                if let email = profile.email, registrationFields["email"] == nil { registrationFields["email"] = email }
+                let connection = try context.open(domain: jid.domain, settings: settings)
+                do {
+                    try RegistrationService.register(on: connection, username: jid.local ?? "", password: secret, extra: registrationFields)
+                } catch {
+                    connection.close()
+                    throw ErrorMapping.failure(for: error)
+                }
                 connection.close()
-                throw ErrorMapping.failure(for: error)
             }
-            connection.close()
             if !profile.isEmpty {
                 try applyProfile(avatarPNG: avatarPNG, jid: jid, settings: settings, password: secret)
             }
