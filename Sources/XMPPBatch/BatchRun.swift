@@ -52,11 +52,13 @@ public final class BatchRun {
     /// of every outcome once it is journaled, and stopping early once `shouldStop` says so.
     /// A fatal error (TLS, a server that refuses every request, the journal) is thrown once
     /// everything learned before it is recorded.
+    /// With `admin` (`--admin`), the rows go through the administrator's XEP-0133 commands.
     public func execute(_ plan: BatchPlan, endpoint: (_ domain: String) throws -> BatchEndpoint, events: BatchEvents,
-                        shouldStop: @escaping @Sendable () -> Bool) throws -> BatchEnd {
+                        admin: AdminSession? = nil, shouldStop: @escaping @Sendable () -> Bool) throws -> BatchEnd {
         let recorder = BatchRecorder(journal: journal, events: events)
         self.recorder = recorder
-        return try BatchRunner(configuration: configuration, recorder: recorder, shouldStop: shouldStop).run(plan, endpoint: endpoint)
+        return try BatchRunner(configuration: configuration, recorder: recorder, shouldStop: shouldStop, admin: admin)
+            .run(plan, endpoint: endpoint)
     }
 
     /// Rows this run finished (created ones whose profile is still to set included).

@@ -27,6 +27,8 @@ extension RegisterTool {
             "generate-passwords", help: "Generate passwords for rows without one, as each is created (kept only in --report).")
         static let delete = Flag("delete", help: "Delete the listed accounts instead (logs in with each row's password).")
         static let passwd = Flag("passwd", help: "Change each account's password from password to new_password.")
+        static let admin = Flag(
+            "admin", help: "Use the logged-in administrator's XEP-0133 commands (add, delete, change password), where registration is closed.")
 
         static let spec = CommandSpec(
             "batch", summary: "Create, delete or re-password many accounts listed in a CSV file.",
@@ -78,12 +80,24 @@ extension RegisterTool {
                     + "has generated passwords (they appear nowhere else), then note. A row not finished yet shows its journal "
                     + "state there: pending, sent, conflict, or registered (created, its profile still to set). A progress bar "
                     + "with rate and ETA is drawn on stderr when it is a terminal; a summary follows, counting what the server did.",
+                "--admin provisions through the server's administration commands (XEP-0133) instead of in-band "
+                    + "registration, for servers where registration is closed: the administrator logged in with "
+                    + "xmpp-login (the active account, or -a ADMIN) runs add-user for each row, or with --delete "
+                    + "delete-user, or with --passwd change-user-password. --delete and --passwd then need no password "
+                    + "column (--passwd still needs new_password, or --generate-passwords), since no account logs in. "
+                    + "--jobs streams authenticated as the administrator each learn the command's form once and then "
+                    + "carry --jobs-many rows' commands in flight at a time, as registration streams do; the journal, "
+                    + "--resume, the report, the JSON rows and the exit statuses are those of batch registration. Profile "
+                    + "columns and --on-exists update still log in as each new account. Prosody needs mod_admin_adhoc "
+                    + "and the administrator in admins; ejabberd mod_adhoc and mod_configure with the administrator "
+                    + "allowed by its configure access rule. An account that is not an administrator stops the batch "
+                    + "before any row is sent, with exit status 11; the rows stay in the journal for --resume.",
                 "The exit status is 0 when every row succeeded and 1 when some did not. SIGINT (Ctrl-C) or SIGTERM stops the "
                     + "batch: requests in flight are awaited (3 s at most) and recorded, the report is written, the summary "
                     + "counts every account the server created, and the status is 130 (SIGINT) or 143 (SIGTERM); --resume "
                     + "continues. A second signal ends the program at once; the journal is safe either way.",
             ],
-            options: [jobs, window, maxStreamAge, resume, dryRun, strict, onExists, report, domain, shard, generatePasswords, delete, passwd],
+            options: [jobs, window, maxStreamAge, resume, dryRun, strict, onExists, report, domain, shard, generatePasswords, delete, passwd, admin],
             positionals: [file],
             rules: [
                 .exclusive("delete", "passwd"),
@@ -101,6 +115,8 @@ extension RegisterTool {
                 Example("xmpp-register batch staff.csv --report r.csv --resume", "Continue a run that was interrupted."),
                 Example("xmpp-register batch staff.csv --shard 2/4 --report r2.csv", "Run the second quarter on this machine."),
                 Example("xmpp-register batch leavers.csv --delete --json | jq -c 'select(.error)'", "Delete accounts, showing failures."),
+                Example("xmpp-register batch pupils.csv --admin -a admin@school.example --generate-passwords --report pw.csv",
+                        "Create accounts as the administrator where registration is closed."),
             ]
         )
 
@@ -166,13 +182,15 @@ extension RegisterTool {
             let plan = try batch.plan()
             if batch.resumed { output.note("resuming: \(plan.doneEarlier) rows done earlier, \(plan.toDo) to go") }
 
+            let adminSession = options.admin ? try AdminLogin.session(context) : nil
             StopSignal.install(secondSignalKills: true)
             output.start(total: plan.toDo)
             let endpoints = BatchEndpoints(context: context)
             var end = BatchEnd.completed
             var fatal: (any Error)?
             do {
-                end = try batch.execute(plan, endpoint: endpoints.endpoint(for:), events: output, shouldStop: { StopSignal.stopRequested })
+                end = try batch.execute(plan, endpoint: endpoints.endpoint(for:), events: output, admin: adminSession,
+                                        shouldStop: { StopSignal.stopRequested })
             } catch {
                 fatal = error
             }
