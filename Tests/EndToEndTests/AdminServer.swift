@@ -65,3 +65,11 @@ final class AdminServer: @unchecked Sendable {
         return try t.run("xmpp-login", [jid] + t.serverArgs, password: password).status == 0
     }
 }
+
+extension AdminServer {
+    /// The accounts the server holds: Prosody's account files, ejabberd's registered_users.
+    func accountCount() throws -> Int {
+        if server.kind == "prosody" { return try server.accountCount() }
+        return try ctl(["registered_users", server.domain]).stdout.split(separator: "\n").count
+    }
+}

@@ -110,6 +110,7 @@ complete -c xmpp-register -n '__xmpp_register_at batch +0' -l shard -x -d 'Take 
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l generate-passwords -d 'Generate passwords for rows without one, as each is created (kept only in --report).'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l delete -d 'Delete the listed accounts instead (logs in with each row\'s password).'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l passwd -d 'Change each account\'s password from password to new_password.'
+complete -c xmpp-register -n '__xmpp_register_at batch +0' -l admin -d 'Use the logged-in administrator\'s XEP-0133 commands (add, delete, change password), where registration is closed.'
 complete -c xmpp-register -n '__xmpp_register_at batch 0' -x -a '(__xmpp_register_files csv CSV)'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a form -d 'Show the fields a server asks for before it creates an account.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a passwd -d 'Change the password of the account and refresh its cached session.'
