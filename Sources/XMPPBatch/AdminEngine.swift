@@ -14,6 +14,11 @@ final class AdminEngine {
     private var items: [WorkItem]
     private let command: ServiceAdministration.Command
     private let mode: BatchMode
+    /// `--invite`: each row's request is XEP-0401 create-account, which takes no form.
+    private let invite: Bool
+    private var node: String { invite ? AdminEngine.inviteNode : command.node }
+    /// Prosody's account-invite command (mod_invites_adhoc).
+    static let inviteNode = Namespace.invite + "#create-account"
     private let settings: RegistrationEngine.Settings
     private let connect: () throws -> PolledConnection
     private let recorder: BatchRecorder
@@ -32,10 +37,11 @@ final class AdminEngine {
     private var throttledUntil = ContinuousClock.now
     private var throttles = 0
 
-    init(items: [WorkItem], mode: BatchMode, settings: RegistrationEngine.Settings, recorder: BatchRecorder,
+    init(items: [WorkItem], mode: BatchMode, invite: Bool = false, settings: RegistrationEngine.Settings, recorder: BatchRecorder,
          connect: @escaping () throws -> PolledConnection) {
         self.items = items
         self.mode = mode
+        self.invite = invite
         command = AdminEngine.command(for: mode)
         self.settings = settings
         self.recorder = recorder
@@ -117,6 +123,11 @@ final class AdminEngine {
             var batch: [(id: String, item: Int, element: XMLElement)] = []
             var generated: [Int: String] = [:]
             while slot.inFlight.count + batch.count < settings.window, let index = dequeue() {
+                if invite {
+                    let id = link.connection.makeID()
+                    batch.append((id, index, AdHocService.request(id: id, to: target(index), .execute(node)).element))
+                    continue
+                }
                 let (values, fresh) = values(index)
                 let form: DataForm
                 do { form = try ServiceAdministration.answer(template, values: values) } catch {
@@ -151,6 +162,11 @@ final class AdminEngine {
             slot.link = link
             everConnected = true
             let id = link.connection.makeID()
+            if invite {
+                // Running create-account makes an invite: there is no form to learn first.
+                slot.state = .ready(DataForm(type: "form", fields: []))
+                return
+            }
             slot.state = .awaitingForm(id: id, deadline: .now + settings.timeout)
             let server = try? JID(link.connection.domain)
             try link.send([AdHocService.request(id: id, to: server, .execute(command.node)).element])
@@ -192,7 +208,7 @@ final class AdminEngine {
             return
         }
         let answer: AdHocCommand
-        do { answer = try AdHocService.command(in: reply, answering: .execute(command.node)) } catch {
+        do { answer = try AdHocService.command(in: reply, answering: .execute(node)) } catch {
             outcomes.append(outcome(index, .failed, error: error.description))
             return
         }
@@ -218,6 +234,7 @@ final class AdminEngine {
         slot.failures = 0
         throttles = 0
         lastProgress = .now
+        if invite { return try recordInvite(answer, index) }
         do {
             try AdHocService.checkCompleted(answer)
         } catch {
@@ -231,8 +248,10 @@ final class AdminEngine {
     }
 
     private func handleError(_ error: StanzaError, index: Int, slot: AdminSlot) throws {
-        if case .forbidden = AdHocService.refusal(error, node: command.node, firstStage: false) {
-            throw AdHocError.forbidden(node: command.node, error)
+        switch AdHocService.refusal(error, node: node, firstStage: invite) {
+        case .forbidden: throw AdHocError.forbidden(node: node, error)
+        case .notOffered(let n, let e): throw AdHocError.notOffered(node: n, e)
+        default: break
         }
         if error.isThrottle {
             throttles += 1
@@ -245,6 +264,20 @@ final class AdminEngine {
         lastProgress = .now
         if let known = AdminService.outcome(of: .connection(.stanzaError(error)), command) { return record(known, index) }
         outcomes.append(outcome(index, .failed, error: error.description))
+    }
+
+    /// An invite's URI (and landing page) goes into the journal's secret column, then the row is `invited`.
+    private func recordInvite(_ answer: AdHocCommand, _ index: Int) throws {
+        guard answer.status == .completed, let uri = answer.form?.field("uri")?.values.first, !uri.isEmpty else {
+            let why = answer.errorText ?? "the server's answer holds no invite URI"
+            outcomes.append(outcome(index, .failed, error: why))
+            return
+        }
+        let secret = InviteSecret(uri: uri, landingPage: answer.form?.field("landing-url")?.values.first)
+        try flush()
+        try recorder.markSent(lines: [items[index].row.line], generated: [items[index].row.line: secret.journalText])
+        let expires = answer.form?.field("expire")?.values.first
+        outcomes.append(outcome(index, .invited, note: expires.map { "valid until " + $0 }))
     }
 
     /// The row's outcome for what the server did.

@@ -40,7 +40,7 @@ public struct BatchColumns: Sendable, Equatable {
         }
         if has("username") && configuration.domain == nil { throw BatchError.usernameNeedsDomain }
         // An administrator deletes and re-passwords accounts without their passwords.
-        let needsPassword = mode == .create || !configuration.admin
+        let needsPassword = (mode == .create || !configuration.admin) && !configuration.invite
         if needsPassword && !has("password") && !(mode == .create && configuration.generatePasswords) {
             throw BatchError.badHeader("line \(header.line): the header needs a 'password' column"
                 + (mode == .create ? " (or pass --generate-passwords)" : ""))

@@ -84,11 +84,11 @@ public final class BatchRun {
         let entries = try journal.entries()
         let finished = entries.allSatisfy { $0.status.isFinal }
         try journal.setFinished(finished)
-        let includePasswords = configuration.generatePasswords || entries.contains { $0.generatedPassword != nil }
+        let includePasswords = configuration.generatePasswords || configuration.invite || entries.contains { $0.generatedPassword != nil }
         var result = Finish(entries: entries, finished: finished, reportHasPasswords: includePasswords)
         guard let reportPath else { return result }
         do {
-            try SecureFile.write(BatchReport.csv(entries, includePasswords: includePasswords), to: reportPath)
+            try SecureFile.write(BatchReport.csv(entries, includePasswords: includePasswords, invites: configuration.invite), to: reportPath)
             try BatchReport.syncDirectory(of: reportPath)
         } catch {
             result.reportFailure = error

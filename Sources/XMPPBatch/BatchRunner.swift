@@ -65,7 +65,7 @@ struct BatchRunner {
                 // The administrator's own server carries the commands for every domain it serves.
                 let home = try endpoint(admin.jid.domain)
                 let trace = home.trace()
-                let engine = AdminEngine(items: items, mode: mode, settings: settings, recorder: recorder) { () throws -> PolledConnection in
+                let engine = AdminEngine(items: items, mode: mode, invite: configuration.invite, settings: settings, recorder: recorder) { () throws -> PolledConnection in
                     let link = try PolledConnection.open(home.options, tls: home.tls, trace: trace)
                     do { try admin.authenticate(link.connection) } catch {
                         link.close()

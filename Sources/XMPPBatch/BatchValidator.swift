@@ -55,7 +55,7 @@ struct BatchValidator {
         case .failure(let f): return invalid(f.message)
         }
         let password = columns.value("password", in: record)
-        let needsPassword = configuration.mode == .create || !configuration.admin
+        let needsPassword = (configuration.mode == .create || !configuration.admin) && !configuration.invite
         if needsPassword && password == nil && !(configuration.mode == .create && configuration.generatePasswords) {
             return invalid("missing password")
         }

@@ -10,6 +10,7 @@ final class AdminServer: @unchecked Sendable {
     let adminPassword = "boss-" + UUID().uuidString
 
     nonisolated(unsafe) private static var cached: Result<AdminServer, Error>?
+    nonisolated(unsafe) private static var cachedInvites: Result<AdminServer, Error>?
     private static let lock = NSLock()
 
     private init(server: TestServer) throws {
@@ -31,6 +32,23 @@ final class AdminServer: @unchecked Sendable {
                 _ = try? Shell.run([Paths.root + "/scripts/test-server", "stop", dir], timeout: 60)
             } }
             _ = s
+        }
+        return try result.get()
+    }
+
+    /// A Prosody with registration by invitation only (mod_invites, invites_adhoc,
+    /// invites_register) and the administrator `boss`: the servers this machine runs that have
+    /// XEP-0401 (ejabberd 23.01 has no invites).
+    static func requireInvites() throws -> AdminServer {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cachedInvites { return try cachedInvites.get() }
+        let result = Result { try AdminServer(server: try TestServer.startPrivate("prosody", ["--registration", "closed", "--admin", "boss", "--invites"])) }
+        cachedInvites = result
+        if case .success = result {
+            atexit { if let dir = try? AdminServer.cachedInvites?.get().server.directory {
+                _ = try? Shell.run([Paths.root + "/scripts/test-server", "stop", dir], timeout: 60)
+            } }
         }
         return try result.get()
     }

@@ -167,3 +167,31 @@ final class AdHocCommandTests: XCTestCase {
         XCTAssertNil(try form.submission([:]).field("banner"), "fixed fields are not sent back")
     }
 }
+
+/// XEP-0401 / XEP-0379 invite URIs.
+final class InviteURITests: XCTestCase {
+    func testAccountInvite() throws {
+        // As Prosody's mod_invites writes them (XEP-0401 §4).
+        let invite = try InviteURI("xmpp:example.com?register;preauth=p82vi6NMNg45f5RyieCiJuov")
+        XCTAssertEqual(invite.jid.description, "example.com")
+        XCTAssertEqual(invite.action, "register")
+        XCTAssertEqual(invite.token, "p82vi6NMNg45f5RyieCiJuov")
+        XCTAssertTrue(invite.allowsRegistration)
+        XCTAssertEqual(invite.preauthPayload.serialized(), "<preauth xmlns='urn:xmpp:pars:0' token='p82vi6NMNg45f5RyieCiJuov'/>")
+    }
+
+    func testContactInviteAllowsRegistrationOnlyWithIbr() throws {
+        // XEP-0401 Example 1 shape: a contact invite; ibr=y lets the invitee register.
+        let withIBR = try InviteURI("xmpp:juliet@example.com?roster;preauth=1tMFqYDdKhfe2pwp;ibr=y")
+        XCTAssertEqual(withIBR.jid.description, "juliet@example.com")
+        XCTAssertTrue(withIBR.allowsRegistration)
+        XCTAssertFalse(try InviteURI("xmpp:juliet@example.com?roster;preauth=1tMFqYDdKhfe2pwp").allowsRegistration)
+    }
+
+    func testWhatIsNotAnInviteIsRefusedWithAReason() {
+        for text in ["https://example.com/invite", "xmpp:example.com", "xmpp:example.com?message;body=hi",
+                     "xmpp:example.com?register", "xmpp:exa mple.com?register;preauth=x"] {
+            XCTAssertThrowsError(try InviteURI(text), text)
+        }
+    }
+}

@@ -17,6 +17,12 @@ public enum ErrorMapping {
         case let e as ConnectionError: return failure(for: e)
         case let e as RegistrationError: return failure(for: e)
         case let e as AdHocError: return failure(for: e)
+        case let e as InviteError:
+            switch e {
+            case .rejected, .noRegistration: return ToolFailure(.refused, e.description)
+            case .mismatch: return ToolFailure(.usage, e.description)
+            case .registration(let r): return failure(for: r)
+            }
         case let e as VCardServiceError: return failure(for: e)
         case let e as StorageError:
             if case .insecurePermissions = e { return ToolFailure(.auth, e.description) }

@@ -11,6 +11,8 @@ extension RegisterTool {
     struct Create: ToolCommand {
         static let jid = PositionalSpec("JID", help: "The account to create, user@domain.")
         static let login = Flag("login", help: "Also log in and cache a session, making the account active.")
+        static let invite = Option<String>(
+            "invite", value: "URI", help: "Redeem this invite (xmpp:DOMAIN?register;preauth=TOKEN) to create the account where registration is by invitation.")
         static let admin = Flag(
             "admin", help: "Create it as the server's administrator (XEP-0133 add-user, with the logged-in admin's session), where registration is closed.")
         static let field = Option<String>(
@@ -32,10 +34,16 @@ extension RegisterTool {
                          + "account, or -a ADMIN): its cached session runs the server's add-user command (XEP-0133), "
                          + "so it works where in-band registration is closed. The new password still comes from the "
                          + "usual sources, never argv. An account that is not an administrator of the server is exit "
-                         + "status 11. --field does not apply (the command's form has no extra fields to answer)."],
-            options: PasswordSource.declarations + [login, admin, field, nickname, fullname, email, avatar],
+                         + "status 11. --field does not apply (the command's form has no extra fields to answer).",
+                         "With --invite URI, an invite link (XEP-0401: xmpp:DOMAIN?register;preauth=TOKEN, as "
+                         + "batch --invite writes them, or a contact invite ending ;ibr=y) is redeemed: the token is "
+                         + "presented on the unauthenticated stream (XEP-0445 pre-authenticated registration) and the "
+                         + "account is then registered as usual, on a server whose registration is by invitation "
+                         + "only. An unknown, used or expired invite is exit status 8; an invite for another domain "
+                         + "or user name is exit status 2."],
+            options: PasswordSource.declarations + [login, admin, invite, field, nickname, fullname, email, avatar],
             positionals: [jid],
-            rules: [.exclusive("admin", "field", because: "add-user's form has no extra fields")],
+            rules: [.exclusive("admin", "field", because: "add-user's form has no extra fields"), .exclusive("admin", "invite")],
             examples: [
                 Example("xmpp-register alice@example.org --nickname Alice --fullname 'Alice Liddell' "
                             + "--avatar alice.jpg --login",
@@ -45,6 +53,8 @@ extension RegisterTool {
                         "Create an account on a server that also asks for an e-mail address."),
                 Example("xmpp-register carol@example.org --admin -a admin@example.org --password-file carol.pw",
                         "Create an account as the administrator admin@example.org, where registration is closed."),
+                Example("xmpp-register pupil7@school.example --invite 'xmpp:school.example?register;preauth=Ab3…' --login",
+                        "Create an account with an invite link and log in to it."),
             ])
 
         let context: AccountContext
@@ -54,6 +64,7 @@ extension RegisterTool {
         let profile: Profile
         let logIn: Bool
         let asAdmin: Bool
+        let inviteText: String?
 
         init(_ invocation: Invocation) throws {
             let command = invocation.command
@@ -65,6 +76,7 @@ extension RegisterTool {
             fields = try Self.fields(try command.values(Self.field))
             logIn = command[Self.login]
             asAdmin = command[Self.admin]
+            inviteText = try command.value(Self.invite)
         }
 
         /// `--field NAME=VALUE` pairs; `password` and `username` may not be given this way.
@@ -89,9 +101,17 @@ extension RegisterTool {
             let settings = try context.settings(for: jid, stored: try env.accounts.load().accounts[jid.description])
             // A bad avatar fails before the account exists.
             let avatarPNG = try ProfileApplier.prepareAvatar(profile)
+            let invite = try inviteText.map { text throws in
+                do { return try InviteURI(text) } catch { throw ToolFailure(.badInput, "invalid --invite: \(error)") }
+            }
+            if let invite { try InviteService.check(invite, for: jid) }
             let secret = try password.read(prompt: "New password for \(jid): ", confirm: true)
             if asAdmin {
                 try AdminCommand.perform(.addUser, account: jid, password: secret, context: context)
+            } else if let invite {
+                let connection = try context.open(domain: jid.domain, settings: settings)
+                defer { connection.close() }
+                try InviteService.redeem(invite, account: jid, password: secret, on: connection)
             } else {
                 var registrationFields = fields
                 if let email = profile.email, registrationFields["email"] == nil { registrationFields["email"] = email }
