@@ -116,7 +116,10 @@ extension RegisterTool {
                 .exclusive("on-exists", "delete", because: "--on-exists applies to creating accounts"),
                 .exclusive("on-exists", "passwd", because: "--on-exists applies to creating accounts"),
                 .exclusive("generate-passwords", "delete", because: "the CSV's passwords log in"),
-                .exclusive("invite", "delete", "passwd", "generate-passwords", "on-exists", because: "--invite creates invites, not accounts"),
+                .exclusive("invite", "delete", because: "--invite creates invites, not accounts"),
+                .exclusive("invite", "passwd", because: "--invite creates invites, not accounts"),
+                .exclusive("invite", "generate-passwords", because: "--invite creates invites, not accounts"),
+                .exclusive("invite", "on-exists", because: "--invite creates invites, not accounts"),
                 .requires("invite", "report", because: "the report is the only place the invites are written"),
             ],
             examples: [
