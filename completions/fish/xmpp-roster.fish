@@ -92,7 +92,7 @@ complete -c xmpp-roster -n '__xmpp_roster_at list +0' -l no-presence -d 'Do not 
 complete -c xmpp-roster -n '__xmpp_roster_at add +0' -l name -x -d 'The name to show for the contact.'
 complete -c xmpp-roster -n '__xmpp_roster_at add +0' -l group -x -d 'Put the contact in GROUP (repeat for several).'
 complete -c xmpp-roster -n '__xmpp_roster_at add +0' -l no-subscribe -d 'Only add the roster item; send no subscription request.'
-complete -c xmpp-roster -n '__xmpp_roster_at add 0' -x -a '(__xmpp_roster_dynamic contacts)'
+complete -c xmpp-roster -n '__xmpp_roster_at add +0' -x -a '(__xmpp_roster_dynamic contacts)'
 complete -c xmpp-roster -n '__xmpp_roster_at remove 0' -x -a '(__xmpp_roster_dynamic contacts)'
 complete -c xmpp-roster -n '__xmpp_roster_at rename 0' -x -a '(__xmpp_roster_dynamic contacts)'
 complete -c xmpp-roster -n '__xmpp_roster_at group 0' -x -a '(__xmpp_roster_dynamic contacts)'
