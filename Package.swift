@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "xmpp-roster", targets: ["xmpp-roster"]),
         .executable(name: "xmpp-vcard", targets: ["xmpp-vcard"]),
         .executable(name: "xmpp-avatar", targets: ["xmpp-avatar"]),
+        .executable(name: "xmpp-adhoc", targets: ["xmpp-adhoc"]),
     ],
     targets: [
         // C libraries, one system-library target each.
@@ -56,6 +57,7 @@ let package = Package(
         .executableTarget(name: "xmpp-roster", dependencies: ["XMPPTools"]),
         .executableTarget(name: "xmpp-vcard", dependencies: ["XMPPTools"]),
         .executableTarget(name: "xmpp-avatar", dependencies: ["XMPPTools"]),
+        .executableTarget(name: "xmpp-adhoc", dependencies: ["XMPPTools"]),
 
         // Writes man/ and completions/ from the specs (`make docs`); a development tool, not a product.
         .executableTarget(name: "xmpp-tools-docgen", dependencies: ["XMPPTools"]),

@@ -39,7 +39,9 @@ public struct BatchColumns: Sendable, Equatable {
             throw BatchError.badHeader("line \(header.line): the header needs a 'jid' column (or 'username' with --domain); found: \(seen)")
         }
         if has("username") && configuration.domain == nil { throw BatchError.usernameNeedsDomain }
-        if !has("password") && !(mode == .create && configuration.generatePasswords) {
+        // An administrator deletes and re-passwords accounts without their passwords.
+        let needsPassword = (mode == .create || !configuration.admin) && !configuration.invite
+        if needsPassword && !has("password") && !(mode == .create && configuration.generatePasswords) {
             throw BatchError.badHeader("line \(header.line): the header needs a 'password' column"
                 + (mode == .create ? " (or pass --generate-passwords)" : ""))
         }

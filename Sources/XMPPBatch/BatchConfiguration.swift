@@ -66,6 +66,12 @@ public struct BatchConfiguration: Sendable {
     public var timeout = 15
     /// The resource the log-in phase binds (nil: the server's choice of a random one).
     public var resource: String?
+    /// `--admin`: the administrator's XEP-0133 commands instead of in-band registration (and,
+    /// for delete and passwd, instead of each account's own log-in).
+    public var admin = false
+    /// `--invite`: the administrator creates one XEP-0401 account invite per row instead of the
+    /// account; the report gets the invite's URI and landing page, and no password is handled.
+    public var invite = false
 
     /// The defaults.
     public init() {}

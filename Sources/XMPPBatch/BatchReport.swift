@@ -9,11 +9,17 @@ import XMPPStorage
 /// carried over) passwords, then `note`. Written atomically with mode 0600 (it may hold passwords).
 enum BatchReport {
     /// The report's bytes for `entries` (one row each, by line).
-    static func csv(_ entries: [JournalEntry], includePasswords: Bool) -> [UInt8] {
-        var text = CSVWriter.record(["line", "jid", "status", "error", "profile"] + (includePasswords ? ["password"] : []) + ["note"])
+    /// With `invites` (`--invite`), the secret column is the invite instead of a password: `invite`
+    /// (its xmpp: URI) and `landing_page` (its web page, empty when the server has none).
+    static func csv(_ entries: [JournalEntry], includePasswords: Bool, invites: Bool = false) -> [UInt8] {
+        let secret = invites ? ["invite", "landing_page"] : includePasswords ? ["password"] : []
+        var text = CSVWriter.record(["line", "jid", "status", "error", "profile"] + secret + ["note"])
         for e in entries.sorted(by: { $0.line < $1.line }) {
             var fields = [String(e.line), e.jid, e.status.rawValue, e.error ?? "", profileText(e.profile)]
-            if includePasswords { fields.append(e.generatedPassword ?? "") }
+            if invites {
+                let invite = InviteSecret(journalText: e.generatedPassword)
+                fields += [invite?.uri ?? "", invite?.landingPage ?? ""]
+            } else if includePasswords { fields.append(e.generatedPassword ?? "") }
             fields.append(e.note ?? "")
             text += CSVWriter.record(fields)
         }

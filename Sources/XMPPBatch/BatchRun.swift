@@ -52,11 +52,13 @@ public final class BatchRun {
     /// of every outcome once it is journaled, and stopping early once `shouldStop` says so.
     /// A fatal error (TLS, a server that refuses every request, the journal) is thrown once
     /// everything learned before it is recorded.
+    /// With `admin` (`--admin`), the rows go through the administrator's XEP-0133 commands.
     public func execute(_ plan: BatchPlan, endpoint: (_ domain: String) throws -> BatchEndpoint, events: BatchEvents,
-                        shouldStop: @escaping @Sendable () -> Bool) throws -> BatchEnd {
+                        admin: AdminSession? = nil, shouldStop: @escaping @Sendable () -> Bool) throws -> BatchEnd {
         let recorder = BatchRecorder(journal: journal, events: events)
         self.recorder = recorder
-        return try BatchRunner(configuration: configuration, recorder: recorder, shouldStop: shouldStop).run(plan, endpoint: endpoint)
+        return try BatchRunner(configuration: configuration, recorder: recorder, shouldStop: shouldStop, admin: admin)
+            .run(plan, endpoint: endpoint)
     }
 
     /// Rows this run finished (created ones whose profile is still to set included).
@@ -82,11 +84,11 @@ public final class BatchRun {
         let entries = try journal.entries()
         let finished = entries.allSatisfy { $0.status.isFinal }
         try journal.setFinished(finished)
-        let includePasswords = configuration.generatePasswords || entries.contains { $0.generatedPassword != nil }
+        let includePasswords = configuration.generatePasswords || configuration.invite || entries.contains { $0.generatedPassword != nil }
         var result = Finish(entries: entries, finished: finished, reportHasPasswords: includePasswords)
         guard let reportPath else { return result }
         do {
-            try SecureFile.write(BatchReport.csv(entries, includePasswords: includePasswords), to: reportPath)
+            try SecureFile.write(BatchReport.csv(entries, includePasswords: includePasswords, invites: configuration.invite), to: reportPath)
             try BatchReport.syncDirectory(of: reportPath)
         } catch {
             result.reportFailure = error

@@ -19,6 +19,21 @@ public struct BatchEndpoint: Sendable {
     }
 }
 
+/// The administrator whose streams run `--admin` batches: where their server is, and how a
+/// freshly opened connection authenticates (with the cached session) and binds.
+public struct AdminSession: Sendable {
+    /// The administrator's bare JID.
+    public var jid: JID
+    /// Authenticates and binds a new connection as the administrator.
+    public var authenticate: @Sendable (Connection) throws -> Void
+
+    /// Builds a session.
+    public init(jid: JID, authenticate: @escaping @Sendable (Connection) throws -> Void) {
+        self.jid = jid
+        self.authenticate = authenticate
+    }
+}
+
 /// Runs a plan: the registration engine per domain (rows keep their order within a domain),
 /// then the log-in phase for follow-ups; for `--delete` and `--passwd`, the log-in phase only.
 /// Both use `--jobs` streams at once.
@@ -26,6 +41,7 @@ struct BatchRunner {
     let configuration: BatchConfiguration
     let recorder: BatchRecorder
     let shouldStop: @Sendable () -> Bool
+    var admin: AdminSession?
 
     func run(_ plan: BatchPlan, endpoint: (_ domain: String) throws -> BatchEndpoint) throws -> BatchEnd {
         var settings = RegistrationEngine.Settings()
@@ -45,7 +61,24 @@ struct BatchRunner {
         for domain in BatchRunner.domains(of: plan.work + plan.followUps.map(\.item)) {
             let server = try endpoint(domain)
             let items = plan.work.filter { $0.row.jid.domain == domain }
-            if mode == .create && !items.isEmpty {
+            if let admin, !items.isEmpty {
+                // The administrator's own server carries the commands for every domain it serves.
+                let home = try endpoint(admin.jid.domain)
+                let trace = home.trace()
+                let engine = AdminEngine(items: items, mode: mode, invite: configuration.invite, settings: settings, recorder: recorder) { () throws -> PolledConnection in
+                    let link = try PolledConnection.open(home.options, tls: home.tls, trace: trace)
+                    do { try admin.authenticate(link.connection) } catch {
+                        link.close()
+                        throw error
+                    }
+                    return link
+                }
+                let end = try engine.run()
+                let learned = engine.workItems
+                followUps += engine.followUps.map { (item: learned[$0], task: BatchPlan.followUpTask(learned[$0])) }
+                followUps += engine.profileFollowUps.map { (item: learned[$0], task: LoginPhase.Task.profile) }
+                if end == .interrupted { return .interrupted }
+            } else if mode == .create && !items.isEmpty {
                 let trace = server.trace()
                 let engine = RegistrationEngine(items: items, settings: settings, recorder: recorder) { () throws(ConnectionError) in
                     try PolledConnection.open(server.options, tls: server.tls, trace: trace)
@@ -57,7 +90,7 @@ struct BatchRunner {
                 if end == .interrupted { return .interrupted }
             }
             var tasks = followUps.filter { $0.item.row.jid.domain == domain }
-            if mode != .create {
+            if mode != .create && admin == nil {
                 tasks += items.map { (item: $0, task: mode == .delete ? LoginPhase.Task.delete : .passwd) }
             }
             guard !tasks.isEmpty else { continue }

@@ -59,7 +59,8 @@ struct BatchValidator {
         case .failure(let f): return invalid(f.message)
         }
         let password = columns.value("password", in: record)
-        if password == nil && !(configuration.mode == .create && configuration.generatePasswords) {
+        let needsPassword = (configuration.mode == .create || !configuration.admin) && !configuration.invite
+        if needsPassword && password == nil && !(configuration.mode == .create && configuration.generatePasswords) {
             return invalid("missing password")
         }
         if let password, let problem = BatchValidator.passwordProblem(password) { return invalid("password \(problem)") }

@@ -85,7 +85,7 @@ final class ImportGraphTests: XCTestCase {
     }
 
     func testExecutablesAreOneCallIntoXMPPTools() throws {
-        for tool in ["xmpp-register", "xmpp-login", "xmpp-roster", "xmpp-vcard", "xmpp-avatar"] {
+        for tool in ["xmpp-register", "xmpp-login", "xmpp-roster", "xmpp-vcard", "xmpp-avatar", "xmpp-adhoc"] {
             XCTAssertEqual(try imports(of: tool), ["XMPPTools"], tool)
         }
     }

@@ -15,7 +15,7 @@ function __xmpp_register_position
             switch $token
                 case --
                     set ended 1
-                case -a --account --server --ca-file --pin --timeout --resource --password-file --field --nickname --fullname --email --avatar --jobs --window --max-stream-age --on-exists --report --domain --shard
+                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --jobs --window --max-stream-age --on-exists --report --domain --shard
                     set skip 1
             end
         else if test -z "$cmd"
@@ -88,6 +88,8 @@ complete -c xmpp-register -l version -d 'Print the version and exit.'
 complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_at "" 0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
 complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_at "" 0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_at "" 0' -l login -d 'Also log in and cache a session, making the account active.'
+complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_at "" 0' -l admin -d 'Create it as the server\'s administrator (XEP-0133 add-user, with the logged-in admin\'s session), where registration is closed.'
+complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_at "" 0' -l invite -x -d 'Redeem this invite (xmpp:DOMAIN?register;preauth=TOKEN) to create the account where registration is by invitation.'
 complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_at "" 0' -l field -x -d 'Answer one more field the server asks for, such as email=alice@example.org.'
 complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_at "" 0' -l nickname -x -d 'Set the vCard nickname right after creating the account.'
 complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_at "" 0' -l fullname -x -d 'Set the vCard full name right after creating the account.'
@@ -95,7 +97,9 @@ complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_a
 complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_at "" 0' -l avatar -x -a '(__xmpp_register_files png PNG jpg JPG jpeg JPEG)' -d 'Publish this PNG or JPEG, resized to 100x100, as the avatar (XEP-0084 and XEP-0153).'
 complete -c xmpp-register -n '__xmpp_register_at passwd +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
 complete -c xmpp-register -n '__xmpp_register_at passwd +0' -l password-stdin -d 'Read the password from the first line of standard input.'
+complete -c xmpp-register -n '__xmpp_register_at passwd +0' -l admin -d 'Set the password of JID as the server\'s administrator (XEP-0133 change-user-password).'
 complete -c xmpp-register -n '__xmpp_register_at delete +0' -l yes -d 'Confirm: deleting cannot be undone.'
+complete -c xmpp-register -n '__xmpp_register_at delete +0' -l admin -d 'Delete JID as the server\'s administrator (XEP-0133 delete-user).'
 complete -c xmpp-register -n '__xmpp_register_at delete +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
 complete -c xmpp-register -n '__xmpp_register_at delete +0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l jobs -x -d 'Streams at once (default 4): registration streams each pipeline several requests; log-ins (profiles, update, --delete, --passwd) run one account per stream.'
@@ -109,6 +113,8 @@ complete -c xmpp-register -n '__xmpp_register_at batch +0' -l shard -x -d 'Take 
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l generate-passwords -d 'Generate passwords for rows without one, as each is created (kept only in --report).'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l delete -d 'Delete the listed accounts instead (logs in with each row\'s password).'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l passwd -d 'Change each account\'s password from password to new_password.'
+complete -c xmpp-register -n '__xmpp_register_at batch +0' -l admin -d 'Use the logged-in administrator\'s XEP-0133 commands (add, delete, change password), where registration is closed.'
+complete -c xmpp-register -n '__xmpp_register_at batch +0' -l invite -d 'Create one account invite (XEP-0401) per row as the administrator, and write its URI to --report instead of a password.'
 complete -c xmpp-register -n '__xmpp_register_at batch 0' -x -a '(__xmpp_register_files csv CSV)'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a form -d 'Show the fields a server asks for before it creates an account.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a passwd -d 'Change the password of the account and refresh its cached session.'

@@ -96,7 +96,7 @@ complete -c xmpp-roster -n '__xmpp_roster_at add +0' -l group -x -d 'Put the con
 complete -c xmpp-roster -n '__xmpp_roster_at add +0' -l no-subscribe -d 'Only add the roster item; send no subscription request.'
 complete -c xmpp-roster -n '__xmpp_roster_at add +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
 complete -c xmpp-roster -n '__xmpp_roster_at add +0' -l password-stdin -d 'Read the password from the first line of standard input.'
-complete -c xmpp-roster -n '__xmpp_roster_at add 0' -x -a '(__xmpp_roster_dynamic contacts)'
+complete -c xmpp-roster -n '__xmpp_roster_at add +0' -x -a '(__xmpp_roster_dynamic contacts)'
 complete -c xmpp-roster -n '__xmpp_roster_at remove +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
 complete -c xmpp-roster -n '__xmpp_roster_at remove +0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-roster -n '__xmpp_roster_at remove 0' -x -a '(__xmpp_roster_dynamic contacts)'

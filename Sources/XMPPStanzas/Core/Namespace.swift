@@ -60,6 +60,18 @@ public enum Namespace {
     public static let ping = "urn:xmpp:ping"
     /// XEP-0030 service discovery, info.
     public static let discoInfo = "http://jabber.org/protocol/disco#info"
+    /// XEP-0030 service discovery, items.
+    public static let discoItems = "http://jabber.org/protocol/disco#items"
+    /// XEP-0050 ad-hoc commands (also the disco node listing a server's commands).
+    public static let commands = "http://jabber.org/protocol/commands"
+    /// XEP-0133 service administration (the FORM_TYPE and the prefix of its command nodes).
+    public static let admin = "http://jabber.org/protocol/admin"
+    /// XEP-0401 easy user onboarding: invite commands (`#invite`, `#create-account`).
+    public static let invite = "urn:xmpp:invite"
+    /// XEP-0379 / XEP-0445 pre-authenticated roster subscription and registration token.
+    public static let preauth = "urn:xmpp:pars:0"
+    /// XEP-0445 stream feature: the server takes a registration token before XEP-0077.
+    public static let registrationToken = "urn:xmpp:ibr-token:0"
     /// XEP-0368 / XEP-0440 SASL channel-binding type capability.
     public static let saslChannelBinding = "urn:xmpp:sasl-cb:0"
     /// XEP-0198 stream management (recognised in features, not used).

@@ -22,6 +22,8 @@ public enum JournalStatus: String, Sendable, CaseIterable {
     case deleted
     /// The password was changed.
     case changed
+    /// An account invite (XEP-0401) was created for the row; the report has its URI.
+    case invited
     /// The row failed; `error` says why.
     case failed
     /// The row did not pass validation and was never sent.

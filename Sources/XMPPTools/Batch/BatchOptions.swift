@@ -23,6 +23,10 @@ struct BatchOptions: Sendable {
     var generatePasswords = false
     /// Seconds before a registration stream is replaced by a fresh one.
     var maxStreamAge = 240
+    /// `--admin`: XEP-0133 commands with the administrator's session.
+    var admin = false
+    /// `--invite`: one XEP-0401 account invite per row, by the administrator.
+    var invite = false
 
     /// Reads the options from a parsed command line, through the batch command's declarations.
     /// What one option says of another is in the spec's rules, which the parser enforced.
@@ -47,6 +51,8 @@ struct BatchOptions: Sendable {
         strict = command[Batch.strict]
         shard = try shardText.map { s throws(ToolFailure) in try BatchOptions.shard(s) }
         generatePasswords = command[Batch.generatePasswords]
+        admin = command[Batch.admin]
+        invite = command[Batch.invite]
         // Not a rule: --dry-run writes nothing, so it may check a CSV without a password column alone.
         if generatePasswords && report == nil && !dryRun {
             throw ToolFailure(.usage, "--generate-passwords needs --report FILE: the report (mode 0600) is the only place the generated passwords are written")
@@ -75,6 +81,8 @@ struct BatchOptions: Sendable {
         configuration.maxStreamAge = maxStreamAge
         configuration.timeout = common.timeout
         configuration.resource = common.resource
+        configuration.admin = admin || invite
+        configuration.invite = invite
         return configuration
     }
 }

@@ -21,7 +21,7 @@ struct BatchSummary {
         // What the server did: a `registered` account exists, only its profile is still to set.
         let registered = counts[.registered] ?? 0
         let created = (counts[.created] ?? 0) + registered
-        let order: [JournalStatus] = [.exists, .updated, .deleted, .changed, .failed, .invalid]
+        let order: [JournalStatus] = [.invited, .exists, .updated, .deleted, .changed, .failed, .invalid]
         var parts = created > 0 ? ["\(created) created" + (registered > 0 ? " (\(registered) without their profile yet)" : "")] : []
         parts += order.compactMap { s in counts[s].map { "\($0) \(s.rawValue)" } }
         if unfinished > registered { parts.append("\(unfinished - registered) not done") }

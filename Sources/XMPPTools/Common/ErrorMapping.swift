@@ -16,6 +16,13 @@ public enum ErrorMapping {
         case let e as ArgumentError: return ToolFailure(.usage, e.reason.description)
         case let e as ConnectionError: return failure(for: e)
         case let e as RegistrationError: return failure(for: e)
+        case let e as AdHocError: return failure(for: e)
+        case let e as InviteError:
+            switch e {
+            case .rejected, .noRegistration: return ToolFailure(.refused, e.description)
+            case .mismatch: return ToolFailure(.usage, e.description)
+            case .registration(let r): return failure(for: r)
+            }
         case let e as VCardServiceError: return failure(for: e)
         case let e as StorageError:
             if case .insecurePermissions = e { return ToolFailure(.auth, e.description) }
@@ -100,7 +107,32 @@ public enum ErrorMapping {
             if case .stanzaError(let e) = c, e.condition == .conflict {
                 return ToolFailure(.conflict, "the account already exists" + (e.text.map { " (\($0))" } ?? ""))
             }
+            // ejabberd's default registration_timeout (600 s) and Prosody's min_seconds_between_
+            // registrations answer a second account from one address like this.
+            if case .stanzaError(let e) = c, e.isThrottle {
+                return ToolFailure(.refused, "the server limits how often accounts may be registered from one address (\(e)); try again later")
+            }
             return failure(for: c)
+        }
+    }
+
+    /// Ad-hoc command errors: not permitted (12), not offered (4), a failed command (1), values
+    /// that do not answer its form (2), or the connection's.
+    public static func failure(for error: AdHocError) -> ToolFailure {
+        switch error {
+        case .forbidden(let node, _):
+            let admin = node.hasPrefix(Namespace.admin + "#") || node.hasPrefix(Namespace.invite + "#")
+            return ToolFailure(.notPermitted, error.description
+                + (admin ? ": the account is not an administrator of this server" : ""))
+        case .notOffered: return ToolFailure(.notFound, error.description)
+        case .failed(let node, let message): return ToolFailure(.failed, "\(node): \(message)")
+        case .badAnswer(_, let e):
+            switch e {
+            case .missingField(let name, _): return ToolFailure(.usage, error.description + " (give it with --field \(name)=VALUE)")
+            case .unknownField, .invalidValue: return ToolFailure(.usage, error.description)
+            }
+        case .invalidReply, .tooManyStages: return ToolFailure(.failed, error.description)
+        case .connection(let c): return failure(for: c)
         }
     }
 

@@ -25,6 +25,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case registrationClosed = 10
     /// The server limits how often accounts are created from one address: try again later.
     case registrationThrottled = 11
+    /// The account may not do this: an ad-hoc command it has no right to run, such as a XEP-0133
+    /// administration command run by an account that is not an administrator of the server.
+    case notPermitted = 12
     /// Stopped early by SIGINT (128 + 2), as a shell reports a program Ctrl-C killed.
     case interrupted = 130
     /// Stopped early by SIGTERM (128 + 15).
@@ -47,6 +50,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
             return "registration closed: the server creates no account for this client (no in-band registration, closed, or by invitation only); an administrator can still create it"
         case .registrationThrottled:
             return "registration throttled: the server limits how many accounts one address may create; try again later"
+        case .notPermitted:
+            return "not permitted: the account may not run the server's command, for --admin and xmpp-adhoc(1) "
+                + "administration commands because it is not an administrator of that server"
         case .interrupted: return "interrupted by SIGINT (Ctrl-C) before the work was done; xmpp-register batch records where it stopped, for --resume"
         case .terminated: return "stopped by SIGTERM before the work was done; xmpp-register batch records where it stopped, for --resume"
         }

@@ -27,6 +27,10 @@ extension RegisterTool {
             "generate-passwords", help: "Generate passwords for rows without one, as each is created (kept only in --report).")
         static let delete = Flag("delete", help: "Delete the listed accounts instead (logs in with each row's password).")
         static let passwd = Flag("passwd", help: "Change each account's password from password to new_password.")
+        static let invite = Flag(
+            "invite", help: "Create one account invite (XEP-0401) per row as the administrator, and write its URI to --report instead of a password.")
+        static let admin = Flag(
+            "admin", help: "Use the logged-in administrator's XEP-0133 commands (add, delete, change password), where registration is closed.")
 
         static let spec = CommandSpec(
             "batch", summary: "Create, delete or re-password many accounts listed in a CSV file.",
@@ -88,18 +92,45 @@ extension RegisterTool {
                     + "after a while without any progress the batch stops with exit status 11, and --resume continues "
                     + "later. A server closed to this client (registration closed or by invitation only) stops the batch "
                     + "at its first answer with exit status 10, leaving the rows to do, rather than failing every row alike.",
+                "--admin provisions through the server's administration commands (XEP-0133) instead of in-band "
+                    + "registration, for servers where registration is closed: the administrator logged in with "
+                    + "xmpp-login (the active account, or -a ADMIN) runs add-user for each row, or with --delete "
+                    + "delete-user, or with --passwd change-user-password. --delete and --passwd then need no password "
+                    + "column (--passwd still needs new_password, or --generate-passwords), since no account logs in. "
+                    + "--jobs streams authenticated as the administrator each learn the command's form once and then "
+                    + "carry --jobs-many rows' commands in flight at a time, as registration streams do; the journal, "
+                    + "--resume, the report, the JSON rows and the exit statuses are those of batch registration. Profile "
+                    + "columns and --on-exists update still log in as each new account. Prosody needs mod_admin_adhoc "
+                    + "and the administrator in admins; ejabberd mod_adhoc and mod_configure with the administrator "
+                    + "allowed by its configure access rule. An account that is not an administrator stops the batch "
+                    + "before any row is sent, with exit status 12; the rows stay in the journal for --resume.",
+                "--invite creates, as the administrator (as --admin does), one account invite per row with the "
+                    + "server's create-account command (Prosody: mod_invites, mod_invites_adhoc, mod_invites_register) "
+                    + "and handles no password at all: the row is reported 'invited', and --report (mode 0600, which "
+                    + "--invite needs) gets the columns invite (the xmpp: URI of XEP-0379, to give the person) and "
+                    + "landing_page (the server's web page for it, empty without mod_invites_page) in place of "
+                    + "password; the note says until when it is valid. Invites are credentials: like generated "
+                    + "passwords they appear nowhere but the report, and are wiped from the journal once it is written. "
+                    + "The person redeems it with xmpp-register JID --invite URI, or any client that opens the URI. "
+                    + "Prosody 0.12's command makes an invite for any user name, so the row's JID is what the "
+                    + "report suggests, not what the server reserves. Running the batch again makes new invites.",
                 "The exit status is 0 when every row succeeded and 1 when some did not. SIGINT (Ctrl-C) or SIGTERM stops the "
                     + "batch: requests in flight are awaited (3 s at most) and recorded, the report is written, the summary "
                     + "counts every account the server created, and the status is 130 (SIGINT) or 143 (SIGTERM); --resume "
                     + "continues. A second signal ends the program at once; the journal is safe either way.",
             ],
-            options: [jobs, window, maxStreamAge, resume, dryRun, strict, onExists, report, domain, shard, generatePasswords, delete, passwd],
+            options: [jobs, window, maxStreamAge, resume, dryRun, strict, onExists, report, domain, shard, generatePasswords, delete, passwd, admin, invite],
             positionals: [file],
             rules: [
                 .exclusive("delete", "passwd"),
                 .exclusive("on-exists", "delete", because: "--on-exists applies to creating accounts"),
                 .exclusive("on-exists", "passwd", because: "--on-exists applies to creating accounts"),
                 .exclusive("generate-passwords", "delete", because: "the CSV's passwords log in"),
+                .exclusive("invite", "delete", because: "--invite creates invites, not accounts"),
+                .exclusive("invite", "passwd", because: "--invite creates invites, not accounts"),
+                .exclusive("invite", "generate-passwords", because: "--invite creates invites, not accounts"),
+                .exclusive("invite", "on-exists", because: "--invite creates invites, not accounts"),
+                .requires("invite", "report", because: "the report is the only place the invites are written"),
             ],
             examples: [
                 Example("xmpp-register batch staff.csv --jobs 8 --report staff-report.csv",
@@ -111,6 +142,10 @@ extension RegisterTool {
                 Example("xmpp-register batch staff.csv --report r.csv --resume", "Continue a run that was interrupted."),
                 Example("xmpp-register batch staff.csv --shard 2/4 --report r2.csv", "Run the second quarter on this machine."),
                 Example("xmpp-register batch leavers.csv --delete --json | jq -c 'select(.error)'", "Delete accounts, showing failures."),
+                Example("xmpp-register batch pupils.csv --admin -a admin@school.example --generate-passwords --report pw.csv",
+                        "Create accounts as the administrator where registration is closed."),
+                Example("xmpp-register batch pupils.csv --invite --report invites.csv",
+                        "Make an invite link per pupil instead of accounts and passwords."),
             ]
         )
 
@@ -176,13 +211,15 @@ extension RegisterTool {
             let plan = try batch.plan()
             if batch.resumed { output.note("resuming: \(plan.doneEarlier) rows done earlier, \(plan.toDo) to go") }
 
+            let adminSession = options.admin || options.invite ? try AdminLogin.session(context) : nil
             StopSignal.install(secondSignalKills: true)
             output.start(total: plan.toDo)
             let endpoints = BatchEndpoints(context: context)
             var end = BatchEnd.completed
             var fatal: (any Error)?
             do {
-                end = try batch.execute(plan, endpoint: endpoints.endpoint(for:), events: output, shouldStop: { StopSignal.stopRequested })
+                end = try batch.execute(plan, endpoint: endpoints.endpoint(for:), events: output, admin: adminSession,
+                                        shouldStop: { StopSignal.stopRequested })
             } catch {
                 fatal = error
             }

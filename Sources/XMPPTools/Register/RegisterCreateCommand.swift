@@ -11,6 +11,10 @@ extension RegisterTool {
     struct Create: ToolCommand {
         static let jid = PositionalSpec("JID", help: "The account to create, user@domain.")
         static let login = Flag("login", help: "Also log in and cache a session, making the account active.")
+        static let invite = Option<String>(
+            "invite", value: "URI", help: "Redeem this invite (xmpp:DOMAIN?register;preauth=TOKEN) to create the account where registration is by invitation.")
+        static let admin = Flag(
+            "admin", help: "Create it as the server's administrator (XEP-0133 add-user, with the logged-in admin's session), where registration is closed.")
         static let field = Option<String>(
             "field", value: "NAME=VALUE", help: "Answer one more field the server asks for, such as email=alice@example.org.",
             repeatable: true)
@@ -29,9 +33,21 @@ extension RegisterTool {
                          + "invitation only), is exit status 10, and the message says who can still create it; one "
                          + "that limits how many accounts an address may create (ejabberd's default: one every 600 s) "
                          + "is exit status 11: try again later. A CAPTCHA or registration on a web page only is exit "
-                         + "status 8."],
-            options: PasswordSource.declarations + [login, field, nickname, fullname, email, avatar],
+                         + "status 8.",
+                         "With --admin the account is made by the administrator logged in with xmpp-login (the active "
+                         + "account, or -a ADMIN): its cached session runs the server's add-user command (XEP-0133), "
+                         + "so it works where in-band registration is closed. The new password still comes from the "
+                         + "usual sources, never argv. An account that is not an administrator of the server is exit "
+                         + "status 12. --field does not apply (the command's form has no extra fields to answer).",
+                         "With --invite URI, an invite link (XEP-0401: xmpp:DOMAIN?register;preauth=TOKEN, as "
+                         + "batch --invite writes them, or a contact invite ending ;ibr=y) is redeemed: the token is "
+                         + "presented on the unauthenticated stream (XEP-0445 pre-authenticated registration) and the "
+                         + "account is then registered as usual, on a server whose registration is by invitation "
+                         + "only. An unknown, used or expired invite is exit status 8; an invite for another domain "
+                         + "or user name is exit status 2."],
+            options: PasswordSource.declarations + [login, admin, invite, field, nickname, fullname, email, avatar],
             positionals: [jid],
+            rules: [.exclusive("admin", "field", because: "add-user's form has no extra fields"), .exclusive("admin", "invite")],
             examples: [
                 Example("xmpp-register alice@example.org --nickname Alice --fullname 'Alice Liddell' "
                             + "--avatar alice.jpg --login",
@@ -39,6 +55,10 @@ extension RegisterTool {
                 Example("xmpp-register create ops@example.org --field email=ops@example.org "
                             + "--password-file pw.txt",
                         "Create an account on a server that also asks for an e-mail address."),
+                Example("xmpp-register carol@example.org --admin -a admin@example.org --password-file carol.pw",
+                        "Create an account as the administrator admin@example.org, where registration is closed."),
+                Example("xmpp-register pupil7@school.example --invite 'xmpp:school.example?register;preauth=Ab3…' --login",
+                        "Create an account with an invite link and log in to it."),
             ])
 
         let context: AccountContext
@@ -47,6 +67,8 @@ extension RegisterTool {
         let fields: [String: String]
         let profile: Profile
         let logIn: Bool
+        let asAdmin: Bool
+        let inviteText: String?
 
         init(_ invocation: Invocation) throws {
             let command = invocation.command
@@ -57,6 +79,8 @@ extension RegisterTool {
                               email: try command.value(Self.email), avatar: try command.value(Self.avatar))
             fields = try Self.fields(try command.values(Self.field))
             logIn = command[Self.login]
+            asAdmin = command[Self.admin]
+            inviteText = try command.value(Self.invite)
         }
 
         /// `--field NAME=VALUE` pairs; `password` and `username` may not be given this way.
@@ -81,17 +105,29 @@ extension RegisterTool {
             let settings = try context.settings(for: jid, stored: try env.accounts.load().accounts[jid.description])
             // A bad avatar fails before the account exists.
             let avatarPNG = try ProfileApplier.prepareAvatar(profile)
-            let secret = try password.read(prompt: "New password for \(jid): ", confirm: true)
-            var registrationFields = fields
-            if let email = profile.email, registrationFields["email"] == nil { registrationFields["email"] = email }
-            let connection = try context.open(domain: jid.domain, settings: settings)
-            do {
-                try RegistrationService.register(on: connection, username: jid.local ?? "", password: secret, extra: registrationFields)
-            } catch {
-                connection.close()
-                throw ErrorMapping.failure(for: error)
+            let invite = try inviteText.map { text throws in
+                do { return try InviteURI(text) } catch { throw ToolFailure(.badInput, "invalid --invite: \(error)") }
             }
-            connection.close()
+            if let invite { try InviteService.check(invite, for: jid) }
+            let secret = try password.read(prompt: "New password for \(jid): ", confirm: true)
+            if asAdmin {
+                try AdminCommand.perform(.addUser, account: jid, password: secret, context: context)
+            } else if let invite {
+                let connection = try context.open(domain: jid.domain, settings: settings)
+                defer { connection.close() }
+                try InviteService.redeem(invite, account: jid, password: secret, on: connection)
+            } else {
+                var registrationFields = fields
+                if let email = profile.email, registrationFields["email"] == nil { registrationFields["email"] = email }
+                let connection = try context.open(domain: jid.domain, settings: settings)
+                do {
+                    try RegistrationService.register(on: connection, username: jid.local ?? "", password: secret, extra: registrationFields)
+                } catch {
+                    connection.close()
+                    throw ErrorMapping.failure(for: error)
+                }
+                connection.close()
+            }
             if !profile.isEmpty {
                 try applyProfile(avatarPNG: avatarPNG, jid: jid, settings: settings, password: secret)
             }

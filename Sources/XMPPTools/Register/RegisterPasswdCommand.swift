@@ -5,24 +5,54 @@ import XMPPServices
 extension RegisterTool {
     /// `xmpp-register passwd`: changes the logged-in account's password and refreshes its cached session.
     struct Passwd: ToolCommand {
+        static let account = PositionalSpec("JID", help: "With --admin: the account whose password the administrator sets.", optional: true)
+        static let admin = Flag("admin", help: "Set the password of JID as the server's administrator (XEP-0133 change-user-password).")
+
         static let spec = CommandSpec(
             "passwd", summary: "Change the password of the account and refresh its cached session.",
-            discussion: ["Sessions of the account cached elsewhere stop working: log in there again."],
-            options: PasswordSource.declarations,
+            discussion: ["Sessions of the account cached elsewhere stop working: log in there again.",
+                         "With --admin JID, the administrator logged in (the active account, or -a ADMIN) sets the "
+                         + "password of the account JID with the server's change-user-password command, without its "
+                         + "old password; no session of JID is refreshed. No such account is exit status 4, an "
+                         + "account that is not an administrator exit status 12."],
+            options: PasswordSource.declarations + [admin],
+            positionals: [account],
             examples: [
                 Example("printf '%s\\n' \"$NEWPW\" | xmpp-register passwd --password-stdin",
                         "Change the password of the active account from a script."),
+                Example("xmpp-register passwd bob@example.org --admin --password-file bob.pw",
+                        "Reset bob's password as the administrator."),
             ])
 
         let context: AccountContext
         let password: PasswordSource
+        let target: String?
+        let asAdmin: Bool
 
-        init(_ invocation: Invocation) {
+        init(_ invocation: Invocation) throws {
             context = invocation.context
             password = invocation.password
+            target = invocation.command.argument(Self.account.name)
+            asAdmin = invocation.command[Self.admin]
+            if asAdmin != (target != nil) {
+                throw ToolFailure(.usage, asAdmin ? "--admin needs the JID whose password to set"
+                                  : "a JID is for --admin; without it, passwd changes the logged-in account's own password")
+            }
         }
 
         func run() throws {
+            if asAdmin, let target {
+                let jid = try PasswordLogin.accountJID(target)
+                let secret = try password.read(prompt: "New password for \(jid): ", confirm: true)
+                try AdminCommand.perform(.changeUserPassword, account: jid, password: secret, context: context)
+                if context.common.json {
+                    Output.line(JSONValue.object([("jid", .string(jid.description)), ("status", .string("password_changed")),
+                                                  ("session_refreshed", .bool(false))]).pretty)
+                } else if !context.common.quiet {
+                    Output.line("Password of \(jid) changed.")
+                }
+                return
+            }
             let env = context.environment
             let (connection, jid) = try context.connectWithSession()
             let secret = try password.read(prompt: "New password for \(jid): ", confirm: true)

@@ -20,5 +20,7 @@ public enum AllSpecs {
         VCardTool.spec,
         // xmpp-avatar
         AvatarTool.spec,
+        // xmpp-adhoc
+        AdHocTool.spec,
     ]
 }

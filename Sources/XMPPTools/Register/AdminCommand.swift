@@ -1,0 +1,32 @@
+import XMPPServices
+import XMPPStanzas
+
+/// One XEP-0133 command for one account, run with the administrator's cached session (the
+/// active account or `-a`): what `xmpp-register … --admin` does in place of in-band requests.
+enum AdminCommand {
+    /// Runs `command` for `account`; the account existing (add-user) is exit 5, its absence
+    /// (the others) exit 4, an account that is not an administrator exit 12.
+    static func perform(_ command: ServiceAdministration.Command, account: JID, password: String? = nil,
+                        context: AccountContext) throws {
+        let (connection, admin) = try context.connectWithSession()
+        defer { connection.close() }
+        let outcome: AdminService.Outcome
+        do {
+            outcome = try AdminService.perform(command, account: account, password: password, on: connection)
+        } catch {
+            if case .forbidden = error {
+                throw ToolFailure(.notPermitted, "\(admin) may not run \(command.rawValue) on \(account.domain): it is not an administrator of that server")
+            }
+            if case .notOffered = error {
+                throw ToolFailure(.notFound, "\(account.domain) does not offer the administration command \(command.rawValue) to \(admin)"
+                                  + " (Prosody: mod_admin_adhoc; ejabberd: mod_configure and mod_adhoc)")
+            }
+            throw ErrorMapping.failure(for: error)
+        }
+        switch outcome {
+        case .done: return
+        case .exists: throw ToolFailure(.conflict, "the account \(account) already exists")
+        case .noSuchAccount: throw ToolFailure(.notFound, "no such account: \(account)")
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import XCTest
+
+/// A private server with in-band registration closed and one administrator (`boss`), of the
+/// kind XT_SERVER names (prosody by default), started once per test process and stopped at its
+/// exit: the setting of every provisioning test (XEP-0050, XEP-0133, invites).
+final class AdminServer: @unchecked Sendable {
+    let server: TestServer
+    let adminJID: String
+    let adminPassword = "boss-" + UUID().uuidString
+
+    nonisolated(unsafe) private static var cached: Result<AdminServer, Error>?
+    nonisolated(unsafe) private static var cachedInvites: Result<AdminServer, Error>?
+    private static let lock = NSLock()
+
+    private init(server: TestServer) throws {
+        self.server = server
+        adminJID = "boss@" + server.domain
+        try ctl(["register", "boss", server.domain, adminPassword])
+    }
+
+    /// The shared admin server (a skip, or under CI=true a failure, when none can run).
+    static func require() throws -> AdminServer {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached { return try cached.get() }
+        let kind = ProcessInfo.processInfo.environment["XT_SERVER"] ?? "prosody"
+        let result = Result { try AdminServer(server: try TestServer.startPrivate(kind, ["--registration", "closed", "--admin", "boss"])) }
+        cached = result
+        if case .success(let s) = result {
+            atexit { if let dir = try? AdminServer.cached?.get().server.directory {
+                _ = try? Shell.run([Paths.root + "/scripts/test-server", "stop", dir], timeout: 60)
+            } }
+            _ = s
+        }
+        return try result.get()
+    }
+
+    /// A Prosody with registration by invitation only (mod_invites, invites_adhoc,
+    /// invites_register) and the administrator `boss`: the servers this machine runs that have
+    /// XEP-0401 (ejabberd 23.01 has no invites).
+    static func requireInvites() throws -> AdminServer {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cachedInvites { return try cachedInvites.get() }
+        let result = Result { try AdminServer(server: try TestServer.startPrivate("prosody", ["--registration", "closed", "--admin", "boss", "--invites"])) }
+        cachedInvites = result
+        if case .success = result {
+            atexit { if let dir = try? AdminServer.cachedInvites?.get().server.directory {
+                _ = try? Shell.run([Paths.root + "/scripts/test-server", "stop", dir], timeout: 60)
+            } }
+        }
+        return try result.get()
+    }
+
+    /// `prosodyctl` / `ejabberdctl` on this instance.
+    @discardableResult
+    func ctl(_ args: [String]) throws -> RunResult {
+        let r = try Shell.run([Paths.root + "/scripts/test-server", "ctl", server.directory] + args, timeout: 60)
+        guard r.status == 0 else { throw TestServerError.unusable("ctl \(args.first ?? "") failed: \(r.stderr)") }
+        return r
+    }
+
+    /// A fresh account made by the server's own tool (registration is closed), with its password.
+    func makeAccount(_ prefix: String) throws -> (jid: String, password: String) {
+        let user = ToolRunner.username(prefix)
+        let password = "pw-" + UUID().uuidString
+        try ctl(["register", user, server.domain, password])
+        return (user + "@" + server.domain, password)
+    }
+
+    /// A tool runner whose home has the administrator logged in.
+    func adminRunner() throws -> ToolRunner {
+        let t = try ToolRunner(server: server)
+        let r = try t.run("xmpp-login", [adminJID] + t.serverArgs, password: adminPassword)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return t
+    }
+
+    /// Whether `jid` logs in with `password` (through xmpp-login in a throwaway home).
+    func logsIn(_ jid: String, _ password: String) throws -> Bool {
+        let t = try ToolRunner(server: server)
+        return try t.run("xmpp-login", [jid] + t.serverArgs, password: password).status == 0
+    }
+}
+
+extension AdminServer {
+    /// The accounts the server holds: Prosody's account files, ejabberd's registered_users.
+    func accountCount() throws -> Int {
+        if server.kind == "prosody" { return try server.accountCount() }
+        return try ctl(["registered_users", server.domain]).stdout.split(separator: "\n").count
+    }
+}
