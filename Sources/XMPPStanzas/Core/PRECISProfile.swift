@@ -21,23 +21,33 @@ enum PRECISProfile {
         let prepared = applyRules(Array(text.unicodeScalars))
         guard applyRules(prepared) == prepared else { throw .notIdempotent }
         guard !prepared.isEmpty else { throw .empty }
-        if case .usernameCaseMapped = self, BidiRule.holdsRightToLeft(prepared), !BidiRule.isSatisfied(by: prepared) {
-            throw .bidiRule
-        }
         for (index, c) in prepared.enumerated() {
             let property = PRECISDerivedProperty(c)
             switch property.value {
             case .pValid: continue
             case .freePValid where self == .opaqueString: continue
             case .contextJ, .contextO:
-                if let rule = PRECISContextRules.failure(in: prepared, at: index) { throw .context(c, rule: rule) }
+                if let rule = PRECISContextRules.failure(in: prepared, at: index) {
+                    throw .context(typed(c, in: text), rule: rule)
+                }
             default:
-                throw .disallowed(c, reason: property.reason)
+                throw .disallowed(typed(c, in: text), reason: property.reason)
             }
+        }
+        // RFC 8264 applies the directionality rule before the class check; checking it after
+        // gives the same verdicts and lets an error name a refused character instead.
+        if case .usernameCaseMapped = self, BidiRule.holdsRightToLeft(prepared), !BidiRule.isSatisfied(by: prepared) {
+            throw .bidiRule
         }
         var out = String.UnicodeScalarView()
         out.append(contentsOf: prepared)
         return String(out)
+    }
+
+    /// The code point of `text` that became `c` (`Ⅳ` for the `ⅳ` that lowercasing made of it),
+    /// so errors name what was typed.
+    private func typed(_ c: Unicode.Scalar, in text: String) -> Unicode.Scalar {
+        text.unicodeScalars.first { $0 == c || applyRules([$0]).contains(c) } ?? c
     }
 
     /// Width mapping, additional mapping, case mapping and normalization (RFC 8264 §7 rules
