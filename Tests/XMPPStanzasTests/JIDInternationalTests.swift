@@ -94,6 +94,10 @@ final class JIDInternationalTests: XCTestCase {
         XCTAssertNotNil(error("a@ab--c.example"), "hyphens in the third and fourth positions")
         XCTAssertNotNil(error("a@-ab.example"))
         XCTAssertNotNil(error("a@\u{301}a.example"), "a label may not start with a combining mark")
+        XCTAssertEqual(try JID("a@ex\u{AD}ample.com").domain, "example.com", "UTS #46 ignores a soft hyphen")
+        XCTAssertEqual(error("a@\u{FEFF}.example"), .invalidDomain("\u{FEFF}.example", reason: "empty label"),
+                       "a label of ignored characters is empty (FuzzJID found its canonical form refused)")
+        XCTAssertNotNil(error("a@\u{2488}example"), "DIGIT ONE FULL STOP would split a label")
     }
 
     /// RFC 7622: each part at most 1023 octets, measured in its canonical (UTF-8) form; a domain

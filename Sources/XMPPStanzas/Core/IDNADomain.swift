@@ -28,6 +28,9 @@ enum IDNADomain {
             // libidn2 reads C strings: a NUL would end the label early instead of being refused.
             if scalars.contains("\0") { throw .notLDH(label: label, character: "\0") }
             let ascii = try lookup(label)
+            // UTS #46 ignores some characters (U+00AD, U+FEFF…) and maps others to a full stop.
+            guard !ascii.isEmpty else { throw .emptyLabel }
+            if ascii.contains(".") { throw .refused(label: label, reason: "a character in it maps to a full stop") }
             // libidn2's STD3 flag drops such characters silently; refuse them here instead.
             if let bad = ascii.unicodeScalars.first(where: { !isLDH($0) }) {
                 throw .notLDH(label: label, character: bad)
