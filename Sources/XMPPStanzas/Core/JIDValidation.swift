@@ -34,7 +34,7 @@ public enum JIDError: Error, Sendable, Equatable, CustomStringConvertible {
         case .characterOutOfContext(let part, let c): return "\(part) may not contain \(JID.shown(c)) there"
         case .mixedDirections(let part): return "\(part) mixes right-to-left and left-to-right text"
         case .unstable(let part): return "\(part) has no stable normalized form"
-        case .invalidDomain(let d, let reason): return "invalid domain '\(JID.shown(d))': \(reason)"
+        case .invalidDomain(let d, let reason): return "invalid domain '\(JID.printable(d))': \(reason)"
         }
     }
 }
@@ -80,7 +80,7 @@ extension JID {
             switch error {
             case .emptyLabel: throw .invalidDomain(raw, reason: "empty label")
             case .notLDH(_, let c): throw .forbiddenCharacter(part: "domain", character: c)
-            case .refused(let label, let reason): throw .invalidDomain(raw, reason: "label '\(shown(label))': \(reason)")
+            case .refused(let label, let reason): throw .invalidDomain(raw, reason: "label '\(printable(label))': \(reason)")
             }
         }
         guard canonical.utf8.count <= maxPartBytes else { throw .tooLong(part: "domain") }
@@ -120,8 +120,9 @@ extension JID {
         return c.isASCII ? "'\(c)'" : "'\(c)' (\(c.codePointLabel))"
     }
 
-    /// Text as an error message shows it: invisible characters, and a mark at the start, as `U+XXXX`.
-    static func shown(_ text: String) -> String {
+    /// Text as an error message shows it: invisible characters, and a mark at the start, as
+    /// `U+XXXX`; for callers that quote the address they were given.
+    public static func printable(_ text: String) -> String {
         var out = ""
         for (i, c) in text.unicodeScalars.enumerated() {
             if isInvisible(c) || (i == 0 && isMark(c)) { out += c.codePointLabel } else { out.unicodeScalars.append(c) }
