@@ -1,9 +1,10 @@
 /// An XMPP address (RFC 7622): `localpart@domainpart/resourcepart`.
 ///
-/// Parsing is total: every failure is a `JIDError` naming what was wrong. The domain is
-/// case-folded and loses a trailing dot; the localpart is case-folded (the UsernameCaseMapped
-/// profile); the resource keeps its case. Full PRECIS width/normalisation mapping needs ICU,
-/// which this project does not load, so non-ASCII input is case-folded but not NFC-normalised.
+/// Parsing is total: every failure is a `JIDError` naming what was wrong. Each part is held in
+/// its canonical form, so equal addresses are equal values with equal text: the localpart
+/// enforced with PRECIS UsernameCaseMapped (RFC 8265 §3.3: width-mapped, lowercased, NFC), the
+/// domain with UTS #46 and IDNA2008 (lowercase, U-labels, no trailing dot), the resource with
+/// PRECIS OpaqueString (RFC 8265 §4.2: non-ASCII spaces become U+0020, NFC; case kept).
 public struct JID: Sendable, Hashable, Codable, CustomStringConvertible, Comparable {
     /// The part before `@`, if any.
     public let local: String?
@@ -12,7 +13,7 @@ public struct JID: Sendable, Hashable, Codable, CustomStringConvertible, Compara
     /// The part after `/`, if any.
     public let resource: String?
 
-    /// Largest size of each part, in UTF-8 bytes (RFC 7622 §3.2–3.4).
+    /// Largest size of each part in its canonical form, in UTF-8 bytes (RFC 7622 §3.2–3.4).
     public static let maxPartBytes = 1023
 
     /// Builds a JID from parts, validating each.
@@ -23,8 +24,11 @@ public struct JID: Sendable, Hashable, Codable, CustomStringConvertible, Compara
     }
 
     /// Parses `text` as a JID.
+    ///
+    /// The separators are found among Unicode scalars, not characters (RFC 7622 §3.1): a
+    /// combining mark after '@' or '/' must not hide the separator inside one grapheme cluster.
     public init(_ text: String) throws(JIDError) {
-        var rest = Substring(text)
+        var rest = Substring(text).unicodeScalars
         var resource: String?
         // The resource starts at the first '/', and may itself contain '@' or '/'.
         if let slash = rest.firstIndex(of: "/") {
@@ -44,6 +48,9 @@ public struct JID: Sendable, Hashable, Codable, CustomStringConvertible, Compara
         // Parts were validated already; rebuilding cannot fail, so copy them directly.
         JID(unchecked: local, domain, nil)
     }
+
+    /// The domain with A-labels (`xn--…`), as DNS look-ups and TLS server names need it.
+    public var asciiDomain: String { JID.asciiForm(ofDomain: domain) }
 
     /// True when there is no resource.
     public var isBare: Bool { resource == nil }

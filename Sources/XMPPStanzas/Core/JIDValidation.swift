@@ -1,3 +1,5 @@
+import TextFormats
+
 /// Why a JID was refused (RFC 7622).
 public enum JIDError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The whole address was empty.
@@ -8,12 +10,18 @@ public enum JIDError: Error, Sendable, Equatable, CustomStringConvertible {
     case emptyDomain
     /// The resource (after '/') was present but empty.
     case emptyResource
-    /// A part exceeded 1023 bytes.
+    /// A part exceeded 1023 bytes in its canonical form.
     case tooLong(part: String)
-    /// A part held a character RFC 7622 forbids there.
-    case forbiddenCharacter(part: String, character: Character)
-    /// The domain is not a valid host name or IP literal.
-    case invalidDomain(String)
+    /// A part held a code point RFC 7622 or its PRECIS profile (or, in the domain, IDNA2008) forbids.
+    case forbiddenCharacter(part: String, character: Unicode.Scalar)
+    /// A joiner, middle dot, geresh or similar stood where its context rule (RFC 5892 Appendix A) fails.
+    case characterOutOfContext(part: String, character: Unicode.Scalar)
+    /// Right-to-left text that breaks the Bidi Rule (RFC 5893).
+    case mixedDirections(part: String)
+    /// The part's mappings do not reach a stable form (RFC 8264 §7).
+    case unstable(part: String)
+    /// The domain is not a valid domain name or IP literal.
+    case invalidDomain(String, reason: String)
 
     public var description: String {
         switch self {
@@ -22,68 +30,121 @@ public enum JIDError: Error, Sendable, Equatable, CustomStringConvertible {
         case .emptyDomain: return "empty domain"
         case .emptyResource: return "empty resource after '/'"
         case .tooLong(let part): return "\(part) longer than \(JID.maxPartBytes) bytes"
-        case .forbiddenCharacter(let part, let c):
-            let shown = c.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
-                ? "'\(c)'" : "U+" + String(c.unicodeScalars.first.map { $0.value } ?? 0, radix: 16, uppercase: true)
-            return "\(part) may not contain \(shown)"
-        case .invalidDomain(let d): return "invalid domain '\(d)'"
+        case .forbiddenCharacter(let part, let c): return "\(part) may not contain \(JID.shown(c))"
+        case .characterOutOfContext(let part, let c): return "\(part) may not contain \(JID.shown(c)) there"
+        case .mixedDirections(let part): return "\(part) mixes right-to-left and left-to-right text"
+        case .unstable(let part): return "\(part) has no stable normalized form"
+        case .invalidDomain(let d, let reason): return "invalid domain '\(JID.printable(d))': \(reason)"
         }
     }
 }
 
 extension JID {
-    /// Characters RFC 7622 §3.3.1 excludes from a localpart.
-    static let localForbidden: Set<Character> = ["\"", "&", "'", "/", ":", "<", ">", "@"]
+    /// Characters RFC 7622 §3.3.1 excludes from a localpart, beyond what PRECIS excludes.
+    static let localForbidden: Set<Unicode.Scalar> = ["\"", "&", "'", "/", ":", "<", ">", "@"]
+
+    /// Mappings shrink text at most threefold (a fullwidth letter, a conjoining jamo triple),
+    /// so longer input cannot fit and is refused before any work is spent on it.
+    private static let maxInputBytes = 4 * maxPartBytes
 
     static func validLocal(_ raw: String) throws(JIDError) -> String {
         guard !raw.isEmpty else { throw .emptyLocal }
-        let folded = raw.lowercased()
-        for c in folded {
-            if localForbidden.contains(c) || c.isWhitespace || isControl(c) {
-                throw .forbiddenCharacter(part: "local part", character: c)
-            }
+        let local = try enforce(.usernameCaseMapped, raw, part: "local part")
+        if let c = local.unicodeScalars.first(where: localForbidden.contains) {
+            throw .forbiddenCharacter(part: "local part", character: c)
         }
-        guard folded.utf8.count <= maxPartBytes else { throw .tooLong(part: "local part") }
-        return folded
+        return local
+    }
+
+    static func validResource(_ raw: String) throws(JIDError) -> String {
+        guard !raw.isEmpty else { throw .emptyResource }
+        return try enforce(.opaqueString, raw, part: "resource")
     }
 
     static func validDomain(_ raw: String) throws(JIDError) -> String {
         var d = raw
         if d.hasSuffix(".") { d.removeLast() }
         guard !d.isEmpty else { throw .emptyDomain }
-        guard d.utf8.count <= maxPartBytes else { throw .tooLong(part: "domain") }
+        guard d.utf8.count <= maxInputBytes else { throw .tooLong(part: "domain") }
         if d.hasPrefix("[") {
             // IPv6 literal: hex digits, colons and dots inside brackets.
             guard d.hasSuffix("]"), d.count > 2,
                   d.dropFirst().dropLast().allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." })
-            else { throw .invalidDomain(raw) }
+            else { throw .invalidDomain(raw, reason: "not an IPv6 address") }
             return d.lowercased()
         }
-        let folded = d.lowercased()
-        for label in folded.split(separator: ".", omittingEmptySubsequences: false) {
-            guard !label.isEmpty, label.utf8.count <= 63 else { throw .invalidDomain(raw) }
-            for c in label {
-                if c.isWhitespace || isControl(c) { throw .forbiddenCharacter(part: "domain", character: c) }
-                if c.isASCII && !(c.isLetter || c.isNumber || c == "-" || c == "_") {
-                    throw .forbiddenCharacter(part: "domain", character: c)
-                }
+        let canonical: String
+        do throws(IDNADomain.Failure) {
+            canonical = try IDNADomain.canonical(d).unicode
+        } catch {
+            switch error {
+            case .emptyLabel: throw .invalidDomain(raw, reason: "empty label")
+            case .notLDH(_, let c): throw .forbiddenCharacter(part: "domain", character: c)
+            case .refused(let label, let reason): throw .invalidDomain(raw, reason: "label '\(printable(label))': \(reason)")
             }
         }
-        return folded
+        guard canonical.utf8.count <= maxPartBytes else { throw .tooLong(part: "domain") }
+        return canonical
     }
 
-    static func validResource(_ raw: String) throws(JIDError) -> String {
-        guard !raw.isEmpty else { throw .emptyResource }
-        guard raw.utf8.count <= maxPartBytes else { throw .tooLong(part: "resource") }
-        for c in raw where isControl(c) {
-            throw .forbiddenCharacter(part: "resource", character: c)
+    /// The A-label form of a canonical domain (IP literals as they are).
+    static func asciiForm(ofDomain domain: String) -> String {
+        guard !domain.hasPrefix("["), domain.unicodeScalars.contains(where: { !$0.isASCII }) else { return domain }
+        // A canonical domain was accepted by the same conversion, so it cannot fail here.
+        return (try? IDNADomain.canonical(domain).ascii) ?? domain
+    }
+
+    private static func enforce(_ profile: PRECISProfile, _ raw: String, part: String) throws(JIDError) -> String {
+        guard raw.utf8.count <= maxInputBytes else { throw .tooLong(part: part) }
+        let enforced: String
+        do throws(PRECISProfile.Failure) {
+            enforced = try profile.enforce(raw)
+        } catch {
+            switch error {
+            case .empty: throw part == "resource" ? .emptyResource : .emptyLocal
+            case .disallowed(let c, _): throw .forbiddenCharacter(part: part, character: c)
+            case .context(let c, _): throw .characterOutOfContext(part: part, character: c)
+            case .bidiRule: throw .mixedDirections(part: part)
+            case .notIdempotent: throw .unstable(part: part)
+            }
         }
-        return raw
+        guard enforced.utf8.count <= maxPartBytes else { throw .tooLong(part: part) }
+        return enforced
     }
 
-    private static func isControl(_ c: Character) -> Bool {
-        c.unicodeScalars.contains { s in
-            s.value < 0x20 || (0x7F...0x9F).contains(s.value) || s.properties.generalCategory == .format && s.value == 0xFEFF
+    /// A character as an error message shows it: `'x'` when it can be seen as itself (with its
+    /// code point when it is not ASCII), `U+XXXX` alone when it cannot (controls, spaces other
+    /// than U+0020, format and default-ignorable characters, marks with nothing to sit on).
+    static func shown(_ c: Unicode.Scalar) -> String {
+        if isInvisible(c) || isMark(c) { return c.codePointLabel }
+        return c.isASCII ? "'\(c)'" : "'\(c)' (\(c.codePointLabel))"
+    }
+
+    /// Text as an error message shows it: invisible characters, and a mark at the start, as
+    /// `U+XXXX`; for callers that quote the address they were given.
+    public static func printable(_ text: String) -> String {
+        var out = ""
+        for (i, c) in text.unicodeScalars.enumerated() {
+            if isInvisible(c) || (i == 0 && isMark(c)) { out += c.codePointLabel } else { out.unicodeScalars.append(c) }
+        }
+        return out
+    }
+
+    private static func isInvisible(_ c: Unicode.Scalar) -> Bool {
+        if c == " " { return false }
+        switch c.properties.generalCategory {
+        case .control, .format, .surrogate, .privateUse, .unassigned,
+             .spaceSeparator, .lineSeparator, .paragraphSeparator:
+            return true
+        default:
+            return c.properties.isDefaultIgnorableCodePoint || c.properties.isNoncharacterCodePoint
+        }
+    }
+
+    private static func isMark(_ c: Unicode.Scalar) -> Bool {
+        switch c.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return false
         }
     }
 }

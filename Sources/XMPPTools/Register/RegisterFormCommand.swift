@@ -26,7 +26,7 @@ extension RegisterTool {
 
         func run() throws {
             let domain: String
-            do { domain = try JID(domainText).domain } catch { throw ToolFailure(.badInput, "invalid domain '\(domainText)': \(error)") }
+            do { domain = try JID(domainText).domain } catch { throw ToolFailure(.badInput, "invalid domain '\(JID.printable(domainText))': \(error)") }
             let settings = try context.settings(for: try JID(domain), stored: nil)
             let connection = try context.open(domain: domain, settings: settings)
             defer { connection.close() }

@@ -8,12 +8,12 @@ enum ContactAddress {
         let trimmed = text.trimmingWhitespace()
         let jid: JID
         do {
-            jid = trimmed.contains("@") ? try JID(trimmed) : try JID(local: trimmed, domain: account.domain)
+            jid = trimmed.unicodeScalars.contains("@") ? try JID(trimmed) : try JID(local: trimmed, domain: account.domain)
         } catch {
-            throw ToolFailure(.badInput, "invalid contact '\(text)': \(error)")
+            throw ToolFailure(.badInput, "invalid contact '\(JID.printable(text))': \(error)")
         }
         guard jid.isBare else {
-            throw ToolFailure(.badInput, "invalid contact '\(text)': contacts are bare JIDs (leave out '/\(jid.resource ?? "")')")
+            throw ToolFailure(.badInput, "invalid contact '\(JID.printable(text))': contacts are bare JIDs (leave out '/\(jid.resource ?? "")')")
         }
         guard jid != account.bare else { throw ToolFailure(.badInput, "\(jid) is your own account, not a contact") }
         return jid

@@ -82,6 +82,13 @@ public enum OverviewPage {
             "Wherever a contact's JID is expected, a name without @ means that name on the account's own "
                 + "domain. Each run binds its own resource, xmpp-tools.RANDOM unless --resource names one, so "
                 + "two programs using one account at once never knock each other off the server."),
+        .paragraph(
+            "JIDs are read as RFC 7622 says and kept in one canonical form, which is what is shown, sent, "
+                + "cached and compared: the user part lowercased with fullwidth letters made plain (PRECIS "
+                + "UsernameCaseMapped; symbols and compatibility characters such as a Roman numeral or a "
+                + "circled letter are refused, not rewritten), the domain in Unicode (an xn-- label and its Unicode form are one domain, "
+                + "IDNA2008), and the resource as typed with other spaces made plain ones (PRECIS "
+                + "OpaqueString). A refused character that cannot be seen is named as U+XXXX."),
     ]
 
     private static let stored: [ManualPage.Block] = [
