@@ -79,4 +79,17 @@ final class RosterQueryTests: XCTestCase {
             XCTAssertEqual($0 as? StanzaParseError, .unexpectedElement(expected: "query", got: "query"))
         }
     }
+
+    /// One item another client wrote under older rules (RFC 7622 refuses ♚) leaves the rest of
+    /// the roster readable and is named, instead of making the whole roster malformed.
+    func testAnItemWithAnUnreadableJIDIsLeftOutAndNamed() throws {
+        let query = try RosterQuery(element: parseXMLDocument("""
+            <query xmlns='jabber:iq:roster' ver='7'><item jid='\u{265A}@example.com'/><item jid='romeo@example.net'/></query>
+            """))
+        XCTAssertEqual(query.items.map(\.jid.description), ["romeo@example.net"])
+        XCTAssertEqual(query.unreadable.count, 1)
+        XCTAssertTrue(query.unreadable[0].hasPrefix("roster item '\u{265A}@example.com' left out: "), query.unreadable[0])
+        XCTAssertThrowsError(try RosterQuery(element: parseXMLDocument("<query xmlns='jabber:iq:roster'><item/></query>")),
+                             "an item without a jid is still malformed")
+    }
 }

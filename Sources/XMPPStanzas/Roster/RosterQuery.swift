@@ -7,6 +7,9 @@ public struct RosterQuery: Sendable, Equatable {
     public var ver: String?
     /// The items, in document order.
     public var items: [RosterItem]
+    /// Items left out because their JID is not one RFC 7622 allows (another client, or an older
+    /// server, wrote it), each as a sentence naming the JID; the rest of the roster stays usable.
+    public var unreadable: [String] = []
 
     /// Largest number of items read from one query; more is treated as malformed.
     public static let maxItems = 100_000
@@ -17,7 +20,8 @@ public struct RosterQuery: Sendable, Equatable {
         self.items = items
     }
 
-    /// Reads a roster query element; any malformed item makes the whole query malformed.
+    /// Reads a roster query element. An item whose JID RFC 7622 refuses is left out and named in
+    /// `unreadable`; any other malformed item makes the whole query malformed.
     public init(element: XMLElement) throws(StanzaParseError) {
         guard element.name == "query", element.namespace == Namespace.roster else {
             throw .unexpectedElement(expected: "query", got: element.name)
@@ -28,7 +32,12 @@ public struct RosterQuery: Sendable, Equatable {
             guard items.count < RosterQuery.maxItems else {
                 throw .invalidContent("roster with more than \(RosterQuery.maxItems) items")
             }
-            items.append(try RosterItem(element: child))
+            do {
+                items.append(try RosterItem(element: child))
+            } catch {
+                guard case .invalidJID(_, let value, let reason) = error else { throw error }
+                unreadable.append("roster item '\(JID.printable(value))' left out: \(reason)")
+            }
         }
         self.items = items
     }

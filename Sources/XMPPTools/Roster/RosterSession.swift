@@ -75,6 +75,7 @@ final class RosterSession {
     private func take(fresh fetch: RosterFetch) throws {
         guard case .full(let query) = fetch else { throw ToolFailure(.network, "the server sent no roster") }
         transferred = true
+        for left in query.unreadable { environment.warn(left) }
         let items = query.items.map(Self.sortedGroups)
         take(items, ver: query.ver)
         store { try $0.replace(account: account, ver: query.ver, items: items, now: environment.now) }
