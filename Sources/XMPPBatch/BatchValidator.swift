@@ -107,11 +107,11 @@ struct BatchValidator {
         }
         do {
             let jid = try JID(text)
-            guard jid.local != nil else { return .failure(RowProblem("'\(raw)' has no user part")) }
-            guard jid.isBare else { return .failure(RowProblem("'\(raw)' has a resource; an account is user@domain")) }
+            guard jid.local != nil else { return .failure(RowProblem("'\(JID.printable(raw))' has no user part")) }
+            guard jid.isBare else { return .failure(RowProblem("'\(JID.printable(raw))' has a resource; an account is user@domain")) }
             return .success(jid)
         } catch {
-            return .failure(RowProblem("invalid JID '\(raw)': \(error)"))
+            return .failure(RowProblem("invalid JID '\(JID.printable(raw))': \(error)"))
         }
     }
 

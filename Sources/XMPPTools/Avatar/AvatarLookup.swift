@@ -15,13 +15,13 @@ struct AvatarLookup {
     static func target(_ text: String?, account: JID) throws(ToolFailure) -> JID {
         guard let text else { return account.bare }
         do {
-            if !text.contains("@") {
+            if !text.unicodeScalars.contains("@") {
                 let name = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? text
                 return try JID(local: name, domain: account.domain)
             }
             return try JID(text).bare
         } catch {
-            throw ToolFailure(.badInput, "invalid JID '\(text)': \(error)")
+            throw ToolFailure(.badInput, "invalid JID '\(JID.printable(text))': \(error)")
         }
     }
 

@@ -46,12 +46,12 @@ enum VCardTarget {
     }
 
     static func target(_ text: String, account: JID) -> VCardTarget {
-        let full = text.contains("@") ? text : "\(text)@\(account.domain)"
+        let full = text.unicodeScalars.contains("@") ? text : "\(text)@\(account.domain)"
         do {
             let jid = try JID(full).bare
             return jid == account.bare ? .own(jid) : .other(jid)
         } catch {
-            return .invalid(text, "invalid JID '\(text)': \(error)")
+            return .invalid(text, "invalid JID '\(JID.printable(text))': \(error)")
         }
     }
 }
