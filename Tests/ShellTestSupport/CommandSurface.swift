@@ -1,3 +1,5 @@
+// Test support only: a release build (make), which has no XCTest, compiles this module empty.
+#if canImport(XCTest)
 import Arguments
 
 /// The subcommand words and long options one output shows a user (help, a man page, a
@@ -115,3 +117,4 @@ public struct CommandSurface: Equatable, CustomStringConvertible {
         return found
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Test support only: a release build (make), which has no XCTest, compiles this module empty.
+#if canImport(XCTest)
 import Foundation
 import XCTest
 
@@ -36,3 +38,4 @@ public enum CompletionRun {
         return output.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
     }
 }
+#endif

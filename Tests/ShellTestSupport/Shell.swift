@@ -1,3 +1,5 @@
+// Test support only: a release build (make), which has no XCTest, compiles this module empty.
+#if canImport(XCTest)
 import Foundation
 import XCTest
 
@@ -99,3 +101,4 @@ public enum Shell {
         return String(scalars)
     }
 }
+#endif
