@@ -115,7 +115,8 @@ extension RegisterTool {
             do {
                 _ = try connection.authenticate(username: jid.local ?? "", credential: .password(password), usedSCRAMBefore: false)
                 try connection.bind(resource: context.common.resource)
-                try ProfileApplier.apply(profile, avatarPNG: avatarPNG, on: connection)
+                let applied = try ProfileApplier.apply(profile, avatarPNG: avatarPNG, on: connection)
+                if let shortfall = applied.shortfall { context.environment.warn(shortfall) }
             } catch {
                 let failure = ErrorMapping.failure(for: error)
                 throw ToolFailure(failure.code, "\(jid) was created, but its profile was not set: \(failure.message)")
