@@ -125,16 +125,16 @@ final class LoginPhase: @unchecked Sendable {
                 return outcome(item, .exists, error: settings.onExists == .fail ? "the account already exists (--on-exists fail)" : nil)
             }
             defer { connection.close() }
-            let (profile, problem) = try applyProfile(item.row, on: connection)
-            return outcome(item, task == .verifyCreated ? .created : .updated, error: problem, profile: profile)
+            let (profile, problem, note) = try applyProfile(item.row, on: connection)
+            return outcome(item, task == .verifyCreated ? .created : .updated, error: problem, profile: profile, note: note)
         case .profile:
             guard case .connected(let connection) = try login(user, password) else {
                 return outcome(item, .created, error: "created, but its password no longer logs in, so the profile was not set",
                                profile: .pending(item.row.profile.names))
             }
             defer { connection.close() }
-            let (profile, problem) = try applyProfile(item.row, on: connection)
-            return outcome(item, .created, error: problem, profile: profile)
+            let (profile, problem, note) = try applyProfile(item.row, on: connection)
+            return outcome(item, .created, error: problem, profile: profile, note: note)
         case .delete:
             let attempt = try login(user, password)
             guard case .connected(let connection) = attempt else {
@@ -225,7 +225,7 @@ final class LoginPhase: @unchecked Sendable {
     }
 
     /// STEP 3 (see `ProfileStep`): binds, then sets the profile columns.
-    private func applyProfile(_ row: BatchRow, on connection: Connection) throws -> (ProfileState?, String?) {
+    private func applyProfile(_ row: BatchRow, on connection: Connection) throws -> (ProfileState?, String?, note: String?) {
         if !row.profile.isEmpty { try connection.bind(resource: resource) }
         return ProfileStep.apply(row, alreadyApplied: [], avatars: avatars, on: connection)
     }

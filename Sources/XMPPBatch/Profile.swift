@@ -34,6 +34,34 @@ public struct Profile: Sendable, Equatable {
     }
 }
 
+/// What applying a profile stored, and what the server lacked for the rest.
+public struct ProfileApplied: Sendable, Equatable {
+    /// The vCard fields stored, in vCard names (FN, NICKNAME, EMAIL, PHOTO).
+    public var storedInVCard: [String]
+    /// The server's answer to the XEP-0084 publish when it has no PEP: the avatar is then only
+    /// the vCard PHOTO (XEP-0153), which is what such a server offers (jabberd2 2.7).
+    public var noPEP: StanzaError?
+
+    /// Builds a value.
+    public init(storedInVCard: [String], noPEP: StanzaError? = nil) {
+        self.storedInVCard = storedInVCard
+        self.noPEP = noPEP
+    }
+
+    /// One line saying what was stored and what the server lacks; nil when nothing lacked.
+    public var shortfall: String? {
+        guard let noPEP else { return nil }
+        return "the server has no PEP (\(noPEP)), so the avatar is only in the vCard; stored in the vCard: "
+            + ProfileApplied.list(storedInVCard)
+    }
+
+    /// "A", "A and B", "A, B and C".
+    static func list(_ names: [String]) -> String {
+        guard names.count > 1 else { return names.first ?? "nothing" }
+        return names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+    }
+}
+
 /// Applies a `Profile` on an authenticated connection. The avatar is prepared (read and
 /// resized) before anything is sent, so a bad image fails the row before registration.
 public enum ProfileApplier {
@@ -45,22 +73,28 @@ public enum ProfileApplier {
 
     /// Merges the vCard fields into the account's vCard; with an avatar, through the one
     /// avatar-publish step `xmpp-avatar set` uses (`AvatarPublisher`: the vCard with its PHOTO
-    /// and these fields in one set, then PEP). A server that keeps no vCards or has no PEP
-    /// fails the profile, as any refusal does.
-    public static func apply(_ profile: Profile, avatarPNG: [UInt8]?, on connection: Connection) throws {
-        guard !profile.isEmpty else { return }
+    /// and these fields in one set, then PEP). A server that keeps no vCards fails the profile,
+    /// as any refusal does; one without PEP keeps the avatar in the vCard, as `xmpp-avatar set`
+    /// does there, and the result says so.
+    @discardableResult
+    public static func apply(_ profile: Profile, avatarPNG: [UInt8]?, on connection: Connection) throws -> ProfileApplied {
+        var stored: [String] = []
+        if profile.fullname != nil { stored.append("FN") }
+        if profile.nickname != nil { stored.append("NICKNAME") }
+        if profile.email != nil { stored.append("EMAIL") }
+        guard !profile.isEmpty else { return ProfileApplied(storedInVCard: []) }
         guard let png = avatarPNG else {
             var card = try VCardService.fetch(on: connection, jid: nil)
             edit(&card, with: profile)
             try VCardService.publish(card, on: connection)
-            return
+            return ProfileApplied(storedInVCard: stored)
         }
         let info = try AvatarPipeline.info(data: png)
         let published = try AvatarPublisher.publish(png: png, width: info.width, height: info.height, on: connection) { card in
             edit(&card, with: profile)
         }
         if let refusal = published.vCardRefusal { throw AvatarServiceError.connection(.stanzaError(refusal)) }
-        if let refusal = published.pepRefusal { throw AvatarServiceError.pepUnavailable(refusal) }
+        return ProfileApplied(storedInVCard: stored + ["PHOTO"], noPEP: published.pepRefusal)
     }
 
     /// The profile's text fields written into `card`; an email already there is not added twice.

@@ -54,20 +54,21 @@ enum ProfileStep {
     /// Applies the row's profile columns on an authenticated, bound connection; `alreadyApplied`
     /// were set at registration; the avatar comes from `avatars`, resized once per image.
     /// Returns nil when the row has no profile columns, and the columns left with the reason
-    /// when the server refused them (the row itself succeeded).
+    /// when the server refused them (the row itself succeeded); the note says what a server
+    /// without PEP kept (the avatar in the vCard only).
     static func apply(_ row: BatchRow, alreadyApplied: [String], avatars: ResizedAvatars,
-                      on connection: Connection) -> (ProfileState?, String?) {
-        guard !row.profile.names.isEmpty else { return (nil, nil) }
+                      on connection: Connection) -> (ProfileState?, String?, note: String?) {
+        guard !row.profile.names.isEmpty else { return (nil, nil, nil) }
         let wanted = row.profile.names.filter { !alreadyApplied.contains($0) }
-        guard !wanted.isEmpty else { return (.applied, nil) }
+        guard !wanted.isEmpty else { return (.applied, nil, nil) }
         let profile = Profile(nickname: row.profile.nickname, fullname: row.profile.fullname,
                               email: wanted.contains("email") ? row.profile.email : nil, avatar: row.profile.avatar)
         var attempts = 0
         while true {
             do {
                 let png = try avatars.png(for: profile)
-                try ProfileApplier.apply(profile, avatarPNG: png, on: connection)
-                return (.applied, nil)
+                let applied = try ProfileApplier.apply(profile, avatarPNG: png, on: connection)
+                return (.applied, nil, applied.shortfall)
             } catch {
                 attempts += 1
                 if attempts < 4 && isFreshAccountRace(error) {
@@ -76,7 +77,7 @@ enum ProfileStep {
                 }
                 // The services' own words: what the tool says of the same error, bar its hints on
                 // reaching a server, which an established stream does not need.
-                return (.pending(wanted), "profile not set: \(error)")
+                return (.pending(wanted), "profile not set: \(error)", nil)
             }
         }
     }

@@ -4,6 +4,11 @@ import XCTest
 /// `xmpp-register batch` against the shared server: awkward CSVs, second runs, policies,
 /// generated passwords, shards, --passwd and --delete.
 final class BatchEndToEndTests: XCTestCase {
+    /// Every test registers fresh accounts and checks them by logging in (a cached session).
+    override func setUpWithError() throws {
+        try TestServer.require().requireLoginAccounts()
+    }
+
     /// Writes `text` (bytes as given) to a file in the runner's home.
     private func file(_ t: ToolRunner, _ name: String, _ bytes: [UInt8]) throws -> String {
         let path = t.home + "/" + name

@@ -5,6 +5,11 @@ import XCTest
 /// provisioning, re-running (skip and --on-exists update), growing the CSV, a SIGTERM in the
 /// middle and --resume. No password may be lost or replaced by one that was never set.
 final class BatchPasswordFlowEndToEndTests: XCTestCase {
+    /// Every test registers fresh accounts and checks them by logging in (a cached session).
+    override func setUpWithError() throws {
+        try TestServer.require().requireLoginAccounts()
+    }
+
     /// The report's rows as dictionaries keyed by its header (RFC 4180: quoted fields may hold commas).
     static func report(_ path: String) throws -> [[String: String]] {
         var records: [[String]] = [], fields: [String] = [], field = "", quoted = false

@@ -16,6 +16,7 @@ final class ConcurrentUseEndToEndTests: XCTestCase {
     }
 
     func testConcurrentLogInsKeepEveryAccountWithItsSettings() throws {
+        try TestServer.require().requireLoginAccounts()
         let server = try TestServer.require()
         let tools = try ToolRunner(server: server)
         let jids = (0..<24).map { _ in tools.jid(ToolRunner.username("pl")) }

@@ -4,6 +4,7 @@ import XCTest
 /// xmpp-login against the real server.
 final class LoginEndToEndTests: XCTestCase {
     func testLoginCachesSessionAndStatusNeedsNoPassword() throws {
+        try TestServer.require().requireLoginAccounts()
         let t = try ToolRunner(server: try TestServer.require())
         let (jid, password) = try t.makeAccount("li")
         let login = try t.run("xmpp-login", [jid, "--json"] + t.serverArgs, password: password)
@@ -46,6 +47,7 @@ final class LoginEndToEndTests: XCTestCase {
     /// The server stores the SASLprep form of a password (NFKC: `Ⅸ` is `IX`, `²` is `2`), so
     /// the client must derive its SCRAM keys from the same form, or such a password never works.
     func testPasswordIsNormalizedAsTheServerStoresIt() throws {
+        try TestServer.require().requireLoginAccounts()
         let t = try ToolRunner(server: try TestServer.require())
         let user = ToolRunner.username("nk")
         XCTAssertEqual(try t.run("xmpp-register", [t.jid(user)] + t.serverArgs, password: "\u{2168}-pass\u{00B2}").status, 0)
@@ -70,6 +72,7 @@ final class LoginEndToEndTests: XCTestCase {
     }
 
     func testPinAloneTrustsSelfSignedServer() throws {
+        try TestServer.require().requireLoginAccounts()
         let t = try ToolRunner(server: try TestServer.require())
         let (jid, password) = try t.makeAccount("pin")
         let pin = try Self.pin(of: t.server.caFile)
@@ -81,6 +84,7 @@ final class LoginEndToEndTests: XCTestCase {
     }
 
     func testInsecureWarnsLoudly() throws {
+        try TestServer.require().requireLoginAccounts()
         let t = try ToolRunner(server: try TestServer.require())
         let (jid, password) = try t.makeAccount("in")
         let r = try t.run("xmpp-login", [jid, "--server", t.server.server, "--insecure"], password: password)
@@ -89,6 +93,7 @@ final class LoginEndToEndTests: XCTestCase {
     }
 
     func testDirectTLS() throws {
+        try TestServer.require().requireLoginAccounts()
         let t = try ToolRunner(server: try TestServer.require())
         let (jid, password) = try t.makeAccount("dt")
         let r = try t.run("xmpp-login", [jid, "--server", t.server.directTLSServer, "--direct-tls", "--ca-file", t.server.caFile],
@@ -100,6 +105,7 @@ final class LoginEndToEndTests: XCTestCase {
     }
 
     func testListSwitchLogout() throws {
+        try TestServer.require().requireLoginAccounts()
         let t = try ToolRunner(server: try TestServer.require())
         let (a, pa) = try t.makeAccount("la")
         let (b, pb) = try t.makeAccount("lb")
@@ -176,6 +182,7 @@ final class LoginEndToEndTests: XCTestCase {
     /// The case: after one --insecure login, a login with a wrong --pin must fail, and
     /// the wrong pin must not be saved.
     func testInsecureIsNotRememberedAndALaterWrongPinFails() throws {
+        try TestServer.require().requireLoginAccounts()
         let t = try ToolRunner(server: try TestServer.require())
         let (jid, password) = try t.makeAccount("ip")
         let insecure = try t.run("xmpp-login", [jid, "--server", t.server.server, "--insecure"], password: password)
@@ -208,6 +215,7 @@ final class LoginEndToEndTests: XCTestCase {
     /// A remembered --direct-tls used to apply to a new --server on the STARTTLS port
     /// ("TLS failed: wrong version number").
     func testNewServerReplacesRememberedDirectTLS() throws {
+        try TestServer.require().requireLoginAccounts()
         let t = try ToolRunner(server: try TestServer.require())
         let (jid, password) = try t.makeAccount("rd")
         let direct = try t.run("xmpp-login", [jid, "--server", t.server.directTLSServer, "--direct-tls", "--ca-file", t.server.caFile],
@@ -225,6 +233,7 @@ final class LoginEndToEndTests: XCTestCase {
     }
 
     func testStatusShowsRememberedSettingsAndForgetSettingsClearsThem() throws {
+        try TestServer.require().requireLoginAccounts()
         let t = try ToolRunner(server: try TestServer.require())
         let (jid, password) = try t.makeAccount("fs")
         XCTAssertEqual(try t.run("xmpp-login", [jid] + t.serverArgs, password: password).status, 0)

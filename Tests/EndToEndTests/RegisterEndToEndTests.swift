@@ -4,6 +4,7 @@ import XCTest
 /// xmpp-register against the real server.
 final class RegisterEndToEndTests: XCTestCase {
     func testCreateThenConflictExitsFive() throws {
+        try TestServer.require().require("register-unthrottled", "it registers fresh accounts")
         let t = try ToolRunner(server: try TestServer.require())
         let user = ToolRunner.username()
         let created = try t.run("xmpp-register", [t.jid(user), "--json"] + t.serverArgs, password: "secret-1")
@@ -68,6 +69,7 @@ final class RegisterEndToEndTests: XCTestCase {
     }
 
     func testPasswordNeverInTraceOrFiles() throws {
+        try TestServer.require().requireLoginAccounts()
         let t = try ToolRunner(server: try TestServer.require())
         let user = ToolRunner.username("tr")
         let secret = "Tr4ce-" + UUID().uuidString
@@ -92,6 +94,7 @@ final class RegisterEndToEndTests: XCTestCase {
 /// `xmpp-register JID --nickname --fullname --email --avatar`: register → log in → vCard → avatar.
 final class RegisterProfileEndToEndTests: XCTestCase {
     func testProfileFlagsSetVCardAndAvatar() throws {
+        try TestServer.require().requireLoginAccounts()
         let t = try ToolRunner(server: try TestServer.require())
         let image = t.home + "/me.png"
         try VCardEndToEndTests.png.write(to: URL(fileURLWithPath: image))
@@ -121,6 +124,7 @@ final class RegisterProfileEndToEndTests: XCTestCase {
     }
 
     func testBadAvatarFailsBeforeTheAccountExists() throws {
+        try TestServer.require().require("register-unthrottled", "it registers fresh accounts")
         let t = try ToolRunner(server: try TestServer.require())
         let image = t.home + "/bad.png"
         try Data("not an image".utf8).write(to: URL(fileURLWithPath: image))

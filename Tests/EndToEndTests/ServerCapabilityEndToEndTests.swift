@@ -84,4 +84,30 @@ final class ServerCapabilityEndToEndTests: XCTestCase {
             XCTAssertTrue(last.contains("try again later"), last)
         }
     }
+
+    /// `xmpp-register --avatar` on a server without PEP (jabberd2) stores FN, NICKNAME, EMAIL and
+    /// PHOTO in the vCard: it says what was stored and what the server lacks, and succeeds, as
+    /// `xmpp-avatar set` does there; with PEP it says nothing.
+    func testRegisterProfileSaysWhatWasStoredWhereThereIsNoPEP() throws {
+        let server = try TestServer.require()
+        try server.require("register", "in-band registration")
+        try server.require("register-unthrottled", "a fresh account")
+        let t = try ToolRunner(server: server)
+        let image = t.home + "/face.png"
+        try TestPNG.rgb(width: 120, height: 80, seed: 3).write(to: URL(fileURLWithPath: image))
+        let jid = t.jid(ToolRunner.username("nopep"))
+        let password = "pw-" + UUID().uuidString
+        let r = try t.run("xmpp-register", [jid, "--fullname", "Ann Other", "--nickname", "ann", "--email", "ann@example.org",
+                                            "--avatar", image] + t.serverArgs, password: password)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        if server.has("avatar-pep") {
+            XCTAssertEqual(r.stderr, "")
+        } else {
+            XCTAssertEqual(r.stderr, "xmpp-register: the server has no PEP (feature-not-implemented), so the avatar is only in the vCard; stored in the vCard: FN, NICKNAME, EMAIL and PHOTO\n")
+        }
+        let card = try RawXMPP.vCard(server, jid: jid, password: password)
+        XCTAssertEqual(card.child("FN")?.text, "Ann Other")
+        XCTAssertEqual(card.child("NICKNAME")?.text, "ann")
+        XCTAssertNotNil(card.child("PHOTO")?.child("BINVAL"), "the avatar is in the vCard")
+    }
 }

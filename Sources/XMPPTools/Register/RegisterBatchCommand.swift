@@ -8,7 +8,7 @@ extension RegisterTool {
         static let file = PositionalSpec("FILE", help: "The CSV file, or - for standard input.", completion: .file(extensions: ["csv"]))
         static let jobs = Option<Int>.integer(
             "jobs", value: "N",
-            help: "Streams at once (default 4): registration streams each pipeline several requests; log-ins (profiles, update, --delete, --passwd) run one account per stream.",
+            help: "Streams at once (default 4): registration streams each pipeline several requests (one at a time once a server answers a later request first, as jabberd2 does, which drops the answers to the others; the skipped rows are sent again and confirmed by logging in); log-ins (profiles, update, --delete, --passwd) run one account per stream.",
             in: 1...256)
         static let window = hiddenInteger("window", value: "N", help: "Registrations in flight per stream (default 4).", in: 1...64)
         static let maxStreamAge = hiddenInteger(
