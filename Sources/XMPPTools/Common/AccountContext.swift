@@ -74,30 +74,45 @@ public struct AccountContext {
         return kept
     }
 
-    /// Opens a TLS-secured, unauthenticated connection to `domain`'s server.
-    public func open(domain: String, settings: AccountSettings) throws -> Connection {
+    /// Opens a TLS-secured, unauthenticated connection to `domain`'s server; `account` goes into
+    /// the stream header under TLS (servers offer FAST only to a stream that names its user).
+    public func open(domain: String, settings: AccountSettings, account: JID? = nil) throws -> Connection {
         if settings.insecure {
             environment.alarm("WARNING: --insecure: the server certificate is NOT verified; anyone on the path can read and change this session")
         }
         let tls = try environment.tlsContext(TLSSettings(caFile: settings.caFile, pin: settings.pin, insecure: settings.insecure))
         let options = ConnectionOptions(domain: domain, serverHost: settings.server, serverPort: settings.port,
-                                        directTLS: settings.directTLS, timeout: .seconds(common.timeout))
+                                        directTLS: settings.directTLS, timeout: .seconds(common.timeout),
+                                        account: account?.bare.description)
         return try Connection.open(options, tls: tls, trace: TraceOutput.sink(enabled: common.trace))
     }
 
     /// Connects as the account with its cached session (no password) and binds a resource.
     public func connectWithSession() throws -> (Connection, JID) {
         let jid = try accountJID()
-        guard let session = try environment.sessions.load(jid) else {
+        guard let session = try environment.sessions.loadCached(jid) else {
             throw ToolFailure(.auth, "no session for \(jid): log in with 'xmpp-login \(jid)'")
         }
-        let keys = try SessionKeys.keys(from: session)
         let settings = try settings(for: jid, stored: try environment.accounts.load().accounts[jid.description])
-        let connection = try open(domain: jid.domain, settings: settings)
-        if let error = Self.resume(connection, jid: jid, keys: keys, resource: common.resource) {
+        let connection = try open(domain: jid.domain, settings: settings, account: jid)
+        let failure: ConnectionError?
+        switch session {
+        case .scramKeys(let stored):
+            do { failure = Self.resume(connection, jid: jid, keys: try SessionKeys.keys(from: stored), resource: common.resource) } catch {
+                connection.close()
+                throw error
+            }
+        case .fast:
+            do { failure = try FASTSessionResume.resume(connection, env: environment, jid: jid, resource: common.resource) } catch {
+                connection.close()
+                throw error
+            }
+        }
+        if let error = failure {
             connection.close()
             if error.isAuthRejection {
-                throw ToolFailure(.auth, "the server rejected the cached session for \(jid) (password changed?): log in again with 'xmpp-login \(jid)'")
+                let why = if case .fast = session { "token revoked, expired or password changed?" } else { "password changed?" }
+                throw ToolFailure(.auth, "the server rejected the cached session for \(jid) (\(why)): log in again with 'xmpp-login \(jid)'")
             }
             throw error
         }
@@ -107,8 +122,8 @@ public struct AccountContext {
     /// Authenticates with cached keys and binds; the error, if any.
     private static func resume(_ connection: Connection, jid: JID, keys: SCRAMKeys, resource: String?) -> ConnectionError? {
         do {
-            _ = try connection.authenticate(username: jid.local ?? "", credential: .keys(keys), usedSCRAMBefore: true)
-            try connection.bind(resource: resource)
+            _ = try connection.logIn(LoginRequest(username: jid.local ?? "", credential: .keys(keys), usedSCRAMBefore: true,
+                                                  resource: resource))
             return nil
         } catch {
             return error

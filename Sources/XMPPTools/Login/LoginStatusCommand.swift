@@ -9,7 +9,8 @@ extension LoginTool {
 
         static let spec = CommandSpec(
             "status", summary: "Check the cached session by authenticating with it, and show how it went.",
-            discussion: ["Shows the bound JID, SASL mechanism, TLS version and server, and the connection "
+            discussion: ["Shows the bound JID, SASL mechanism, the session's kind (fast: a FAST token; scram-keys: "
+                         + "SCRAM keys; with --json the key session_kind), TLS version and server, and the connection "
                          + "settings remembered with the account (as the options that gave them; with --json "
                          + "an object remembered with the keys server, direct_tls, ca_file and pin, null when "
                          + "absent). A session that no longer works (the password was changed elsewhere) is "
@@ -43,10 +44,11 @@ extension LoginTool {
             let bound = connection.boundJID?.description ?? jid.description
             let tls = connection.tlsVersion?.rawValue ?? "none"
             let mechanism = connection.mechanism ?? "unknown"
+            let kind = try env.sessions.loadCached(jid)?.kindName ?? "none"
             if context.common.json {
                 Output.line(JSONValue.object([
                     ("jid", .string(jid.description)), ("bound_jid", .string(bound)),
-                    ("mechanism", .string(mechanism)), ("tls_version", .string(tls)),
+                    ("mechanism", .string(mechanism)), ("session_kind", .string(kind)), ("tls_version", .string(tls)),
                     ("server", .string(connection.endpoint.description)), ("active", .bool(active)),
                     ("authenticated", .bool(true)), ("remembered", RememberedSettings.json(remembered)),
                 ]).pretty)
@@ -54,6 +56,7 @@ extension LoginTool {
                 Output.line("account:    \(jid)\(active ? " (active)" : "")")
                 Output.textLine("bound:      \(bound)")  // the resource is the server's choice
                 Output.line("mechanism:  \(mechanism)")
+                Output.line("session:    \(kind)")
                 Output.line("tls:        \(tls)")
                 Output.line("server:     \(connection.endpoint)")
                 Output.line("remembered: \(RememberedSettings.text(remembered))")
