@@ -53,6 +53,13 @@ public protocol BatchEvents: AnyObject {
     func rowFinished(_ outcome: RowOutcome)
     /// This run has finished `count` rows (created ones whose profile is still to set included).
     func rowsFinished(_ count: Int)
+    /// Something learned about the server that changes how the run proceeds (one line).
+    func serverNote(_ text: String)
+}
+
+extension BatchEvents {
+    /// Listeners that print nothing about the server ignore it.
+    public func serverNote(_ text: String) {}
 }
 
 /// Records outcomes in the journal first, then reports them: what is printed or written to the
@@ -70,6 +77,8 @@ final class BatchRecorder {
     }
 
     /// Marks rows as sent before their requests are written, with the passwords generated for them.
+    func note(_ text: String) { events.serverNote(text) }
+
     func markSent(lines: [Int], generated: [Int: String] = [:]) throws(JournalError) {
         try journal.markSent(lines: lines, generated: generated)
     }

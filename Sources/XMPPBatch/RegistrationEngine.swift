@@ -9,6 +9,9 @@ import XMPPStorage
 /// registrations. Throttling backs the stream off; a dropped stream is reopened with back-off
 /// and its unanswered rows are sent again, marked uncertain (a `conflict` for them is checked
 /// by logging in later). No row is dropped: each ends with an outcome, or stays in the journal.
+/// A server that answers a later request of a stream while earlier ones wait (jabberd2 2.7
+/// answers only the last of several pipelined registrations, though it creates every account)
+/// gets one request at a time from then on; the skipped rows are sent again, uncertain.
 final class RegistrationEngine {
     /// Tuning and policy.
     struct Settings {
@@ -49,6 +52,8 @@ final class RegistrationEngine {
     /// sent before this, and `throttles` (in a row) sets how long the next pause is.
     private var throttledUntil = ContinuousClock.now
     private var throttles = 0
+    /// Requests in flight per stream: `settings.window`, or 1 once the server skipped answers.
+    private var window: Int
 
     init(items: [WorkItem], settings: Settings, recorder: BatchRecorder,
          connect: @escaping () throws(ConnectionError) -> PolledConnection) {
@@ -57,6 +62,7 @@ final class RegistrationEngine {
         self.recorder = recorder
         self.connect = connect
         queue = Array(items.indices)
+        window = max(1, settings.window)
         slots = (0..<max(1, min(settings.jobs, items.count))).map { _ in RegistrationSlot() }
     }
 
@@ -107,7 +113,7 @@ final class RegistrationEngine {
             guard case .ready = slot.state, let form = slot.form, let link = slot.link else { continue }
             var batch: [(id: String, item: Int, element: XMLElement)] = []
             var generated: [Int: String] = [:]
-            while slot.inFlight.count + batch.count < settings.window, let index = dequeue() {
+            while slot.inFlight.count + batch.count < window, let index = dequeue() {
                 let item = items[index]
                 let extra = ProfileStep.registrationFields(for: item.row, form: form)
                 do {
@@ -132,7 +138,8 @@ final class RegistrationEngine {
             if slot.inFlight.isEmpty { slot.lastActivity = now }
             for entry in batch {
                 items[entry.item].attempts += 1
-                slot.inFlight[entry.id] = RegistrationSlot.Request(item: entry.item)
+                slot.inFlight[entry.id] = RegistrationSlot.Request(item: entry.item, sequence: slot.sent)
+                slot.sent += 1
             }
             do { try link.send(batch.map(\.element)) } catch { fail(slot, error, now) }
         }
@@ -181,6 +188,7 @@ final class RegistrationEngine {
         }
         guard let request = slot.inFlight.removeValue(forKey: reply.id) else { return }
         slot.lastActivity = .now
+        stopPipeliningIfSkipped(before: request, on: slot)
         let index = request.item
         let item = items[index]
         guard let error = reply.error else {
@@ -224,6 +232,23 @@ final class RegistrationEngine {
             requeue(index, because: lastReason ?? "", uncertainNow: item.uncertain, journal: true)
         case .refused:
             outcomes.append(outcome(index, .failed, error: ReplyClassifier.describe(error)))
+        }
+    }
+
+    /// An answer to a request while earlier ones of the same stream wait means the server drops
+    /// answers to pipelined requests (it works through a stream's stanzas in order): waiting
+    /// for them would only run into the timeout. The earlier ones are sent again, uncertain (the
+    /// server may have created them: a `conflict` is checked by logging in), one at a time.
+    private func stopPipeliningIfSkipped(before answered: RegistrationSlot.Request, on slot: RegistrationSlot) {
+        let skipped = slot.inFlight.filter { $0.value.sequence < answered.sequence }
+        guard !skipped.isEmpty else { return }
+        for id in skipped.keys { slot.inFlight.removeValue(forKey: id) }
+        if window > 1 {
+            window = 1
+            recorder.note("\(slot.link?.connection.domain ?? "the server") answered a later registration before earlier ones on the same stream (it drops answers to pipelined requests): sending one registration at a time per stream")
+        }
+        for index in skipped.values.map(\.item).sorted() {
+            requeue(index, because: "the server skipped its answer", uncertainNow: true, journal: false)
         }
     }
 

@@ -43,6 +43,8 @@ final class RegistrationSlot {
     struct Request {
         /// Index of the work item.
         var item: Int
+        /// Its place in the order this stream sent requests.
+        var sequence: Int
     }
 
     var state: State = .idle
@@ -51,6 +53,8 @@ final class RegistrationSlot {
     var form: RegistrationForm?
     /// Requests in flight, by IQ id.
     var inFlight: [String: Request] = [:]
+    /// Requests sent on this stream so far (the next one's `sequence`).
+    var sent = 0
     /// No connecting or sending before this (back-off after failures or throttling).
     var notBefore = ContinuousClock.now
     /// Failures in a row, for the back-off.
@@ -82,5 +86,6 @@ final class RegistrationSlot {
         form = nil
         state = .idle
         inFlight.removeAll()
+        sent = 0
     }
 }

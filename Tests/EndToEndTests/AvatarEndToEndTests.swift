@@ -141,7 +141,7 @@ final class AvatarEndToEndTests: XCTestCase {
         // PEP refuses the stranger; the fallback asks the vCard. Prosody derives the vCard PHOTO from
         // PEP with the same access check, ejabberd keeps the vCard apart and public.
         let fallback = try avatar(["info", alice, "--json"], as: bob)
-        if t.server.kind == "prosody" {
+        if t.server.has("avatar-vcard-follows-pep") {
             XCTAssertEqual(fallback.status, 4, fallback.stderr)
         } else {
             XCTAssertEqual(try json(fallback)["source"] as? String, "vcard")
@@ -174,7 +174,7 @@ final class AvatarEndToEndTests: XCTestCase {
         // Prosody creates the mirrored nodes open; ejabberd with its default (presence), so a
         // stranger falls back to the public vCard there.
         let stranger = try json(try avatar(["info", alice, "--json"], as: bob))
-        XCTAssertEqual(stranger["source"] as? String, t.server.kind == "prosody" ? "pep" : "vcard")
+        XCTAssertEqual(stranger["source"] as? String, t.server.has("avatar-vcard-follows-pep") ? "pep" : "vcard")
         XCTAssertEqual(stranger["hash"] as? String, hash)
         XCTAssertEqual(stranger["width"] as? Int, 120)
         let vcard = try json(try avatar(["get", alice, "--source", "vcard", "-o", file("legacy.png"), "--json"], as: bob))

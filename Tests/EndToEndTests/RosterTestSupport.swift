@@ -26,6 +26,7 @@ struct RosterWorld {
 
     /// Registers and logs in a fresh account; returns its JID and password.
     func accountWithPassword(_ prefix: String) throws -> (String, String) {
+        try tools.server.requireLoginAccounts()
         let jid = tools.jid(ToolRunner.username(prefix))
         let password = "pw-" + UUID().uuidString
         let r = try tools.run("xmpp-register", [jid, "--login"] + serverArgs, password: password)
@@ -56,7 +57,7 @@ struct RosterWorld {
 
     /// Whether the server redelivers waiting subscription requests to a negative-priority
     /// resource (Prosody does; ejabberd only to priority ≥ 0, so `pending` finds none there).
-    var redeliversPending: Bool { tools.server.kind == "prosody" }
+    var redeliversPending: Bool { tools.server.has("pending-redelivery") }
 
     /// What `pending` shows for requests from `jids`: all of them where the server redelivers.
     func expectedPending(_ jids: [String]) -> [String] { redeliversPending ? jids.sorted() : [] }

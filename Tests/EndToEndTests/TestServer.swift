@@ -12,6 +12,9 @@ final class TestServer: @unchecked Sendable {
     let tlsPort: Int
     let caFile: String
     let directory: String
+    /// What this instance offers (XT_FEATURES from scripts/test-server; scripts/README.md
+    /// defines each name). Tests that depend on a server difference ask for it by name.
+    let features: Set<String>
 
     private init(env: [String: String]) throws {
         guard let port = env["XT_PORT"].flatMap(Int.init), let tlsPort = env["XT_TLS_PORT"].flatMap(Int.init),
@@ -25,12 +28,24 @@ final class TestServer: @unchecked Sendable {
         self.tlsPort = tlsPort
         caFile = ca
         directory = dir
+        features = Set((env["XT_FEATURES"] ?? "").split(separator: ",").map(String.init))
+    }
+
+    /// Whether the server offers `feature` (a name from XT_FEATURES).
+    func has(_ feature: String) -> Bool { features.contains(feature) }
+
+    /// Skips a test that needs `feature` on a server without it, naming both: the capability
+    /// list decides, documented per server kind in scripts/README.md (never a silent skip; the
+    /// tests of what the tools say on such servers are in ServerCapabilityEndToEndTests).
+    func require(_ feature: String, _ why: String = "") throws {
+        guard !has(feature) else { return }
+        throw XCTSkip("\(kind) lacks \(feature)\(why.isEmpty ? "" : " (" + why + ")") (XT_FEATURES: \(features.sorted().joined(separator: ",")))")
     }
 
     /// Prosody's `vcard_legacy` stores vcard-temp as vCard4 and drops ORGUNIT, EMAIL/PREF, TEL
     /// types and unknown fields (and adds INTERNET to emails); ejabberd's mod_vcard keeps the
     /// card as sent. Tests expect the tool to report exactly what each server dropped.
-    var dropsVCardFields: Bool { kind == "prosody" }
+    var dropsVCardFields: Bool { has("vcard-lossy") }
 
     /// `--server` value for STARTTLS.
     var server: String { "\(host):\(port)" }
@@ -120,10 +135,32 @@ final class TestServer: @unchecked Sendable {
 
     /// Registers and logs in a fresh account on this server in `t`'s home; returns its JID.
     func account(_ t: ToolRunner, _ prefix: String) throws -> String {
+        try requireLoginAccounts()
         let jid = ToolRunner.username(prefix) + "@" + domain
         let r = try t.run("xmpp-register", [jid, "--login"] + serverArgs, password: "pw-" + UUID().uuidString)
         XCTAssertEqual(r.status, 0, r.stderr)
         return jid
+    }
+
+    /// Tests that register accounts and use cached sessions need open, unthrottled registration
+    /// and a server whose stored SCRAM hashes let the keys be cached.
+    func requireLoginAccounts() throws {
+        try require("register", "accounts are made by in-band registration")
+        try require("register-unthrottled", "each test registers fresh accounts")
+        try require("scram-session", "the tools' commands use a cached SCRAM session")
+    }
+
+    /// Creates `user` with `password`: through the server's control tool where there is one
+    /// (it works with registration closed or throttled), else by in-band registration.
+    func provision(_ t: ToolRunner, _ user: String, _ password: String) throws {
+        if has("ctl-register") {
+            let r = try Shell.run([Paths.root + "/scripts/test-server", "ctl", directory, "register", user, domain, password], timeout: 60)
+            XCTAssertEqual(r.status, 0, "ctl register failed: \(r.stderr)")
+        } else {
+            try require("register", "no control tool either")
+            let r = try t.run("xmpp-register", [t.jid(user)] + serverArgs, password: password)
+            XCTAssertEqual(r.status, 0, "register failed: \(r.stderr)")
+        }
     }
 
     /// Edits a private Prosody's config (takes effect at the next restart).

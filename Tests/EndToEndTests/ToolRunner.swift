@@ -50,6 +50,12 @@ struct ToolRunner {
 
     /// Registers a fresh account and returns (jid, password).
     func makeAccount(_ prefix: String = "u", login: Bool = false) throws -> (String, String) {
+        if login {
+            try server.requireLoginAccounts()
+        } else {
+            try server.require("register", "accounts are made by in-band registration")
+            try server.require("register-unthrottled", "each test registers fresh accounts")
+        }
         let user = ToolRunner.username(prefix)
         let password = "pw-" + UUID().uuidString
         let r = try run("xmpp-register", [jid(user)] + serverArgs + (login ? ["--login"] : []), password: password)

@@ -46,6 +46,8 @@ final class BatchOutput: BatchEvents {
 
     func rowsFinished(_ count: Int) { progress(count) }
 
+    func serverNote(_ text: String) { note(text) }
+
     /// The keys of every JSON Line, in order; each is on every row (null when it does not apply).
     static let jsonKeys = ["line", "jid", "status", "error", "profile", "pending_columns", "note"]
 
