@@ -89,12 +89,16 @@ extension Connection {
                 scramClient = client
             }
         }
-        authenticate.userAgentID = request.userAgentID
+        authenticate.userAgentID = request.userAgentID ?? UserAgentID.make()
         authenticate.software = "xmpp-tools"
-        let useBind2 = request.bind && offer.bind2 && request.resource == nil
+        // Bind 2 lets the server pick the resource from the tag and the user agent (Prosody:
+        // tag~hash(id); ejabberd: tag.hash(id)), and ejabberd replaces an earlier session of the
+        // same user agent. A token is tied to one user-agent id that every tool of the account
+        // shares, so a token log-in binds the RFC 6120 way (its own random resource, §5); other
+        // log-ins send a fresh id and a random tag, and Bind 2 saves them that round trip.
+        let sharedAgent: Bool = if case .token = request.credential { true } else { false }
+        let useBind2 = request.bind && offer.bind2 && request.resource == nil && !sharedAgent
         if useBind2 {
-            // Bind 2 lets the server pick the resource from the tag (Prosody: tag~hash(user-agent id)),
-            // so a random tag keeps two tools of one account from knocking each other off (§5).
             authenticate.bindTag = "xmpp-tools." + Hex.encode(Crypto.randomBytes(4))
         }
         var requested: FASTMechanism?
