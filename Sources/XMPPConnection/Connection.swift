@@ -20,6 +20,8 @@ public final class Connection: StanzaChannel {
     /// The last authentication failed before the server's first SCRAM challenge. Prosody 0.12
     /// and ejabberd 23.01 answer so only for an account that does not exist.
     public internal(set) var refusedBeforeChallenge = false
+    /// The server's XEP-0474 downgrade-protection hash was present and matched.
+    public internal(set) var downgradeProtected = false
     private var inbox: [XMLElement] = []
     private var nextID = 0
     private let idPrefix = Hex.encode(Crypto.randomBytes(4))
@@ -64,7 +66,7 @@ public final class Connection: StanzaChannel {
             try transport.startTLS(context: tls, referenceName: options.domain, directTLS: true, deadline: deadline)
         }
         let stream = XMPPStream(transport: transport, timeout: options.timeout, limits: options.limits, trace: trace)
-        var features = try stream.open(to: options.domain)
+        var features = try stream.open(to: options.domain, from: transport.isSecure ? options.account : nil)
         if !transport.isSecure {
             guard features.startTLS else { stream.close(); throw .tlsUnavailable }
             try stream.send(XMLElement("starttls", namespace: Namespace.tls))
@@ -74,7 +76,7 @@ public final class Connection: StanzaChannel {
                 throw .protocolViolation("server refused STARTTLS (<\(answer.name)/>)")
             }
             try transport.startTLS(context: tls, referenceName: options.domain, directTLS: false, deadline: .now + options.timeout)
-            features = try stream.open(to: options.domain)
+            features = try stream.open(to: options.domain, from: options.account)
         }
         return Connection(stream: stream, options: options, endpoint: endpoint, features: features)
     }

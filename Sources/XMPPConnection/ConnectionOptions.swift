@@ -14,10 +14,13 @@ public struct ConnectionOptions: Sendable {
     public var timeout: Duration
     /// Parser limits for what the server sends.
     public var limits: XMLLimits
+    /// The account's bare JID, for `from=` in stream headers sent under TLS; nil sends none.
+    public var account: String?
 
     /// Builds options.
     public init(domain: String, serverHost: String? = nil, serverPort: Int? = nil, directTLS: Bool = false,
-                timeout: Duration = .seconds(15), limits: XMLLimits = XMLLimits()) {
+                timeout: Duration = .seconds(15), limits: XMLLimits = XMLLimits(), account: String? = nil) {
+        self.account = account
         self.domain = domain
         self.serverHost = serverHost
         self.serverPort = serverPort

@@ -7,7 +7,8 @@ final class LoginEndToEndTests: XCTestCase {
         try TestServer.require().requireLoginAccounts()
         let t = try ToolRunner(server: try TestServer.require())
         let (jid, password) = try t.makeAccount("li")
-        let login = try t.run("xmpp-login", [jid, "--json"] + t.serverArgs, password: password)
+        // The SCRAM-keys kind; FAST sessions have their own tests (FASTSessionEndToEndTests).
+        let login = try t.run("xmpp-login", [jid, "--json", "--session", "scram-keys"] + t.serverArgs, password: password)
         XCTAssertEqual(login.status, 0, login.stderr)
         let doc = try XCTUnwrap(try ToolRunner.json(login) as? [String: Any])
         XCTAssertTrue((doc["mechanism"] as? String ?? "").hasPrefix("SCRAM-"), "\(doc)")

@@ -15,6 +15,8 @@ struct TestSCRAMServer {
     let serverNonce: String
     /// What the server expects in `c=` once decoded: gs2 header + binding data.
     var expectedChannelBinding: [UInt8]? = nil
+    /// Appended to server-first (e.g. `,h=…` for XEP-0474), and so part of AuthMessage.
+    var serverFirstExtension = ""
 
     private(set) var clientFirstBare = ""
     private(set) var serverFirst = ""
@@ -46,7 +48,7 @@ struct TestSCRAMServer {
         }
         username = String(attributes[0].dropFirst(2))
         clientNonce = String(attributes[1].dropFirst(2))
-        serverFirst = "r=\(clientNonce)\(serverNonce),s=\(Base64.encode(salt)),i=\(iterations)"
+        serverFirst = "r=\(clientNonce)\(serverNonce),s=\(Base64.encode(salt)),i=\(iterations)" + serverFirstExtension
         return Array(serverFirst.utf8)
     }
 

@@ -15,7 +15,7 @@ function __xmpp_login_position
             switch $token
                 case --
                     set ended 1
-                case -a --account --server --ca-file --pin --timeout --resource --password-file --password-command
+                case -a --account --server --ca-file --pin --timeout --resource --password-file --password-command --session
                     set skip 1
             end
         else if test -z "$cmd"
@@ -88,6 +88,7 @@ complete -c xmpp-login -l version -d 'Print the version and exit.'
 complete -c xmpp-login -n '__xmpp_login_at login +0; or __xmpp_login_at "" 0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
 complete -c xmpp-login -n '__xmpp_login_at login +0; or __xmpp_login_at "" 0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-login -n '__xmpp_login_at login +0; or __xmpp_login_at "" 0' -l password-command -x -d 'Get the password from the first line COMMAND prints (run by /bin/sh), and keep the command where the server\'s SCRAM keys cannot be cached.'
+complete -c xmpp-login -n '__xmpp_login_at login +0; or __xmpp_login_at "" 0' -l session -x -a 'auto fast scram-keys' -d 'What to cache: auto (a FAST token where the server offers one, else SCRAM keys), fast or scram-keys.'
 complete -c xmpp-login -n '__xmpp_login_at "" 0' -x -a '(__xmpp_login_dynamic accounts)'
 complete -c xmpp-login -n '__xmpp_login_at login 0' -x -a '(__xmpp_login_dynamic accounts)'
 complete -c xmpp-login -n '__xmpp_login_at status 0' -x -a '(__xmpp_login_dynamic accounts)'

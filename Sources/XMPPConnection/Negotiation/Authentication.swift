@@ -43,7 +43,7 @@ extension Connection {
             outcome = AuthenticationOutcome(mechanism: mechanism.name, keys: keys)
         }
         mechanism = outcome.mechanism
-        features = try stream.open(to: options.domain)
+        features = try stream.open(to: options.domain, from: options.account)
         return outcome
     }
 
@@ -68,7 +68,12 @@ extension Connection {
         try Connection.checkSASLFailure(challenge)
         guard challenge.name == "challenge" else { throw .protocolViolation("expected a SASL challenge, got <\(challenge.name)/>") }
         let final: [UInt8]
-        do { final = try client.clientFinalMessage(serverFirst: try Connection.decodeSASL(challenge)) } catch { throw .sasl(error) }
+        do {
+            let serverFirst = try Connection.decodeSASL(challenge)
+            downgradeProtected = try SSDP.verify(serverFirst: serverFirst, hash: mechanism.hash, mechanisms: features.mechanisms,
+                                                 channelBindingTypes: features.channelBindingTypes)
+            final = try client.clientFinalMessage(serverFirst: serverFirst)
+        } catch { throw .sasl(error) }
         try stream.send(XMLElement("response", namespace: Namespace.sasl, children: [.text(Base64.encode(final))]))
         var answer = try stream.nextElement(deadline: .now + options.timeout)
         try Connection.checkSASLFailure(answer)

@@ -37,6 +37,16 @@ public enum SASLError: Error, Sendable, Equatable, CustomStringConvertible {
     case channelBindingUnavailable
     /// The exchange's steps were called out of order; the text names the step.
     case outOfOrder(String)
+    /// XEP-0474: the server's hash of its mechanism and channel-binding lists does not match
+    /// the lists this client received, so someone changed them on the way: refused.
+    case downgradeDetected
+    /// The saved FAST token needs this mechanism, which the server does not offer now (or this
+    /// connection cannot bind it to the channel).
+    case fastMechanismUnavailable(String)
+    /// The server accepted the FAST token without proving it knows it (XEP-0484 §3.3).
+    case fastResponseMismatch
+    /// The server wants more than SASL2 offers this client (`<continue/>` tasks).
+    case tasksRequired([String])
 
     /// One line for people.
     public var description: String {
@@ -75,6 +85,14 @@ public enum SASLError: Error, Sendable, Equatable, CustomStringConvertible {
             "channel binding data is missing or does not match the mechanism"
         case .outOfOrder(let step):
             "SCRAM steps called out of order: \(step)"
+        case .downgradeDetected:
+            "the server's downgrade-protection hash (XEP-0474) does not match the mechanisms it offered: someone may have tampered with them"
+        case .fastMechanismUnavailable(let mechanism):
+            "the saved token needs \(mechanism), which the server does not offer on this connection; log in again"
+        case .fastResponseMismatch:
+            "the server accepted the token without proving it knows it: it may not be the real server"
+        case .tasksRequired(let tasks):
+            "the server asks for further steps this tool cannot do (\(tasks.isEmpty ? "unnamed" : tasks.joined(separator: ", ")))"
         }
     }
 }

@@ -21,11 +21,14 @@ final class XMPPStream {
     }
 
     /// Opens (or, after STARTTLS or SASL, restarts) the stream and returns the server's features.
-    func open(to domain: String) throws(ConnectionError) -> StreamFeatures {
+    /// `from` (the account's bare JID) goes into the header only when the caller says so, which
+    /// it does only under TLS: servers offer FAST (XEP-0484) only to a stream that names its user.
+    func open(to domain: String, from account: String? = nil) throws(ConnectionError) -> StreamFeatures {
         parser.reset()
         pending.removeAll()
         let header = "<?xml version='1.0'?><stream:stream xmlns='\(Namespace.client)' "
-            + "xmlns:stream='\(Namespace.streams)' to='\(XMLEscaping.attribute(domain))' version='1.0' xml:lang='en'>"
+            + "xmlns:stream='\(Namespace.streams)' to='\(XMLEscaping.attribute(domain))' "
+            + (account.map { "from='\(XMLEscaping.attribute($0))' " } ?? "") + "version='1.0' xml:lang='en'>"
         trace?(.sent, header)
         try transport.send(Array(header.utf8), deadline: .now + timeout)
         let deadline = ContinuousClock.now + timeout

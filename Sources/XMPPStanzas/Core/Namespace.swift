@@ -74,6 +74,12 @@ public enum Namespace {
     public static let registrationToken = "urn:xmpp:ibr-token:0"
     /// XEP-0368 / XEP-0440 SASL channel-binding type capability.
     public static let saslChannelBinding = "urn:xmpp:sasl-cb:0"
+    /// XEP-0388 Extensible SASL Profile (SASL2).
+    public static let sasl2 = "urn:xmpp:sasl:2"
+    /// XEP-0386 Bind 2.
+    public static let bind2 = "urn:xmpp:bind:0"
+    /// XEP-0484 Fast Authentication Streamlining Tokens.
+    public static let fast = "urn:xmpp:fast:0"
     /// XEP-0198 stream management (recognised in features, not used).
     public static let streamManagement = "urn:xmpp:sm:3"
 }

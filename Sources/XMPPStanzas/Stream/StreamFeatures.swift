@@ -10,6 +10,8 @@ public struct StreamFeatures: Sendable, Equatable {
     public var mechanisms: [String]
     /// XEP-0440 channel-binding types the server says it supports, if it says.
     public var channelBindingTypes: [String]?
+    /// XEP-0388 SASL2, with its mechanisms and inline features, when offered.
+    public var sasl2: SASL2Offer?
     /// XEP-0077 in-band registration is advertised.
     public var registration: Bool
     /// Resource binding is offered (after authentication).
@@ -31,6 +33,7 @@ public struct StreamFeatures: Sendable, Equatable {
         channelBindingTypes = element.child("sasl-channel-binding", namespace: Namespace.saslChannelBinding)?
             .children("channel-binding", namespace: Namespace.saslChannelBinding)
             .compactMap { $0[attribute: "type"] }
+        sasl2 = element.child("authentication", namespace: Namespace.sasl2).flatMap { try? SASL2Offer(element: $0) }
         registration = element.child("register", namespace: Namespace.registerFeature) != nil
         bind = element.child("bind", namespace: Namespace.bind) != nil
         let session = element.child("session", namespace: Namespace.session)

@@ -45,6 +45,14 @@ enum RunCredential {
         }
     }
 
+    /// What a log-in (SASL2 or RFC 6120 SASL) takes.
+    var login: LoginCredential {
+        switch self {
+        case .keys(let keys): return .keys(keys)
+        case .password(let password, _): return .password(password)
+        }
+    }
+
     /// The tool's words for the server refusing this credential.
     func rejection(_ error: ConnectionError, jid: JID) -> ToolFailure? {
         switch self {
@@ -63,25 +71,49 @@ enum RunCredential {
 extension AccountContext {
     /// Connects as the account and binds a resource: with the password given for this run, if
     /// the command accepts one and it is given (nothing is read from or written to the session
-    /// store), else with the cached session: its SCRAM keys, or the password its command prints.
-    /// PLAIN only over TLS and never for an account that has used SCRAM (§4).
+    /// store), else with the cached session: its FAST token (rotated and stored under the
+    /// account's lock), its SCRAM keys, or the password its command prints. SASL2 with Bind 2
+    /// where the server offers it; PLAIN only over TLS and never for an account that has used
+    /// SCRAM (§4).
     public func connectWithSession() throws -> (Connection, JID) {
         let jid = try accountJID()
         let oneShot = passwordForRun?.isGiven ?? false
-        let session = oneShot ? nil : try environment.sessions.load(jid)
-        let credential = try RunCredential.resolve(jid: jid, passwordForRun: passwordForRun, session: session,
-                                                   timeout: .seconds(common.timeout))
+        let cached = oneShot ? nil : try environment.sessions.loadCached(jid)
         let stored = try environment.accounts.load().accounts[jid.description]
         let settings = try settings(for: jid, stored: stored)
-        let connection = try open(domain: jid.domain, settings: settings)
+        if case .fast? = cached { return try connectWithToken(jid: jid, settings: settings) }
+        var session: StoredSession?
+        if case .scramKeys(let s)? = cached { session = s }
+        let credential = try RunCredential.resolve(jid: jid, passwordForRun: passwordForRun, session: session,
+                                                   timeout: .seconds(common.timeout))
+        let connection = try open(domain: jid.domain, settings: settings, account: jid)
         do {
             let usedSCRAM: Bool
             if case .keys = credential { usedSCRAM = true } else { usedSCRAM = stored?.usedSCRAM ?? false }
-            _ = try connection.authenticate(username: jid.local ?? "", credential: credential.scram, usedSCRAMBefore: usedSCRAM)
-            try connection.bind(resource: common.resource)
+            _ = try connection.logIn(LoginRequest(username: jid.local ?? "", credential: credential.login,
+                                                  usedSCRAMBefore: usedSCRAM, resource: common.resource))
         } catch {
             connection.close()
             if let rejection = credential.rejection(error, jid: jid) { throw rejection }
+            throw error
+        }
+        return (connection, jid)
+    }
+
+    /// The FAST path: the token authenticates (one round trip), the rotated one is stored.
+    private func connectWithToken(jid: JID, settings: AccountSettings) throws -> (Connection, JID) {
+        let connection = try open(domain: jid.domain, settings: settings, account: jid)
+        let failure: ConnectionError?
+        do { failure = try FASTSessionResume.resume(connection, env: environment, jid: jid, resource: common.resource) } catch {
+            connection.close()
+            throw error
+        }
+        if let error = failure {
+            connection.close()
+            if error.isAuthRejection {
+                throw ToolFailure(.auth, "the server rejected the cached session for \(jid) (token revoked, expired or password changed?): "
+                                  + "log in again with 'xmpp-login \(jid)'")
+            }
             throw error
         }
         return (connection, jid)

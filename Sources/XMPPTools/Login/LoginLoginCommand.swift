@@ -3,8 +3,8 @@ import TextFormats
 import XMPPStorage
 
 extension LoginTool {
-    /// `xmpp-login [login] JID`: authenticate with the password once, keep SCRAM keys (never the
-    /// password), remember the connection settings, and make the account active.
+    /// `xmpp-login [login] JID`: authenticate with the password once, keep a FAST token or SCRAM
+    /// keys (never the password), remember the connection settings, and make the account active.
     struct Login: ToolCommand {
         static let jid = PositionalSpec("JID", help: "The account, user@domain.", completion: .accounts)
         static let passwordCommand = Option<String>(
@@ -12,10 +12,24 @@ extension LoginTool {
             help: "Get the password from the first line COMMAND prints (run by /bin/sh), and keep the command "
                 + "where the server's SCRAM keys cannot be cached.",
             completion: .none)
+        static let session = Option<SessionKindChoice>.choice(
+            "session", value: "KIND",
+            help: "What to cache: auto (a FAST token where the server offers one, else SCRAM keys), fast or scram-keys.",
+            default: .auto)
 
         static let spec = CommandSpec(
             "login", summary: "Log in as JID, cache the session and make the account active.",
             discussion: [
+                "Where the server offers SASL2 (XEP-0388), authentication and resource binding (XEP-0386) take "
+                    + "one exchange. Where it also offers FAST (XEP-0484), the login asks for a token, channel-bound "
+                    + "to TLS where both sides can (HT-SHA-256-EXPR or -UNIQ), and the session keeps only that token: "
+                    + "later commands authenticate with it in one round trip and store the token the server rotates "
+                    + "it to; xmpp-login logout invalidates it on the server. Elsewhere the session keeps the SCRAM "
+                    + "salt, iteration count and derived keys. --session scram-keys keeps keys even where FAST is "
+                    + "offered; --session fast refuses a server without FAST (exit status 3) before sending the password.",
+                "A server's XEP-0474 downgrade-protection hash is checked wherever it sends one: a mismatch means "
+                    + "someone changed the offered mechanisms, and the login fails (exit status 3). PLAIN is never used "
+                    + "by a login that caches a session.",
                 "--server, --direct-tls, --ca-file and --pin given here are remembered with the account, "
                     + "so later commands need none of them. Logging in again replaces the session.",
                 "The remembered settings form two groups: where to connect (--server, --direct-tls) and whom "
@@ -41,11 +55,12 @@ extension LoginTool {
                     + "password is never written anywhere: not to a file, not to --trace, not to any program's "
                     + "arguments.",
             ],
-            options: PasswordSource.declarations + [passwordCommand],
+            options: PasswordSource.declarations + [passwordCommand, session],
             positionals: [jid],
             rules: [
                 .exclusive("password-command", "password-file", because: "the password comes from one place"),
                 .exclusive("password-command", "password-stdin", because: "the password comes from one place"),
+                .exclusive("password-command", "session", because: "a password command keeps SCRAM keys where it can, else itself"),
             ],
             examples: [
                 Example("xmpp-login bot@example.org --password-command 'pass show xmpp/bot'",
@@ -57,12 +72,14 @@ extension LoginTool {
         let password: PasswordSource
         let jidText: String
         let command: String?
+        let kind: SessionKindChoice
 
         init(_ invocation: Invocation) throws {
             context = invocation.context
             password = invocation.password
             jidText = invocation.command.argument(Self.jid.name) ?? ""
             command = try invocation.command.value(Self.passwordCommand)
+            kind = try invocation.command.value(Self.session) ?? .auto
         }
 
         func run() throws {
@@ -71,15 +88,18 @@ extension LoginTool {
             let stored = try env.accounts.load().accounts[jid.description]
             let settings = try context.settings(for: jid, stored: stored)
             let result: PasswordCommandLogin.Outcome
+            let kindName: String
             if let command {
                 guard !command.isEmpty else { throw ToolFailure(.usage, "--password-command needs a command") }
                 result = try PasswordCommandLogin.login(context: context, jid: jid, settings: settings, command: command)
+                kindName = result.kind.rawValue
             } else {
                 let secret = try password.read(prompt: "Password for \(jid): ")
-                let login = try PasswordLogin.authenticate(context: context, jid: jid, settings: settings, password: secret)
+                let login = try PasswordLogin.authenticate(context: context, jid: jid, settings: settings, password: secret, kind: kind)
                 try PasswordLogin.saveSession(env: env, jid: jid, settings: settings, result: login, makeActive: true)
                 result = PasswordCommandLogin.Outcome(boundJID: login.boundJID, mechanism: login.mechanism, tlsVersion: login.tlsVersion,
                                                       endpoint: login.endpoint, kind: .scramKeys)
+                kindName = login.session.kindName
             }
             if settings.insecure {
                 env.warn("--insecure is not remembered: later commands verify the certificate again; log in with --ca-file or --pin to remember whom to trust")
@@ -89,14 +109,15 @@ extension LoginTool {
                     ("jid", .string(jid.description)),
                     ("bound_jid", .string(result.boundJID.description)),
                     ("mechanism", .string(result.mechanism)),
+                    ("session_kind", .string(kindName)),
                     ("tls_version", .string(result.tlsVersion.rawValue)),
                     ("server", .string(result.endpoint.description)),
                     ("session_file", .string(env.paths.sessionFile(jid.description))),
-                    ("session_kind", .string(result.kind.rawValue)),
                     ("active", .bool(true)),
                 ]).pretty)
             } else if !context.common.quiet {
-                let kept = result.kind == .passwordCommand ? "its password command saved (the server's SCRAM keys cannot be cached)" : "session saved"
+                let kept = result.kind == .passwordCommand ? "its password command saved (the server's SCRAM keys cannot be cached)"
+                    : "\(kindName) session saved"
                 Output.textLine("Logged in as \(result.boundJID) (\(result.mechanism), \(result.tlsVersion.rawValue)); \(kept), \(jid) is active.")
             }
         }

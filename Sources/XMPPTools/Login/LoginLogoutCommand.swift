@@ -1,10 +1,11 @@
 import Arguments
 import TextFormats
+import XMPPStanzas
 import XMPPStorage
 
 extension LoginTool {
     /// `xmpp-login logout [JID|--all]`: forgets one account's session (the active one by
-    /// default) or all of them, offline.
+    /// default) or all of them; a FAST token is invalidated on the server first.
     struct Logout: ToolCommand {
         static let all = Flag("all", help: "Log out of every account.")
         static let jid = PositionalSpec("JID", help: "The account.", optional: true, completion: .accounts)
@@ -12,7 +13,12 @@ extension LoginTool {
         static let spec = CommandSpec(
             "logout", summary: "Forget the cached session of an account (default: the active one).",
             discussion: ["Logging out of an account that is not logged in succeeds with a note, so "
-                         + "scripts may call it unconditionally. The server is not contacted."],
+                         + "scripts may call it unconditionally.",
+                         "A session of kind scram-keys is forgotten offline. A FAST session (see xmpp-login status) "
+                         + "is first invalidated on the server, so a copy of the session file taken before cannot "
+                         + "authenticate afterwards; the session file is deleted in any case, but when the server "
+                         + "cannot be reached the token may still be valid until it expires, and the exit status says "
+                         + "so (6 for the network, 7 for TLS) after every named account is logged out."],
             options: [all],
             positionals: [jid],
             examples: [
@@ -39,6 +45,17 @@ extension LoginTool {
             }
             var removed: [String] = []
             var unknown: [String] = []
+            let accountsBefore = try env.accounts.load()
+            let candidates = named.map { [$0] }
+                ?? Array(Set(accountsBefore.accounts.keys).union(SecureFile.list(env.paths.sessionsDirectory))).sorted()
+            var failure: ToolFailure?
+            for name in candidates {
+                guard let jid = try? JID(name) else { continue }
+                if let error = TokenInvalidation.invalidate(context: context, jid: jid, stored: accountsBefore.accounts[name]) {
+                    let line = "the token of \(name) could not be invalidated on the server (\(error.message)); its session file is deleted"
+                    if failure == nil { failure = ToolFailure(error.code, line) } else { env.warn(line) }
+                }
+            }
             // Under the accounts lock, so that a log-in at the same time is neither lost nor undone.
             try env.accounts.update { file throws(StorageError) in
                 let sessions = SecureFile.list(env.paths.sessionsDirectory)
@@ -57,6 +74,7 @@ extension LoginTool {
             } else if !context.common.quiet {
                 for name in removed { Output.line("Logged out \(name); its session file is deleted.") }
             }
+            if let failure { throw failure }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Arguments
 import TextFormats
+import XMPPStorage
 
 extension LoginTool {
     /// `xmpp-login status [JID]`: re-authenticates with the cached session and reports how.
@@ -9,13 +10,13 @@ extension LoginTool {
 
         static let spec = CommandSpec(
             "status", summary: "Check the cached session by authenticating with it, and show how it went.",
-            discussion: ["Shows the bound JID, SASL mechanism, TLS version and server, and the connection "
+            discussion: ["Shows the bound JID, SASL mechanism, the session's kind, TLS version and server, and the connection "
                          + "settings remembered with the account (as the options that gave them; with --json "
                          + "an object remembered with the keys server, direct_tls, ca_file and pin, null when "
                          + "absent). A session that no longer works (the password was changed elsewhere) is "
                          + "exit status 3.",
-                         "The session's kind says how it authenticates (session_kind with --json): scram-keys "
-                         + "(cached SCRAM keys) or password-command (the command given to xmpp-login "
+                         "The session's kind says how it authenticates (session_kind with --json): fast (a FAST "
+                         + "token, XEP-0484), scram-keys (cached SCRAM keys) or password-command (the command given to xmpp-login "
                          + "--password-command, run again for this check; password_command with --json, null "
                          + "for other kinds)."],
             positionals: [jid],
@@ -47,12 +48,14 @@ extension LoginTool {
             let bound = connection.boundJID?.description ?? jid.description
             let tls = connection.tlsVersion?.rawValue ?? "none"
             let mechanism = connection.mechanism ?? "unknown"
-            let session = try env.sessions.load(jid)
-            let kind = session?.kind.rawValue ?? "none"
+            let cached = try env.sessions.loadCached(jid)
+            var session: StoredSession?
+            if case .scramKeys(let s)? = cached { session = s }
+            let kind = session?.kind.rawValue ?? cached?.kindName ?? "none"
             if context.common.json {
                 Output.line(JSONValue.object([
                     ("jid", .string(jid.description)), ("bound_jid", .string(bound)),
-                    ("mechanism", .string(mechanism)), ("tls_version", .string(tls)),
+                    ("mechanism", .string(mechanism)), ("session_kind", .string(kind)), ("tls_version", .string(tls)),
                     ("server", .string(connection.endpoint.description)), ("active", .bool(active)),
                     ("authenticated", .bool(true)), ("remembered", RememberedSettings.json(remembered)),
                     ("session_kind", .string(kind)), ("password_command", session?.passwordCommand.map(JSONValue.string) ?? .null),

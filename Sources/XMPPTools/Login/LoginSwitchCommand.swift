@@ -24,7 +24,7 @@ extension LoginTool {
         func run() throws {
             let env = context.environment
             let jid = try PasswordLogin.accountJID(jidText)
-            guard try env.sessions.load(jid) != nil else {
+            guard try env.sessions.loadCached(jid) != nil else {
                 throw ToolFailure(.auth, "no session for \(jid): log in with 'xmpp-login \(jid)'")
             }
             try env.accounts.update { $0.active = jid.description }

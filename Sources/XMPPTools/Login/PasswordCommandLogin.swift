@@ -27,7 +27,7 @@ enum PasswordCommandLogin {
     static func login(context: AccountContext, jid: JID, settings: AccountSettings, command: String) throws -> Outcome {
         let helper = PasswordCommand(command: command, timeout: .seconds(context.common.timeout))
         let password = try helper.password()
-        let connection = try context.open(domain: jid.domain, settings: settings)
+        let connection = try context.open(domain: jid.domain, settings: settings, account: jid)
         defer { connection.close() }
         let authenticated: AuthenticationOutcome
         do {
@@ -43,7 +43,7 @@ enum PasswordCommandLogin {
         let tls = connection.tlsVersion ?? .other
         let env = context.environment
         if let keys = authenticated.keys, try PasswordLogin.isResumable(context: context, jid: jid, settings: settings, keys: keys) {
-            let result = PasswordLogin.Result(boundJID: bound, mechanism: authenticated.mechanism, keys: keys,
+            let result = PasswordLogin.Result(boundJID: bound, mechanism: authenticated.mechanism, session: .scramKeys(keys),
                                               tlsVersion: tls, endpoint: connection.endpoint)
             try PasswordLogin.saveSession(env: env, jid: jid, settings: settings, result: result, makeActive: true)
             return Outcome(boundJID: bound, mechanism: authenticated.mechanism, tlsVersion: tls, endpoint: connection.endpoint,

@@ -1,0 +1,106 @@
+import FoundationEssentials
+import XMPPStanzas
+
+/// A session that authenticates with a FAST token (XEP-0484) instead of SCRAM keys: the token,
+/// its mechanism and the client id it is tied to. It keeps nothing else that authenticates, so
+/// once the server has invalidated the token (`xmpp-login logout`) a copy of the file is useless.
+public struct FASTSession: Sendable, Codable, Equatable {
+    /// Always `fast`: tells this file from a SCRAM-keys one.
+    public var kind: String
+    /// The account, as a bare JID.
+    public var jid: JID
+    /// The token mechanism, e.g. `HT-SHA-256-EXPR`.
+    public var mechanism: String
+    /// The token. A secret.
+    public var token: String
+    /// When the server said it expires (XEP-0082).
+    public var expiry: String
+    /// The `<user-agent id=…>` the token is tied to: the same for every tool of this account.
+    public var userAgentID: String
+    /// When the session was first created (seconds since 1970).
+    public var created: Int
+    /// When the token was last replaced by the server's rotation.
+    public var rotated: Int?
+
+    /// The `kind` value.
+    public static let kindName = "fast"
+
+    /// Builds a value.
+    public init(jid: JID, mechanism: String, token: String, expiry: String, userAgentID: String, created: Int, rotated: Int? = nil) {
+        kind = Self.kindName
+        self.jid = jid
+        self.mechanism = mechanism
+        self.token = token
+        self.expiry = expiry
+        self.userAgentID = userAgentID
+        self.created = created
+        self.rotated = rotated
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case kind, jid, mechanism, token, expiry, userAgentID = "user_agent_id", created, rotated
+    }
+}
+
+/// What a session file holds: SCRAM keys, or a FAST token.
+public enum CachedSession: Sendable, Equatable {
+    /// SCRAM ClientKey/ServerKey with salt and iterations (`StoredSession`).
+    case scramKeys(StoredSession)
+    /// A FAST token.
+    case fast(FASTSession)
+
+    /// The stable name `xmpp-login status` shows (`session_kind`).
+    public var kindName: String {
+        switch self {
+        case .scramKeys: "scram-keys"
+        case .fast: FASTSession.kindName
+        }
+    }
+}
+
+extension SessionStore {
+    /// The session of `jid` of whichever kind, or nil when there is none; the same checks as
+    /// `load` (0600 only, a size cap).
+    public func loadCached(_ jid: JID) throws(StorageError) -> CachedSession? {
+        let path = paths.sessionFile(jid.bare.description)
+        guard let bytes = try SecureFile.read(path, requirePrivate: true, maxBytes: 64 << 10) else { return nil }
+        struct Kind: Decodable { var kind: String? }
+        let decoder = JSONDecoder()
+        do {
+            if try decoder.decode(Kind.self, from: Data(bytes)).kind == FASTSession.kindName {
+                return .fast(try decoder.decode(FASTSession.self, from: Data(bytes)))
+            }
+        } catch {
+            throw .corrupt(path: path, reason: "not a session file")
+        }
+        guard let scram = try load(jid) else { return nil }
+        return .scramKeys(scram)
+    }
+
+    /// Saves a FAST session atomically, 0600, replacing whatever the account had: a FAST session
+    /// keeps no SCRAM keys beside the token.
+    public func save(_ session: FASTSession) throws(StorageError) {
+        try SecureFile.makeDirectory(paths.config)
+        try SecureFile.makeDirectory(paths.sessionsDirectory)
+        let data: Data
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            data = try encoder.encode(session)
+        } catch {
+            throw .io(path: paths.sessionFile(session.jid.description), reason: "cannot encode session")
+        }
+        try SecureFile.write(Array(data) + [0x0A], to: paths.sessionFile(session.jid.bare.description))
+    }
+
+    /// Runs `body` holding `jid`'s session lock: a FAST authentication and the rotated token it
+    /// may bring are one step, so two tools of one account never use a token the other has
+    /// just had replaced.
+    public func withSessionLock<T>(_ jid: JID, _ body: () throws -> T) throws -> T {
+        try SecureFile.makeDirectory(paths.config)
+        try SecureFile.makeDirectory(paths.locksDirectory)
+        let lock = try FileLock.acquire(paths.locksDirectory + "/session-" + jid.bare.description + ".lock")
+        defer { lock.release() }
+        return try body()
+    }
+}

@@ -1,0 +1,52 @@
+import XMPPConnection
+import XMPPStanzas
+import XMPPStorage
+
+/// Authenticating with an account's FAST token (XEP-0484): read the token, use it and store the
+/// one the server rotates it to, all under the account's session lock. Two tools of one account
+/// at once therefore take turns for that one round trip, and the second always reads the token
+/// the first was given, so token rotation never locks either of them out.
+enum FASTSessionResume {
+    /// Logs in on `connection` with `jid`'s FAST session; the connection error, if any (a
+    /// missing or damaged session throws). `invalidate` ends the token on the server (log-out)
+    /// and deletes the session file before the lock is released, whatever the server said.
+    static func resume(_ connection: Connection, env: ToolEnvironment, jid: JID, resource: String?,
+                       invalidate: Bool = false, bind: Bool = true) throws -> ConnectionError? {
+        try env.sessions.withSessionLock(jid) { () throws -> ConnectionError? in
+            guard case .fast(let session)? = try env.sessions.loadCached(jid) else {
+                throw ToolFailure(.auth, "the session of \(jid) changed while connecting: run the command again")
+            }
+            guard let mechanism = FASTMechanism(name: session.mechanism), !session.token.isEmpty else {
+                throw ToolFailure(.auth, "the session file of \(jid) is damaged: log in again with 'xmpp-login \(jid)'")
+            }
+            if invalidate {
+                defer { try? env.sessions.remove(jid) }
+                do throws(ConnectionError) {
+                    _ = try connection.logIn(LoginRequest(
+                        username: jid.local ?? "", credential: .token(mechanism, secret: session.token), usedSCRAMBefore: true,
+                        userAgentID: session.userAgentID, invalidateToken: true, bind: false))
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            let outcome: LoginOutcome
+            do throws(ConnectionError) {
+                outcome = try connection.logIn(LoginRequest(
+                    username: jid.local ?? "", credential: .token(mechanism, secret: session.token), usedSCRAMBefore: true,
+                    resource: resource, userAgentID: session.userAgentID, bind: bind))
+            } catch {
+                return error
+            }
+            if let issued = outcome.token {
+                var rotated = session
+                rotated.mechanism = issued.mechanism.name
+                rotated.token = issued.token.secret
+                rotated.expiry = issued.token.expiry
+                rotated.rotated = env.now
+                try env.sessions.save(rotated)
+            }
+            return nil
+        }
+    }
+}

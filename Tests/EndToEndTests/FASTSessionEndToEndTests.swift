@@ -1,0 +1,108 @@
+import Foundation
+import XCTest
+
+/// FAST sessions (XEP-0484) over SASL2 and Bind 2 (XEP-0388, XEP-0386) on servers that offer them
+/// (XT_FEATURES fast: Prosody 13 with prosody-modules, ejabberd 24.12).
+final class FASTSessionEndToEndTests: XCTestCase {
+    private func fastAccount(_ prefix: String) throws -> (ToolRunner, String, String) {
+        let server = try TestServer.require()
+        try server.require("fast", "FAST tokens")
+        let t = try ToolRunner(server: server)
+        let (jid, password) = try t.makeAccount(prefix)
+        let login = try t.run("xmpp-login", [jid, "--json"] + t.serverArgs, password: password)
+        XCTAssertEqual(login.status, 0, login.stderr)
+        let doc = try XCTUnwrap(try ToolRunner.json(login) as? [String: Any])
+        XCTAssertEqual(doc["session_kind"] as? String, "fast", "\(doc)")
+        return (t, jid, password)
+    }
+
+    private func sessionPath(_ t: ToolRunner, _ jid: String) -> String { t.home + "/config/xmpp-tools/sessions/" + jid }
+
+    func testLoginKeepsOnlyATokenAndStatusUsesIt() throws {
+        let (t, jid, password) = try fastAccount("fa")
+        let session = try String(contentsOfFile: sessionPath(t, jid), encoding: .utf8)
+        XCTAssertTrue(session.contains("\"kind\" : \"fast\""), session)
+        for secret in [password, "client_key", "server_key", "salt"] { XCTAssertFalse(session.contains(secret), secret) }
+        let attrs = try FileManager.default.attributesOfItem(atPath: sessionPath(t, jid))
+        XCTAssertEqual((attrs[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+
+        let status = try t.run("xmpp-login", ["status", "--json"])
+        XCTAssertEqual(status.status, 0, status.stderr)
+        let s = try XCTUnwrap(try ToolRunner.json(status) as? [String: Any])
+        XCTAssertEqual(s["session_kind"] as? String, "fast")
+        XCTAssertTrue((s["mechanism"] as? String ?? "").hasPrefix("HT-SHA-256-"), "\(s)")
+        XCTAssertTrue((s["bound_jid"] as? String ?? "").hasPrefix(jid + "/xmpp-tools."), "\(s)")
+        let text = try t.run("xmpp-login", ["status"])
+        XCTAssertTrue(text.stdout.contains("session:    fast\n"), text.stdout)
+        // Other tools use the token too.
+        XCTAssertEqual(try t.run("xmpp-roster", ["list"]).status, 0)
+    }
+
+    func testScramKeysKindOnAFASTServer() throws {
+        let server = try TestServer.require()
+        try server.require("fast", "FAST tokens")
+        let t = try ToolRunner(server: server)
+        let (jid, password) = try t.makeAccount("fk")
+        XCTAssertEqual(try t.run("xmpp-login", [jid, "--session", "scram-keys", "-q"] + t.serverArgs, password: password).status, 0)
+        let s = try XCTUnwrap(try ToolRunner.json(try t.run("xmpp-login", ["status", "--json"])) as? [String: Any])
+        XCTAssertEqual(s["session_kind"] as? String, "scram-keys")
+        XCTAssertTrue((s["mechanism"] as? String ?? "").hasPrefix("SCRAM-"), "\(s)")
+    }
+
+    /// Logout invalidates the token on the server: a copy of the session file taken just before
+    /// cannot authenticate afterwards (exit 3), and a fresh login recovers.
+    func testLogoutInvalidatesTheTokenOnTheServer() throws {
+        let (t, jid, password) = try fastAccount("fo")
+        XCTAssertEqual(try t.run("xmpp-login", ["status"]).status, 0)
+        let copy = try Data(contentsOf: URL(fileURLWithPath: sessionPath(t, jid)))
+        let logout = try t.run("xmpp-login", ["logout"])
+        XCTAssertEqual(logout.status, 0, logout.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sessionPath(t, jid)))
+        FileManager.default.createFile(atPath: sessionPath(t, jid), contents: copy, attributes: [.posixPermissions: 0o600])
+        let replay = try t.run("xmpp-login", ["status", "-a", jid] + t.serverArgs)
+        XCTAssertEqual(replay.status, 3, replay.stderr)
+        XCTAssertTrue(replay.stderr.contains("rejected the cached session"), replay.stderr)
+        let again = try t.run("xmpp-login", [jid, "-q"] + t.serverArgs, password: password)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try t.run("xmpp-login", ["status", "-q"]).status, 0)
+    }
+
+    /// A wrong token is exit 3 and a fresh login recovers.
+    func testWrongTokenExitsThreeAndLoginRecovers() throws {
+        let (t, jid, password) = try fastAccount("fw")
+        let path = sessionPath(t, jid)
+        let session = try String(contentsOfFile: path, encoding: .utf8)
+        guard let range = session.range(of: "\"token\" : \"") else { return XCTFail(session) }
+        var broken = session
+        broken.insert(contentsOf: "x", at: range.upperBound)
+        try broken.write(toFile: path, atomically: true, encoding: .utf8)
+        _ = chmod(path, 0o600)
+        let r = try t.run("xmpp-login", ["status"])
+        XCTAssertEqual(r.status, 3, r.stderr)
+        XCTAssertEqual(try t.run("xmpp-login", [jid, "-q"] + t.serverArgs, password: password).status, 0)
+        XCTAssertEqual(try t.run("xmpp-login", ["status", "-q"]).status, 0)
+    }
+
+    /// Two tools of one account at once, round after round, while the server rotates the token
+    /// on every use (test-server's XT_FAST_MIN_TTL=0 on Prosody 13): neither locks the other out.
+    /// Without the per-account session lock every round after the first race failed (Prosody 13).
+    func testTwoToolsAtOnceNeverLockEachOtherOut() throws {
+        let (t, _, _) = try fastAccount("fc")
+        let script = "for i in 1 2 3 4 5 6; do \"$0\" status -q >/dev/null & a=$!; \"$0\" status -q >/dev/null & b=$!; "
+            + "wait $a || exit 1; wait $b || exit 1; done"
+        let r = try Shell.run(["/bin/sh", "-c", script, Paths.binaries + "/xmpp-login"], environment: t.environment, timeout: 120)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try t.run("xmpp-login", ["status", "-q"]).status, 0)
+    }
+
+    /// --session fast on a server without FAST refuses before sending the password.
+    func testSessionFastRefusedWithoutFAST() throws {
+        let server = try TestServer.require()
+        guard !server.has("fast") else { throw XCTSkip("\(server.kind) offers FAST") }
+        let t = try ToolRunner(server: server)
+        let (jid, password) = try t.makeAccount("fn")
+        let r = try t.run("xmpp-login", [jid, "--session", "fast"] + t.serverArgs, password: password)
+        XCTAssertEqual(r.status, 3, r.stderr)
+        XCTAssertTrue(r.stderr.contains("offers no FAST"), r.stderr)
+    }
+}
