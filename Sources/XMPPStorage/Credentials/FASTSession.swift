@@ -80,17 +80,7 @@ extension SessionStore {
     /// Saves a FAST session atomically, 0600, replacing whatever the account had: a FAST session
     /// keeps no SCRAM keys beside the token.
     public func save(_ session: FASTSession) throws(StorageError) {
-        try SecureFile.makeDirectory(paths.config)
-        try SecureFile.makeDirectory(paths.sessionsDirectory)
-        let data: Data
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            data = try encoder.encode(session)
-        } catch {
-            throw .io(path: paths.sessionFile(session.jid.description), reason: "cannot encode session")
-        }
-        try SecureFile.write(Array(data) + [0x0A], to: paths.sessionFile(session.jid.bare.description))
+        try write(session, for: session.jid)
     }
 
     /// Runs `body` holding `jid`'s session lock: a FAST authentication and the rotated token it

@@ -114,17 +114,23 @@ public struct SessionStore: Sendable {
 
     /// Saves `session` atomically, 0600.
     public func save(_ session: StoredSession) throws(StorageError) {
+        try write(session, for: session.jid)
+    }
+
+    /// Writes any kind of session file for `jid`: JSON, atomically, 0600 in the 0700 sessions directory.
+    func write(_ session: some Encodable, for jid: JID) throws(StorageError) {
         try SecureFile.makeDirectory(paths.config)
         try SecureFile.makeDirectory(paths.sessionsDirectory)
+        let path = paths.sessionFile(jid.bare.description)
         let data: Data
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             data = try encoder.encode(session)
         } catch {
-            throw .io(path: paths.sessionFile(session.jid.description), reason: "cannot encode session")
+            throw .io(path: path, reason: "cannot encode session")
         }
-        try SecureFile.write(Array(data) + [0x0A], to: paths.sessionFile(session.jid.bare.description))
+        try SecureFile.write(Array(data) + [0x0A], to: path)
     }
 
     /// Forgets the session of `jid`.
