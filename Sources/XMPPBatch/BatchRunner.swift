@@ -65,8 +65,11 @@ struct BatchRunner {
                 // The administrator's own server carries the commands for every domain it serves.
                 let home = try endpoint(admin.jid.domain)
                 let trace = home.trace()
+                // Named in the stream header: servers offer SASL2 and FAST only to a stream that names its user.
+                var adminOptions = home.options
+                adminOptions.account = admin.jid.bare.description
                 let engine = AdminEngine(items: items, mode: mode, invite: configuration.invite, settings: settings, recorder: recorder) { () throws -> PolledConnection in
-                    let link = try PolledConnection.open(home.options, tls: home.tls, trace: trace)
+                    let link = try PolledConnection.open(adminOptions, tls: home.tls, trace: trace)
                     do { try admin.authenticate(link.connection) } catch {
                         link.close()
                         throw error

@@ -58,7 +58,8 @@ final class ServerCapabilityEndToEndTests: XCTestCase {
         } else {
             XCTAssertEqual(r.status, 3, r.stderr)
             XCTAssertTrue(r.stderr.contains("salts every login anew"), r.stderr)
-            XCTAssertTrue(r.stderr.contains("a password-free session cannot be cached"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("its SCRAM keys cannot be cached"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("--password-command"), "the refusal names the way forward: \(r.stderr)")
         }
     }
 

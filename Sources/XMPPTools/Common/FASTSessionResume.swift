@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import XMPPConnection
 import XMPPStanzas
 import XMPPStorage
@@ -12,15 +15,22 @@ enum FASTSessionResume {
     /// and deletes the session file before the lock is released, whatever the server said.
     static func resume(_ connection: Connection, env: ToolEnvironment, jid: JID, resource: String?,
                        invalidate: Bool = false, bind: Bool = true) throws -> ConnectionError? {
-        try env.sessions.withSessionLock(jid) { () throws -> ConnectionError? in
-            guard case .fast(let session)? = try env.sessions.loadCached(jid) else {
+        try resume(connection, sessions: env.sessions, jid: jid, resource: resource, invalidate: invalidate, bind: bind)
+    }
+
+    /// The same with the session store alone, for streams opened off the tool's own thread
+    /// (batch --admin's engine).
+    static func resume(_ connection: Connection, sessions: SessionStore, jid: JID, resource: String?,
+                       invalidate: Bool = false, bind: Bool = true) throws -> ConnectionError? {
+        try sessions.withSessionLock(jid) { () throws -> ConnectionError? in
+            guard case .fast(let session)? = try sessions.loadCached(jid) else {
                 throw ToolFailure(.auth, "the session of \(jid) changed while connecting: run the command again")
             }
             guard let mechanism = FASTMechanism(name: session.mechanism), !session.token.isEmpty else {
                 throw ToolFailure(.auth, "the session file of \(jid) is damaged: log in again with 'xmpp-login \(jid)'")
             }
             if invalidate {
-                defer { try? env.sessions.remove(jid) }
+                defer { try? sessions.remove(jid) }
                 do throws(ConnectionError) {
                     _ = try connection.logIn(LoginRequest(
                         username: jid.local ?? "", credential: .token(mechanism, secret: session.token), usedSCRAMBefore: true,
@@ -43,8 +53,8 @@ enum FASTSessionResume {
                 rotated.mechanism = issued.mechanism.name
                 rotated.token = issued.token.secret
                 rotated.expiry = issued.token.expiry
-                rotated.rotated = env.now
-                try env.sessions.save(rotated)
+                rotated.rotated = Int(time(nil))
+                try sessions.save(rotated)
             }
             return nil
         }
