@@ -107,11 +107,6 @@ public enum ErrorMapping {
             if case .stanzaError(let e) = c, e.condition == .conflict {
                 return ToolFailure(.conflict, "the account already exists" + (e.text.map { " (\($0))" } ?? ""))
             }
-            // ejabberd's default registration_timeout (600 s) and Prosody's min_seconds_between_
-            // registrations answer a second account from one address like this.
-            if case .stanzaError(let e) = c, e.isThrottle {
-                return ToolFailure(.refused, "the server limits how often accounts may be registered from one address (\(e)); try again later")
-            }
             return failure(for: c)
         }
     }
