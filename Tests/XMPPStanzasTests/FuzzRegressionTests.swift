@@ -116,4 +116,17 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertEqual(c.extras.map(\.text), ["two@example.org"])
         try assertRoundTrips(c)
     }
+
+    /// A fold that starts with a combining mark (` \u{031C}a`): the space and the mark make one
+    /// Swift Character, so dropping the first Character of the continuation dropped the mark too.
+    func testFoldBeforeACombiningMarkKeepsTheMark() throws {
+        XCTAssertEqual(try card("NOTE:viagenie\r\n \u{031C}a\r\n").note?.unicodeScalars.map(\.value),
+                       Array("viagenie\u{031C}a".unicodeScalars.map(\.value)))
+        var c = VCard()
+        c.fullName = "x"
+        c.note = String(repeating: "e", count: 69) + "\u{031C}a"  // "NOTE:" + 69 letters = 74 octets; the mark does not fit
+        XCTAssertTrue(VCFWriter.write(c).contains("\r\n \u{031C}a"), "the writer folds before the mark")
+        try assertRoundTrips(c)
+        XCTAssertEqual(try VCFReader.read(VCFWriter.write(c))[0].card.note?.unicodeScalars.count, 71)
+    }
 }

@@ -46,7 +46,8 @@ struct VCFContentLine: Equatable {
                 logical[logical.count - 1].text = String(last.text.dropLast()) + text
             } else if let first = text.unicodeScalars.first, first == " " || first == "\t" {
                 guard !logical.isEmpty else { throw .malformed(line: number, reason: "a continuation line with no line before it") }
-                logical[logical.count - 1].text += text.dropFirst()
+                // Drop one scalar, not one Character: " \u{301}" is a single grapheme, and its mark is content.
+                logical[logical.count - 1].text += String(text.unicodeScalars.dropFirst())
             } else if !text.isEmpty {
                 logical.append((number, text))
             }
