@@ -129,4 +129,14 @@ final class FuzzRegressionTests: XCTestCase {
         try assertRoundTrips(c)
         XCTAssertEqual(try VCFReader.read(VCFWriter.write(c))[0].card.note?.unicodeScalars.count, 71)
     }
+
+    /// `PHOTO;ENCODING=b;TYPE=quoted-printablemage/png:…==`: a parameter that only contained
+    /// QUOTED-PRINTABLE made the Base64 padding a soft line break, and END:VCARD joined the photo.
+    func testBase64EndingInPaddingIsNoSoftBreak() throws {
+        var c = VCard()
+        c.photo = VCard.Photo(type: "quoted-printablemage/png", base64: "hgGAWjR9awAAAABJRU5ErkJggg==")
+        try assertRoundTrips(c)
+        XCTAssertEqual(try card("NOTE;ENCODING=QUOTED-PRINTABLE:a=\r\nb\r\n").note, "ab", "a real soft break still joins")
+        XCTAssertEqual(try card("NOTE;QUOTED-PRINTABLE:a=\r\nb\r\n").note, "ab", "so does the bare 2.1 word")
+    }
 }

@@ -60,9 +60,12 @@ struct VCFContentLine: Equatable {
     }
 
     /// A quoted-printable line (vCard 2.1) whose value ends in a soft line break (`=`).
+    /// Only a parameter that is QUOTED-PRINTABLE counts (`ENCODING=` or a bare 2.1 word), not one
+    /// that merely contains it: a Base64 PHOTO typed `quoted-printablemage/png` ends in `=` too.
     static func isSoftBreak(_ text: String) -> Bool {
-        guard text.hasSuffix("="), let colon = text.firstIndex(of: ":") else { return false }
-        return text[..<colon].uppercased().contains("QUOTED-PRINTABLE")
+        guard text.hasSuffix("="), text.uppercased().contains("QUOTED-PRINTABLE"),
+              let line = try? parse(text, line: 0) else { return false }
+        return (line.values(of: "ENCODING") + line.values(of: "TYPE")).contains { $0.uppercased() == "QUOTED-PRINTABLE" }
     }
 
     /// Parses one unfolded line.
