@@ -18,10 +18,15 @@ extension LoginTool {
                          "The session's kind says how it authenticates (session_kind with --json): fast (a FAST "
                          + "token, XEP-0484), scram-keys (cached SCRAM keys) or password-command (the command given to xmpp-login "
                          + "--password-command, run again for this check; password_command with --json, null "
-                         + "for other kinds)."],
+                         + "for other kinds).",
+                         "With -q it prints no report, so the exit status answers, as grep -q does: 0 when the "
+                         + "session works, 3 when there is none or the server refused it, 6 or 7 when the server "
+                         + "could not be reached (the error still goes to stderr; --json still prints its document)."],
             positionals: [jid],
             examples: [
                 Example("xmpp-login status --json | jq -r .mechanism", "Show which SASL mechanism the session uses."),
+                Example("xmpp-login status -q || xmpp-login bot@example.org --password-command 'pass show xmpp/bot'",
+                        "Log in again only when the cached session no longer works."),
             ])
 
         let context: AccountContext
@@ -58,9 +63,9 @@ extension LoginTool {
                     ("mechanism", .string(mechanism)), ("session_kind", .string(kind)), ("tls_version", .string(tls)),
                     ("server", .string(connection.endpoint.description)), ("active", .bool(active)),
                     ("authenticated", .bool(true)), ("remembered", RememberedSettings.json(remembered)),
-                    ("session_kind", .string(kind)), ("password_command", session?.passwordCommand.map(JSONValue.string) ?? .null),
+                    ("password_command", session?.passwordCommand.map(JSONValue.string) ?? .null),
                 ]).pretty)
-            } else {
+            } else if !context.common.quiet {
                 Output.line("account:    \(jid)\(active ? " (active)" : "")")
                 Output.textLine("bound:      \(bound)")  // the resource is the server's choice
                 Output.line("mechanism:  \(mechanism)")
