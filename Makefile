@@ -6,6 +6,7 @@
 #   make uninstall PREFIX=/usr/local       removes exactly what install put there
 #   make docs                              rewrites man/ and completions/ from the command specs
 #   make check-docs                        fails when man/ or completions/ differ from the specs
+#   make deb                               xmpp-tools_VERSION_ARCH.deb (scripts/make-deb; lintian-clean)
 #
 # Variables: PREFIX, DESTDIR, BINDIR, MANDIR, BASHCOMPDIR, ZSHCOMPDIR, FISHCOMPDIR;
 # SWIFT (the swift driver); SWIFTFLAGS (added to every swift command, e.g.
@@ -36,7 +37,7 @@ PAGES7 := $(wildcard man/*.7)
 # Where the release programs are: BUILDDIR, or what swift reports (asked only when installing).
 BIN = $(or $(BUILDDIR),$(shell $(SWIFT) build $(SWIFTFLAGS) $(RELEASE) --show-bin-path))
 
-.PHONY: all build install install-strip uninstall docs check-docs
+.PHONY: all build install install-strip uninstall docs check-docs deb
 
 all: build
 
@@ -69,3 +70,6 @@ docs:
 
 check-docs:
 	$(SWIFT) run $(SWIFTFLAGS) xmpp-tools-docgen --check .
+
+deb:
+	scripts/make-deb $(if $(BUILDDIR),--builddir '$(BUILDDIR)')
