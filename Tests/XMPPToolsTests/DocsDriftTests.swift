@@ -36,10 +36,10 @@ final class DocsDriftTests: XCTestCase {
         let paths = Documentation.files(for: [LoginTool.spec]).map(\.path)
         XCTAssertEqual(paths, [
             "completions/bash/xmpp-login", "completions/fish/xmpp-login.fish", "completions/zsh/_xmpp-login",
-            "man/xmpp-login.1", "man/xmpp-tools.7",
+            "man/xmpp-login.1", "man/xmpp-tools-provisioning.7", "man/xmpp-tools.7",
         ])
         let all = Documentation.files().map(\.path)
-        XCTAssertEqual(all.count, 1 + 4 * AllSpecs.tools.count)
+        XCTAssertEqual(all.count, 2 + 4 * AllSpecs.tools.count, "two section 7 pages, four files per tool")
         XCTAssertEqual(Set(all).count, all.count, "two specs write the same file")
     }
 

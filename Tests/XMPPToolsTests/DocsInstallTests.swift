@@ -21,7 +21,8 @@ final class DocsInstallTests: XCTestCase {
         let install = try make(["install"] + variables)
         XCTAssertEqual(install.status, 0, install.stderr)
 
-        var expected: [String: Int] = ["usr/share/man/man7/xmpp-tools.7": 0o644]
+        var expected: [String: Int] = ["usr/share/man/man7/xmpp-tools.7": 0o644,
+                                       "usr/share/man/man7/xmpp-tools-provisioning.7": 0o644]
         for spec in AllSpecs.tools {
             expected["usr/bin/" + spec.name] = 0o755
             expected["usr/share/man/man1/\(spec.name).1"] = 0o644

@@ -1,7 +1,7 @@
 import Arguments
 
 /// Every generated documentation file: the man pages and the bash, zsh and fish completion
-/// scripts of the tools in `AllSpecs`, and `xmpp-tools(7)`. The generator
+/// scripts of the tools in `AllSpecs`, `xmpp-tools(7)` and `xmpp-tools-provisioning(7)`. The generator
 /// (`xmpp-tools-docgen`, `make docs`) writes them and the tests compare them with the
 /// checked-in copies, both through `files(for:)`.
 public enum Documentation {
@@ -43,7 +43,9 @@ public enum Documentation {
     public static func files(for tools: [ToolSpec] = AllSpecs.tools) -> [File] {
         var files = [
             File(path: Location.manPage("xmpp-tools", section: "7"),
-                 contents: OverviewPage.page(tools: tools).render(date: date))
+                 contents: OverviewPage.page(tools: tools).render(date: date)),
+            File(path: Location.manPage(OperatorGuidePage.name, section: "7"),
+                 contents: OperatorGuidePage.page().render(date: date)),
         ]
         for tool in tools {
             files.append(File(path: Location.manPage(tool.name), contents: ManPageRenderer.render(tool, date: date)))

@@ -21,7 +21,7 @@ public enum OverviewPage {
                 .init("ENVIRONMENT", [.definitions(environment, style: .environment)]),
                 .init("FILES", [.definitions(CommonSpec.files, style: .path)]),
                 .init("EXAMPLES", examples),
-                .init("SEE ALSO", [.references(tools.map { $0.name + "(1)" } + ["jq(1)", "sqlite3(1)"])]),
+                .init("SEE ALSO", [.references(tools.map { $0.name + "(1)" } + [OperatorGuidePage.name + "(7)", "jq(1)", "sqlite3(1)"])]),
                 .init("STANDARDS", [.definitions(standards, style: .plain)]),
                 .init("SECURITY CONSIDERATIONS", security),
             ])

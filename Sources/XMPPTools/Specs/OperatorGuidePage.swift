@@ -1,0 +1,178 @@
+import Arguments
+
+/// The section 7 page `xmpp-tools-provisioning(7)`: an operator's guide to creating the accounts of
+/// a school or a company — which way in a server allows, how passwords reach people, what a
+/// re-run does, rosters for groups, and which server does what.
+public enum OperatorGuidePage {
+    public static let name = "xmpp-tools-provisioning"
+
+    public static func page() -> ManualPage {
+        ManualPage(
+            name: name, section: "7", summary: "provisioning the accounts of a school or a company with xmpp-tools",
+            sections: [
+                .init("DESCRIPTION", description),
+                .init("CHOOSING THE WAY IN", waysIn),
+                .init("PREPARING THE CSV", csv),
+                .init("HANDING OUT PASSWORDS", passwords),
+                .init("RUNNING IT AGAIN", rerun),
+                .init("ROSTERS FOR GROUPS", rosters),
+                .init("SERVERS", servers),
+                .init("EXAMPLES", examples),
+                .init("SEE ALSO", [.references(["xmpp-register(1)", "xmpp-login(1)", "xmpp-roster(1)", "xmpp-adhoc(1)",
+                                                 "xmpp-tools(7)", "prosodyctl(1)", "ejabberdctl(8)"])]),
+            ])
+    }
+
+    private static let description: [ManualPage.Block] = [
+        .paragraph(
+            "This page is for the person who creates the accounts: a teacher with a class list, an "
+                + "administrator with a staff export. It says which of the three ways in a server allows, how to "
+                + "prepare the list, how the passwords or invitations reach the people, what running the same "
+                + "list again does, and what each server in common use does differently. The commands are "
+                + "xmpp-register batch for the accounts and xmpp-roster for their contacts; xmpp-register(1) has "
+                + "every option."),
+    ]
+
+    private static let waysIn: [ManualPage.Block] = [
+        .definitions(
+            [
+                Definition(
+                    "In-band registration (XEP-0077)",
+                    "xmpp-register batch FILE. Anyone can create an account, so production servers rarely allow "
+                        + "it: Prosody's default is allow_registration = false, Debian's ejabberd.yml does not load "
+                        + "mod_register (and where it is loaded, ejabberd allows one account per address every 600 "
+                        + "seconds, registration_timeout), Prosody 13 with mod_invites_register allows it only by "
+                        + "invitation. A closed server stops the batch at its first answer with "
+                        + "exit status 10, a throttling one is waited for with back-off and ends with status 11 if "
+                        + "it makes no progress; either way --resume continues later. Needs no account of your own."),
+                Definition(
+                    "Administration commands (XEP-0133)",
+                    "xmpp-register batch FILE --admin, logged in with xmpp-login as an administrator of the server. "
+                        + "Works where registration is closed, which is the usual case; each stream carries several "
+                        + "add-user commands at once, so it is as fast as registration. Prosody needs mod_admin_adhoc "
+                        + "and the account in admins; ejabberd needs mod_adhoc and mod_configure and the account "
+                        + "allowed by the configure access rule. An account without the right is exit status 12 "
+                        + "before any row is sent. --delete and --passwd then need no passwords of the accounts."),
+                Definition(
+                    "Invitations (XEP-0401)",
+                    "xmpp-register batch FILE --invite --report FILE, as an administrator of a Prosody with "
+                        + "mod_invites, mod_invites_adhoc and mod_invites_register. No password is made or seen by "
+                        + "anyone but the person: each row gets an xmpp: invitation URI (and the server's landing "
+                        + "page with mod_invites_page) to send them; they choose their password when they redeem it "
+                        + "in their client, or with xmpp-register JID --invite URI. The best choice where people have "
+                        + "a client that opens such links."),
+            ], style: .plain),
+        .paragraph(
+            "xmpp-register form DOMAIN shows what the server asks for before it creates an account, and "
+                + "xmpp-adhoc list, logged in as the administrator, which commands it offers."),
+    ]
+
+    private static let csv: [ManualPage.Block] = [
+        .paragraph(
+            "The first line names the columns: jid (or username with --domain), password (or "
+                + "--generate-passwords), and optional profile columns such as nickname, fullname, email and "
+                + "avatar. Comma, semicolon (as European spreadsheets save) and tab separators are recognised "
+                + "from that line, as is Excel's sep= line; files are UTF-8 (UTF-16 from a spreadsheet's "
+                + "\"Unicode Text\", with its byte-order mark, is read too). Check the list before anything is sent:"),
+        .literal(["xmpp-register batch class.csv --domain school.example --dry-run --json |",
+                  "  jq -r 'select(.status==\"invalid\") | \"\\(.line) \\(.error)\"'"]),
+        .paragraph(
+            "--dry-run reports every row as valid or invalid with its line number and the reason; --strict "
+                + "refuses the whole file when any row is invalid, for lists that must go in completely or not at all. "
+                + "User names are read as RFC 7622 says (PRECIS): lowercased, fullwidth letters made plain, and "
+                + "a name holding symbols or compatibility characters (a Roman numeral, a circled letter) "
+                + "refused with its line rather than rewritten; two rows that are the same account are reported."),
+    ]
+
+    private static let passwords: [ManualPage.Block] = [
+        .paragraph(
+            "With --generate-passwords every new account gets a random password, written only into the "
+                + "--report file (CSV, mode 0600): not to the terminal, not to the JSON rows, not to any log. "
+                + "Hand them out from that file (a mail merge, printed slips), then keep it or destroy it as your "
+                + "policy says. While a run is unfinished its journal (REPORT.journal) holds the only copy of the "
+                + "passwords made so far: finish the run with --resume rather than deleting it."),
+        .paragraph(
+            "Passwords in the CSV are used as given. Asking people to change theirs at first login is up to "
+                + "their client; an administrator can reset one with xmpp-register batch --admin --passwd (a "
+                + "new_password column, or --generate-passwords), or one account with xmpp-register passwd "
+                + "--admin JID."),
+        .paragraph(
+            "Invitations (--invite) are credentials too: they are written to the report only, and each is "
+                + "valid until the time its note gives."),
+    ]
+
+    private static let rerun: [ManualPage.Block] = [
+        .paragraph(
+            "A batch can be run again with the same CSV and the same --report as often as needed, and it "
+                + "never loses a password:"),
+        .definitions(
+            [
+                Definition("Rows already created", "are reported 'exists' and keep the password the report holds; "
+                               + "nothing is sent for them but the check."),
+                Definition("New rows", "are created, and only they get new passwords."),
+                Definition("--on-exists update", "logs in to existing accounts with their password (from the CSV or "
+                               + "the report) and sets their profile columns again: the way to fix nicknames or "
+                               + "avatars for everyone."),
+                Definition("--on-exists fail", "counts an existing account as a failure (exit status 1), for lists "
+                               + "that must all be new."),
+                Definition("An interrupted run", "(Ctrl-C, kill -9, a reboot) is continued with --resume: no row is "
+                               + "created twice and none is skipped; a request whose answer was lost is checked by "
+                               + "logging in."),
+                Definition("A different list", "with the report of another one is refused, because that report "
+                               + "holds passwords this list does not know: give each list its own --report."),
+            ], style: .plain),
+        .paragraph(
+            "--delete is idempotent as rm -f is: an account deleted before is reported 'deleted' with the "
+                + "note 'no such account'. Several machines can split one list with --shard K/N, each with its "
+                + "own report; concatenating the reports (one header) gives the whole."),
+    ]
+
+    private static let rosters: [ManualPage.Block] = [
+        .paragraph(
+            "Two ways give a group of people each other as contacts. Per-account rosters are ordinary contacts "
+                + "with subscriptions both ways, made with xmpp-roster (add several JIDs at once, import a list "
+                + "with --group): every client shows them, people can rename or remove them, and they stay when "
+                + "the group changes. Shared rosters are a server feature (Prosody's mod_groups reading a groups "
+                + "file, ejabberd's mod_shared_roster with groups managed by ejabberdctl or its web admin): the "
+                + "server adds the members to every member's roster itself, nobody can remove them, and a change "
+                + "of the group reaches everyone at once. Choose shared rosters for an organisation's fixed "
+                + "structure that the server's administrator keeps, and per-account rosters where the teacher "
+                + "or the people themselves own the contacts."),
+    ]
+
+    private static let servers: [ManualPage.Block] = [
+        .definitions(
+            [
+                Definition("Prosody 0.12", "Registration closed by default; admin commands with mod_admin_adhoc. Stores "
+                               + "SCRAM hashes, so cached sessions work. Keeps vcard-temp as vCard4, so some fields "
+                               + "(organisational units, for one) are dropped: the tools warn, naming them."),
+                Definition("Prosody 13", "Closed by default; by invitation with mod_invites_register. Admin commands "
+                               + "with mod_admin_adhoc, invitations with mod_invites and mod_invites_adhoc, SASL2 and "
+                               + "FAST with prosody-modules."),
+                Definition("ejabberd 23.01 and 24.12", "Debian's ejabberd.yml does not load mod_register; where it is "
+                               + "loaded, one account per address every 600 s. Admin commands with mod_adhoc and "
+                               + "mod_configure. Stores plain passwords by default, so log in with --password-command. "
+                               + "24.12 has SASL2, Bind2 and FAST built in."),
+                Definition("jabberd2 2.7", "Registration open in Debian's configuration; no admin commands; no PEP (avatars "
+                               + "go into the vCard only, and the tools say so); plain passwords; answers only some of "
+                               + "several pipelined registrations, which the batch notices, then sending one at a time."),
+                Definition("Openfire", "In-band registration on by default and XEP-0133 built in, by its documentation; "
+                               + "not tested by this project."),
+            ], style: .plain),
+        .paragraph(
+            "The first five are tested by this project against the versions above, each also in its default "
+                + "configuration. A server's own command line is the other way: prosodyctl adduser and "
+                + "ejabberdctl register create one account per call (ejabberdctl starts an Erlang node for each, "
+                + "about 2 accounts a second); the batch is tens to hundreds of times faster and keeps a report."),
+    ]
+
+    private static let examples: [ManualPage.Block] = [
+        .paragraph("A class of 30 on a server with closed registration, as its administrator:"),
+        .literal(["xmpp-login admin@school.example",
+                  "xmpp-register batch class.csv --domain school.example --admin --generate-passwords --report class-report.csv"]),
+        .paragraph("The same class by invitation, and the invitations mailed out:"),
+        .literal(["xmpp-register batch class.csv --domain school.example --invite --report invites.csv",
+                  "tail -n +2 invites.csv | cut -d, -f2,6  # jid and invite URI (the header names the columns)"]),
+        .paragraph("Ten more pupils later: add them to class.csv and run the first command again; the 30 keep their passwords."),
+    ]
+}
