@@ -42,6 +42,8 @@ final class RosterCacheEndToEndTests: XCTestCase {
         XCTAssertEqual(list[0]["presence"] as? String, "unknown")
         let completion = try w.tools.run("xmpp-roster", ["__complete", "contacts", "--account", alice])
         XCTAssertEqual(completion.stdout, bob + "\n")
+        let groups = try w.tools.run("xmpp-roster", ["__complete", "groups", "--account", alice])
+        XCTAssertEqual(groups.stdout, "G\n", "--group completes the cached roster's group names, offline")
         try server.restart()
         XCTAssertEqual(try w.roster(alice, ["list", "--no-presence"]).status, 0, "back after the restart")
     }
@@ -81,6 +83,8 @@ final class RosterCacheEndToEndTests: XCTestCase {
         XCTAssertEqual(b["q1@localhost"]?["name"] as? String, "N5")
         let completion = try w.tools.run("xmpp-roster", ["__complete", "contacts", "--account", alice])
         XCTAssertEqual(completion.stdout, "p1@localhost\np2@localhost\n")
+        XCTAssertEqual(try w.tools.run("xmpp-roster", ["__complete", "groups", "--account", alice]).stdout, "",
+                       "no contact is in a group")
     }
 }
 

@@ -71,6 +71,14 @@ public final class RosterCache {
                            [.text(account.bare.description)]).compactMap { $0.first?.text }
     }
 
+    /// The group names used in `account`'s cached roster, sorted, for shell completion.
+    public func groups(account: JID) throws(StorageError) -> [String] {
+        let rows = try database.query("SELECT DISTINCT groups FROM roster_items_v1 WHERE account = ? AND groups <> ''",
+                                      [.text(account.bare.description)])
+        return Set(rows.compactMap { $0.first?.text }.flatMap { $0.components(separatedBy: Self.separator) })
+            .filter { !$0.isEmpty }.sorted()
+    }
+
     /// Replaces the whole roster of `account` with a fresh copy from the server.
     public func replace(account: JID, ver: String?, items: [RosterItem], now: Int) throws(StorageError) {
         let key = SQLValue.text(account.bare.description)

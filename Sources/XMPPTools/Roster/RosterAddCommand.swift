@@ -8,7 +8,7 @@ extension RosterTool {
     struct Add: ToolCommand {
         static let name = Option<String>("name", value: "NAME", help: "The name to show for the contact.")
         static let group = Option<String>("group", value: "GROUP", help: "Put the contact in GROUP (repeat for several).",
-                                          repeatable: true)
+                                          repeatable: true, completion: RosterCompletion.groups)
         static let noSubscribe = Flag("no-subscribe", help: "Only add the roster item; send no subscription request.")
         static let contacts = PositionalSpec("JID", help: "The contacts; a name without '@' means that name on the account's domain.",
                                              variadic: true, completion: .contacts)

@@ -5,7 +5,8 @@ extension RosterTool {
     /// `xmpp-roster group JID [GROUP…]`: replaces a contact's groups.
     struct Group: ToolCommand {
         static let contact = RosterTool.contact
-        static let groups = PositionalSpec("GROUP", help: "Groups, replacing the current ones.", optional: true, variadic: true)
+        static let groups = PositionalSpec("GROUP", help: "Groups, replacing the current ones.", optional: true, variadic: true,
+                                         completion: RosterCompletion.groups)
 
         static let spec = CommandSpec(
             "group", summary: "Set the groups of a contact (none given: no groups).",

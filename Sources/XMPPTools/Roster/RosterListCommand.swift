@@ -15,7 +15,7 @@ extension RosterTool {
 
         static let online = Flag("online", help: "Only contacts that are available now.")
         static let group = Option<String>("group", value: "GROUP", help: "Only contacts in GROUP (repeat for any of several).",
-                                          repeatable: true)
+                                          repeatable: true, completion: RosterCompletion.groups)
         static let subscription = Option<SubscriptionState>.choice(
             "subscription", value: "STATE", help: "Only contacts in this subscription state (ask: a request of yours is pending).")
         static let cached = Flag("cached", help: "Answer from the local cache without touching the network.")

@@ -13,6 +13,8 @@ enum Completion {
         case "vcards": VCardCompletion.answer(request, paths: paths, variables: variables)
         case "contacts":
             for jid in RosterCompletion.contacts(account: request.account, paths: paths) { Output.line(jid) }
+        case "groups":
+            for name in RosterCompletion.groupNames(account: request.account, paths: paths) { Output.line(name) }
         default:
             return
         }
