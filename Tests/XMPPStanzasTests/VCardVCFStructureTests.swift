@@ -165,8 +165,14 @@ final class VCardVCFStructureTests: XCTestCase {
 
     func testReadBackComparesWithoutTheIndentationServersAdd() throws {
         let sent = try Self.card("<vCard xmlns='vcard-temp'><GEO><LAT>1</LAT><LON>2</LON></GEO></vCard>")
-        let kept = try Self.card("<vCard xmlns='vcard-temp'>\n <GEO>\n  <LAT>1</LAT>\n  <LON>2</LON>\n </GEO>\n</vCard>")
+        let kept = try Self.card("<vCard xmlns='vcard-temp'>\n <GEO>\n  <LON>2</LON>\n  <LAT>1</LAT>\n </GEO>\n</vCard>")
         XCTAssertEqual(sent.losses(comparedTo: kept), [])
         XCTAssertEqual(sent.losses(comparedTo: VCard()), [VCardLoss(field: "GEO", value: "LAT=1; LON=2")])
+        // The order of LINEs is the address; the order of different parts is not.
+        let label = try Self.card("<vCard xmlns='vcard-temp'><LABEL><HOME/><LINE>a</LINE><LINE>b</LINE></LABEL></vCard>")
+        let swapped = try Self.card("<vCard xmlns='vcard-temp'><LABEL><LINE>b</LINE><LINE>a</LINE><HOME/></LABEL></vCard>")
+        let reordered = try Self.card("<vCard xmlns='vcard-temp'><LABEL><LINE>a</LINE><LINE>b</LINE><HOME/></LABEL></vCard>")
+        XCTAssertEqual(label.losses(comparedTo: swapped).map(\.field), ["LABEL"])
+        XCTAssertEqual(label.losses(comparedTo: reordered), [])
     }
 }

@@ -20,7 +20,9 @@ extension VCard {
     }
 
     /// `e` as comparisons see it: whitespace-only text between child elements (indentation a
-    /// server adds) left out, and Base64 in `BINVAL` without its line breaks.
+    /// server adds) left out, Base64 in `BINVAL` without its line breaks, and the children in
+    /// name order (ejabberd 23.01 sends `<GEO><LON/><LAT/></GEO>` back for `<GEO><LAT/><LON/></GEO>`);
+    /// children of one name (LABEL's LINEs) keep their order.
     static func comparable(_ e: XMLElement) -> XMLElement {
         var out = e
         if e.name == "BINVAL" {
@@ -37,6 +39,11 @@ extension VCard {
             case .text(let t): return isBlank(t) ? nil : node
             }
         }
+        guard out.children.allSatisfy({ $0.element != nil }) else { return out }  // mixed content: order is content
+        out.children = out.children.enumerated().sorted { a, b in
+            let (x, y) = (a.element.element?.name ?? "", b.element.element?.name ?? "")
+            return x != y ? x < y : a.offset < b.offset
+        }.map(\.element)
         return out
     }
 
