@@ -214,9 +214,8 @@ public enum VCFReader {
     static func photo(_ line: VCFContentLine) throws(VCFError) -> VCard.Photo? {
         let value = line.value.trimmingWhitespace()
         guard !value.isEmpty else { return nil }
-        let encoding = line.values(of: "ENCODING").map { $0.lowercased() }
-        if encoding.contains("b") || encoding.contains("base64") {
-            guard isBase64(value) else { throw .malformed(line: line.line, reason: "PHOTO data is not valid Base64") }
+        if isBinary(line) {
+            guard isBase64(value) else { throw .malformed(line: line.line, reason: "\(line.name) data is not valid Base64") }
             return VCard.Photo(type: declaredMediaType(line), base64: compact(value))
         }
         if value.lowercased().hasPrefix("data:") {
@@ -235,9 +234,15 @@ public enum VCFReader {
         return VCard.Photo(type: declaredMediaType(line), externalURL: uriValue(value))
     }
 
-    /// The photo's media type from `TYPE` (3.0) or `MEDIATYPE` (4.0), if valid.
+    /// `ENCODING=b` (3.0), `ENCODING=BASE64`, or a bare `BASE64` (2.1, and Apple's Address Book in 3.0 files).
+    static func isBinary(_ line: VCFContentLine) -> Bool {
+        line.values(of: "ENCODING").contains { ["b", "base64"].contains($0.lowercased()) }
+            || line.values(of: "TYPE").contains { $0.uppercased() == "BASE64" }
+    }
+
+    /// The photo's media type from `TYPE` (3.0) or `MEDIATYPE` (4.0), if valid; a bare BASE64 is no type.
     static func declaredMediaType(_ line: VCFContentLine) -> String? {
-        (line.values(of: "TYPE") + line.values(of: "MEDIATYPE")).lazy.compactMap(mediaType).first
+        (line.values(of: "TYPE") + line.values(of: "MEDIATYPE")).lazy.filter { $0.uppercased() != "BASE64" }.compactMap(mediaType).first
     }
 
     /// A URI value: not escaped by the RFCs, but some writers escape ':' ',' ';' anyway, and

@@ -87,10 +87,9 @@ enum VCFStructured {
         let value = line.value.trimmingWhitespace()
         guard !value.isEmpty else { return .empty }
         var type = (line.values(of: "TYPE") + line.values(of: "MEDIATYPE")).map { $0.trimmingWhitespace() }
-            .filter { !$0.isEmpty }.joined(separator: ",")
+            .filter { !$0.isEmpty && $0.uppercased() != "BASE64" }.joined(separator: ",")
         let credential: String
-        let encoding = line.values(of: "ENCODING").map { $0.lowercased() }
-        if encoding.contains("b") || encoding.contains("base64") {
+        if VCFReader.isBinary(line) {
             guard VCFReader.isBase64(value) else { return .dropped("not valid Base64") }
             credential = VCFReader.compact(value)
         } else if value.lowercased().hasPrefix("data:"), let comma = value.firstIndex(of: ",") {
@@ -117,10 +116,9 @@ enum VCFStructured {
         guard !value.isEmpty else { return .empty }
         var e = XMLElement("SOUND", namespace: Namespace.vcardTemp)
         let kind = line.values(of: "VALUE").first?.lowercased()
-        let encoding = line.values(of: "ENCODING").map { $0.lowercased() }
         if kind == "text" {
             e.appendLeaf("PHONETIC", VCFText.unescape(line.value))
-        } else if encoding.contains("b") || encoding.contains("base64") || value.lowercased().hasPrefix("data:") {
+        } else if VCFReader.isBinary(line) || value.lowercased().hasPrefix("data:") {
             guard let sound = try VCFReader.photo(line), let data = sound.base64 else { return .dropped("not valid Base64") }
             e.appendLeaf("BINVAL", data)
         } else if kind == "uri" || kind == "url" || looksLikeURI(value), let uri = VCFReader.uriValue(line.value) {
