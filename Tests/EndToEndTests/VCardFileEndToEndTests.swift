@@ -84,6 +84,7 @@ final class VCardFileEndToEndTests: XCTestCase {
         let v4 = """
             BEGIN:VCARD
             VERSION:4.0
+            PRODID:-//Apple Inc.//iOS 17.0//EN
             FN:Simon Perreault
             N:Perreault;Simon;;;ing. jr
             BDAY:19650203
@@ -97,7 +98,12 @@ final class VCardFileEndToEndTests: XCTestCase {
         let r = try t.run("xmpp-vcard", ["import", "-", "--json"], stdin: v4)
         XCTAssertEqual(r.status, 0, r.stderr)
         let drops = t.server.dropsVCardFields
-        XCTAssertEqual(try VCardEndToEndTests.object(r)["dropped_fields"] as? [String], drops ? ["org_unit", "phone.type", "TZ"] : [])
+        let report = try VCardEndToEndTests.object(r)
+        XCTAssertEqual(report["dropped_fields"] as? [String], ["PRODID"] + (drops ? ["org_unit", "phone.type", "TZ"] : []))
+        let first = (report["dropped"] as? [[String: Any]])?.first
+        XCTAssertEqual(first?["value"] as? String, "-//Apple Inc.//iOS 17.0//EN")
+        XCTAssertEqual(first?["by"] as? String, "input", "the file's PRODID is left out by the reader, not the server")
+        XCTAssertTrue(r.stderr.contains("line 3: left out PRODID '-//Apple Inc.//iOS 17.0//EN'"), r.stderr)
         XCTAssertEqual(r.stderr.contains("did not keep TZ (-0500)"), drops, r.stderr)
         let doc = try VCardEndToEndTests.object(try t.run("xmpp-vcard", ["get", "--json"]))
         XCTAssertEqual(doc["fullname"] as? String, "Simon Perreault")
