@@ -63,7 +63,7 @@ public final class Connection: StanzaChannel {
         let socket = try Socket.connect(host: endpoint.host, port: endpoint.port, deadline: deadline)
         let transport = Transport(socket: socket, peerName: "\(endpoint.host):\(endpoint.port)")
         if endpoint.directTLS {
-            try transport.startTLS(context: tls, referenceName: options.domain, directTLS: true, deadline: deadline)
+            try transport.startTLS(context: tls, referenceName: options.dnsName, directTLS: true, deadline: deadline)
         }
         let stream = XMPPStream(transport: transport, timeout: options.timeout, limits: options.limits, trace: trace)
         var features = try stream.open(to: options.domain, from: transport.isSecure ? options.account : nil)
@@ -75,7 +75,7 @@ public final class Connection: StanzaChannel {
                 stream.close()
                 throw .protocolViolation("server refused STARTTLS (<\(answer.name)/>)")
             }
-            try transport.startTLS(context: tls, referenceName: options.domain, directTLS: false, deadline: .now + options.timeout)
+            try transport.startTLS(context: tls, referenceName: options.dnsName, directTLS: false, deadline: .now + options.timeout)
             features = try stream.open(to: options.domain, from: options.account)
         }
         return Connection(stream: stream, options: options, endpoint: endpoint, features: features)

@@ -1,4 +1,5 @@
 import XMLTree
+import XMPPStanzas
 
 /// Where and how to connect (ARCHITECTURE.md §3 common options).
 public struct ConnectionOptions: Sendable {
@@ -29,11 +30,16 @@ public struct ConnectionOptions: Sendable {
         self.limits = limits
     }
 
+    /// The domain as DNS and certificates spell it: A-labels (`münchen.example` →
+    /// `xn--mnchen-3ya.example`). SRV look-ups, SNI and the certificate check use it; the stream
+    /// header keeps `domain`, since RFC 7622 §3.2.1 allows no A-label in a domainpart.
+    public var dnsName: String { JID.asciiForm(ofDomain: domain) }
+
     /// The endpoints to try, in order.
     public var endpoints: [Endpoint] {
         if let serverHost {
             return [Endpoint(host: serverHost, port: serverPort ?? (directTLS ? 5223 : 5222), directTLS: directTLS)]
         }
-        return SRVResolver.endpoints(for: domain, directTLSOnly: directTLS)
+        return SRVResolver.endpoints(for: dnsName, directTLSOnly: directTLS)
     }
 }

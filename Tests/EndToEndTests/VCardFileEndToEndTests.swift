@@ -35,11 +35,56 @@ final class VCardFileEndToEndTests: XCTestCase {
         XCTAssertEqual(try bob.run("xmpp-vcard", ["import", "-"], stdin: again.stdout).status, 0)
     }
 
+    /// Issue 14: a card another client published with every XEP-0054 element lost GEO, LABEL, KEY,
+    /// LOGO, SOUND, AGENT and CLASS on the way through `get --format vcf` and `import`, silently.
+    func testACardWithEveryVcardTempElementSurvivesExportAndImport() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        let (bob, _) = try t.makeAccount("xb", login: true)
+        let mallory = try t.makeAccount("xm")
+        let card = "<iq type='set' id='v1'><vCard xmlns='vcard-temp'><FN>Jane Doe</FN><N><FAMILY>Doe</FAMILY><GIVEN>Jane</GIVEN></N>"
+            + "<TITLE>Engineer</TITLE><LABEL><HOME/><LINE>1 Main Street</LINE><LINE>Springfield</LINE></LABEL>"
+            + "<MAILER>slixmpp</MAILER><TZ>+01:00</TZ><GEO><LAT>37.386013</LAT><LON>-122.082932</LON></GEO>"
+            + "<LOGO><TYPE>image/png</TYPE><BINVAL>iVBORw0KGgoAAAA=</BINVAL></LOGO>"
+            + "<AGENT><vCard><FN>Susan Thomas</FN></vCard></AGENT><PRODID>-//slixmpp//EN</PRODID>"
+            + "<REV>2026-11-30T10:00:00Z</REV><SOUND><PHONETIC>jayn doh</PHONETIC></SOUND><CLASS><PRIVATE/></CLASS>"
+            + "<KEY><TYPE>PGP</TYPE><CRED>mQINBF</CRED></KEY><TITLE>Second title</TITLE></vCard></iq>"
+        let client = try RawStanzaClient.start(serverArgs: t.serverArgs, environment: t.environment, account: mallory, sending: [card])
+        _ = client.stop()
+
+        let original = try VCardEndToEndTests.object(try t.run("xmpp-vcard", ["get", mallory.0, "--json", "-a", bob]))
+        let kept = (original["other_fields"] as? [String]) ?? []
+        if !t.server.dropsVCardFields {
+            // ejabberd keeps them all (and reorders the parts of each), but not the second TITLE.
+            XCTAssertEqual(Set(kept).subtracting(["TITLE"]),
+                           ["LABEL", "MAILER", "TZ", "GEO", "LOGO", "AGENT", "PRODID", "REV", "SOUND", "CLASS", "KEY"])
+            let geo = (original["other"] as? [[String: Any]])?.first { $0["field"] as? String == "GEO" }?["value"] as? String
+            XCTAssertTrue(geo?.contains("LAT=37.386013") == true && geo?.contains("LON=-122.082932") == true,
+                          "get --json shows the values: \(geo ?? "none")")
+        }
+        let export = try t.run("xmpp-vcard", ["get", mallory.0, "--format", "vcf", "-a", bob])
+        XCTAssertEqual(export.status, 0, export.stderr)
+        let named = ["PRODID (-//slixmpp//EN)", "REV (2026-11-30T10:00:00Z)"].filter { kept.contains(String($0.prefix { $0 != " " })) }
+        XCTAssertEqual(export.stderr.split(separator: "\n").map(String.init).sorted(),
+                       named.map { "xmpp-vcard: warning: the .vcf file of \(mallory.0) leaves out \($0)" }, export.stderr)
+
+        let imported = try t.run("xmpp-vcard", ["import", "-", "--json", "-a", bob], stdin: export.stdout)
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertEqual(try VCardEndToEndTests.object(imported)["dropped_fields"] as? [String], [], imported.stdout)
+        var copy = try VCardEndToEndTests.object(try t.run("xmpp-vcard", ["get", "--json", "-a", bob]))
+        var expected = original
+        let unwritten: Set<String> = ["PRODID", "REV"]
+        expected["other_fields"] = kept.filter { !unwritten.contains($0) }
+        expected["other"] = (original["other"] as? [[String: Any]])?.filter { !unwritten.contains($0["field"] as? String ?? "") }
+        for key in ["jid", "source", "fetched_at"] { copy[key] = expected[key] }
+        XCTAssertEqual(NSDictionary(dictionary: copy), NSDictionary(dictionary: expected))
+    }
+
     func testImportReadsVCard4AndReportsWhatTheServerDropped() throws {
         let (t, _) = try VCardEndToEndTests.account("f4")
         let v4 = """
             BEGIN:VCARD
             VERSION:4.0
+            PRODID:-//Apple Inc.//iOS 17.0//EN
             FN:Simon Perreault
             N:Perreault;Simon;;;ing. jr
             BDAY:19650203
@@ -53,7 +98,12 @@ final class VCardFileEndToEndTests: XCTestCase {
         let r = try t.run("xmpp-vcard", ["import", "-", "--json"], stdin: v4)
         XCTAssertEqual(r.status, 0, r.stderr)
         let drops = t.server.dropsVCardFields
-        XCTAssertEqual(try VCardEndToEndTests.object(r)["dropped_fields"] as? [String], drops ? ["org_unit", "phone.type", "TZ"] : [])
+        let report = try VCardEndToEndTests.object(r)
+        XCTAssertEqual(report["dropped_fields"] as? [String], ["PRODID"] + (drops ? ["org_unit", "phone.type", "TZ"] : []))
+        let first = (report["dropped"] as? [[String: Any]])?.first
+        XCTAssertEqual(first?["value"] as? String, "-//Apple Inc.//iOS 17.0//EN")
+        XCTAssertEqual(first?["by"] as? String, "input", "the file's PRODID is left out by the reader, not the server")
+        XCTAssertTrue(r.stderr.contains("line 3: left out PRODID '-//Apple Inc.//iOS 17.0//EN'"), r.stderr)
         XCTAssertEqual(r.stderr.contains("did not keep TZ (-0500)"), drops, r.stderr)
         let doc = try VCardEndToEndTests.object(try t.run("xmpp-vcard", ["get", "--json"]))
         XCTAssertEqual(doc["fullname"] as? String, "Simon Perreault")

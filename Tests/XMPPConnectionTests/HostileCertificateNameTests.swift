@@ -59,6 +59,28 @@ final class HostileCertificateNameTests: HostilePeerTestCase {
         XCTAssertEqual(why, "hostname mismatch (expected a certificate for xmpp1.example.test)")
     }
 
+    /// A U-label domain is looked up and checked as DNS and certificates spell it, by its A-labels
+    /// (RFC 6125 §6.4.2, IDNA2008); the stream header names the JID's domain, which RFC 7622
+    /// §3.2.1 keeps in U-labels. Before, the U-label itself went to SRV, SNI and the name check.
+    func testAULabelDomainIsCheckedByItsALabels() throws {
+        let options = ConnectionOptions(domain: "münchen.example")
+        XCTAssertEqual(options.dnsName, "xn--mnchen-3ya.example")
+        XCTAssertEqual(ConnectionOptions(domain: "example.org").dnsName, "example.org")
+        XCTAssertEqual(ConnectionOptions(domain: "[::1]").dnsName, "[::1]")
+        XCTAssertEqual(ConnectionOptions(domain: "münchen.example", directTLS: true).endpoints.last?.host, "xn--mnchen-3ya.example",
+                       "without SRV records, the domain's A-label form is dialled")
+
+        let pair = try PeerCertificates.pair(named: "idn-muenchen", subjectAltName: "DNS:xn--mnchen-3ya.example")
+        let identity = try PeerTLSIdentity(certificate: pair.certificate, key: pair.key)
+        caFile = pair.certificate
+        let peer = try scriptedPeer { [unowned self] in honestLogin(identity, domain: "münchen.example") }
+        guard let (error, _) = runLogin(peer, domain: "münchen.example") else { return }
+        XCTAssertNil(error, "a certificate for the A-label form is valid for the U-label domain")
+        let sent = peer.transcript(0)?.text ?? ""
+        XCTAssertTrue(sent.contains("to='münchen.example'"), sent)
+        XCTAssertFalse(sent.contains("xn--"), "no A-label in the stream: \(sent)")
+    }
+
     func testReferenceNameKindIsDecidedByInetPton() {
         XCTAssertEqual(ReferenceName("127.1"), .dnsName("127.1"))
         XCTAssertEqual(ReferenceName("2130706433"), .dnsName("2130706433"))

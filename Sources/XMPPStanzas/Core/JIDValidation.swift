@@ -88,7 +88,7 @@ extension JID {
     }
 
     /// The A-label form of a canonical domain (IP literals as they are).
-    static func asciiForm(ofDomain domain: String) -> String {
+    public static func asciiForm(ofDomain domain: String) -> String {
         guard !domain.hasPrefix("["), domain.unicodeScalars.contains(where: { !$0.isASCII }) else { return domain }
         // A canonical domain was accepted by the same conversion, so it cannot fail here.
         return (try? IDNADomain.canonical(domain).ascii) ?? domain

@@ -16,13 +16,32 @@ public enum VCFReader {
         public var line: Int
         /// What was dropped while reading it, one sentence each, naming the line.
         public var warnings: [String] = []
+        /// The same drops as values (`PRODID`, a second `FN` of one ALTID…), for reports.
+        public var dropped: [VCardLoss] = []
+    }
+
+    /// A card being read.
+    struct Open {
+        var entry: Entry
+        var version = false
+        /// `NAME ALTID` of the properties read so far, and their lines: RFC 6350 §5.4 forms of one value.
+        var alternatives: [String: Int] = [:]
+
+        mutating func drop(_ line: VCFContentLine, value: String, because reason: String) {
+            let shown = VCFContentLine.excerpt(value)
+            entry.warnings.append("line \(line.line): left out \(line.name) '\(shown)' (\(reason))")
+            entry.dropped.append(VCardLoss(field: line.name, value: shown))
+        }
     }
 
     /// Every card in `bytes`, in order; at least one, or it throws.
-    public static func read(_ bytes: [UInt8]) throws(VCFError) -> [Entry] {
+    public static func read(_ bytes: [UInt8]) throws(VCFError) -> [Entry] { try read(bytes, depth: 0) }
+
+    /// Every card in `bytes`, inside `depth` AGENT properties.
+    static func read(_ bytes: [UInt8], depth: Int) throws(VCFError) -> [Entry] {
         guard bytes.count <= maxBytes else { throw .tooLarge(limit: maxBytes) }
         var entries: [Entry] = []
-        var current: (card: VCard, line: Int, version: Bool, warnings: [String])?
+        var current: Open?
         for line in try VCFContentLine.lines(in: bytes) {
             let isBegin = line.name == "BEGIN" && line.value.uppercased() == "VCARD"
             let isEnd = line.name == "END" && line.value.uppercased() == "VCARD"
@@ -30,24 +49,25 @@ public enum VCFReader {
                 guard isBegin else {
                     throw .malformed(line: line.line, reason: "expected BEGIN:VCARD, found \(line.name)")
                 }
-                current = (VCard(), line.line, false, [])
+                current = Open(entry: Entry(card: VCard(), line: line.line))
                 continue
             }
-            if isBegin { throw .malformed(line: line.line, reason: "BEGIN:VCARD inside the vCard begun on line \(open.line)") }
+            if isBegin { throw .malformed(line: line.line, reason: "BEGIN:VCARD inside the vCard begun on line \(open.entry.line)") }
             if isEnd {
-                guard open.version else {
-                    throw .malformed(line: open.line, reason: "the vCard begun here has no VERSION line (add VERSION:3.0 after BEGIN:VCARD)")
+                // An AGENT's vCard goes by its card's version (RFC 2426 §3.5.4's example has no VERSION).
+                guard open.version || depth > 0 else {
+                    throw .malformed(line: open.entry.line, reason: "the vCard begun here has no VERSION line (add VERSION:3.0 after BEGIN:VCARD)")
                 }
-                entries.append(Entry(card: open.card, line: open.line, warnings: open.warnings))
+                entries.append(open.entry)
                 current = nil
                 continue
             }
             if line.name == "VERSION" { open.version = true }
-            try apply(line, to: &open.card, warnings: &open.warnings)
+            try apply(line, to: &open, depth: depth)
             current = open
         }
         if let open = current {
-            throw .malformed(line: open.line, reason: "the vCard begun here has no END:VCARD")
+            throw .malformed(line: open.entry.line, reason: "the vCard begun here has no END:VCARD")
         }
         guard !entries.isEmpty else { throw .noCard }
         return entries
@@ -56,45 +76,67 @@ public enum VCFReader {
     /// Every card in `text`.
     public static func read(_ text: String) throws(VCFError) -> [Entry] { try read(Array(text.utf8)) }
 
-    /// Puts one property into `card`; what it drops goes to `warnings`.
-    static func apply(_ raw: VCFContentLine, to card: inout VCard, warnings: inout [String]) throws(VCFError) {
+    /// Puts one property into the card being read; what it drops goes to its warnings.
+    static func apply(_ raw: VCFContentLine, to open: inout Open, depth: Int) throws(VCFError) {
         guard !raw.name.isEmpty else {
-            warnings.append("line \(raw.line): dropped '\(raw.value)' (not a vCard property name)")
+            open.entry.warnings.append("line \(raw.line): dropped '\(raw.value)' (not a vCard property name)")
+            open.entry.dropped.append(VCardLoss(field: "?", value: raw.value))
             return
         }
         let line = try VCF21.decoded(raw)
         let text = VCFText.unescape(line.value)
+        // RFC 6350 §5.4: properties sharing an ALTID are one value in other forms (languages, scripts); vcard-temp holds one.
+        if let altID = line.values(of: "ALTID").first {
+            let key = line.name + " " + altID
+            if let first = open.alternatives[key] {
+                open.drop(line, value: text, because: "ALTID \(altID) is another form of the \(line.name) on line \(first), which is kept")
+                return
+            }
+            open.alternatives[key] = line.line
+        }
         // Blank is absent, as in the XML form (VCard(element:)): the two must agree on every card.
         let nonEmpty: String? = VCard.isBlank(text) ? nil : text
+        var card = open.entry.card
+        defer { open.entry.card = card }
+        /// The first value goes in the field, a repeated one (two TITLEs) in extras, as VCard(element:) keeps it.
+        func single(_ path: WritableKeyPath<VCard, String?>, _ value: String?) {
+            guard let value else { return }
+            if card[keyPath: path] == nil { card[keyPath: path] = value } else { card.extras.append(simple(line.name, value)) }
+        }
         switch line.name {
         case "VERSION":
             let version = line.value.trimmingWhitespace()
             guard version == "2.1" || version == "3.0" || version == "4.0" else {
                 throw .malformed(line: line.line, reason: "unsupported vCard version '\(VCFContentLine.excerpt(version))' (2.1, 3.0 and 4.0 are read)")
             }
-        case "PRODID", "REV": break  // the writer's own bookkeeping, regenerated on export
+        case "PRODID", "REV":
+            if let value = nonEmpty {
+                let what = line.name == "PRODID" ? "the program that wrote the file" : "when the file was written"
+                open.drop(line, value: value, because: "it names \(what), not the person")
+            }
         case "BEGIN", "END":
             // BEGIN:VCARD and END:VCARD never get here; anything else (BEGIN:VCALENDAR, END:VCARDS) is no property.
             throw .malformed(line: line.line, reason: "\(line.name):\(VCFContentLine.excerpt(line.value)) inside a vCard (expected END:VCARD)")
-        case "FN": card.fullName = nonEmpty
+        case "FN": single(\.fullName, nonEmpty)
         case "N":
             let c = VCFText.components(line.value, count: 5)
-            card.name.family = c[0]; card.name.given = c[1]; card.name.middle = c[2]
-            card.name.prefix = c[3]; card.name.suffix = c[4]
-        case "NICKNAME": card.nickname = nonEmpty
+            let name = VCard.Name(family: c[0], given: c[1], middle: c[2], prefix: c[3], suffix: c[4])
+            if card.name.isEmpty { card.name = name } else if !name.isEmpty { card.extras.append(VCard.element(of: name)) }
+        case "NICKNAME": single(\.nickname, nonEmpty)
         case "BDAY":
-            card.birthday = nonEmpty.map(normalizedDate)
-            if let date = card.birthday, CalendarDate.parts(date) != nil, !CalendarDate.isValid(date) {
+            let date = nonEmpty.map(normalizedDate)
+            if let date, CalendarDate.parts(date) != nil, !CalendarDate.isValid(date) {
                 throw .malformed(line: line.line, reason: "BDAY '\(VCFContentLine.excerpt(date))' is no calendar date")
             }
-        case "TITLE": card.title = nonEmpty
-        case "ROLE": card.role = nonEmpty
-        case "NOTE": card.note = nonEmpty
-        case "URL": card.url = uriValue(line.value)
+            single(\.birthday, date)
+        case "TITLE": single(\.title, nonEmpty)
+        case "ROLE": single(\.role, nonEmpty)
+        case "NOTE": single(\.note, nonEmpty)
+        case "URL": single(\.url, uriValue(line.value))
         case "ORG":
             let c = VCFText.components(line.value)
-            card.organization.name = c.first ?? nil
-            card.organization.units = c.dropFirst().compactMap { $0 }
+            let org = VCard.Organization(name: c.first ?? nil, units: c.dropFirst().compactMap { $0 })
+            if card.organization.isEmpty { card.organization = org } else if !org.isEmpty { card.extras.append(VCard.element(of: org)) }
         case "EMAIL":
             if let address = nonEmpty { card.emails.append(VCard.Email(address: address, types: types(line, reserved: ["userid"]))) }
         case "TEL":
@@ -118,13 +160,27 @@ public enum VCFReader {
             }
             guard !VCard.isBlank(uri) else { return }
             if card.jabberID == nil { card.jabberID = uri } else { card.extras.append(simple("JABBERID", uri)) }
-        case "PHOTO": card.photo = try photo(line)
+        case "PHOTO":
+            guard let photo = try photo(line) else { return }
+            if card.photo == nil { card.photo = photo } else { card.extras.append(VCard.element(of: photo, named: "PHOTO")) }
         case "CATEGORIES":
             var e = XMLElement("CATEGORIES", namespace: Namespace.vcardTemp)
             for keyword in VCFText.split(line.value, on: ",") where !VCard.isBlank(VCFText.unescape(keyword)) { e.appendLeaf("KEYWORD", VCFText.unescape(keyword)) }
             if !e.elements.isEmpty { card.extras.append(e) }
+        case _ where VCFStructured.names.contains(line.name):
+            var warnings = open.entry.warnings
+            let reading = try VCFStructured.read(line, depth: depth, warnings: &warnings)
+            open.entry.warnings = warnings
+            switch reading {
+            case .element(let e): card.extras.append(e)
+            case .empty: break
+            case .dropped(let reason): open.drop(line, value: text, because: reason)
+            }
         default:
-            guard let first = line.name.unicodeScalars.first, first.properties.isAlphabetic else { return }
+            guard let first = line.name.unicodeScalars.first, first.properties.isAlphabetic else {
+                open.drop(line, value: text, because: "a name that cannot start an XML element")
+                return
+            }
             card.extras.append(simple(line.name, text))
         }
     }
@@ -158,9 +214,8 @@ public enum VCFReader {
     static func photo(_ line: VCFContentLine) throws(VCFError) -> VCard.Photo? {
         let value = line.value.trimmingWhitespace()
         guard !value.isEmpty else { return nil }
-        let encoding = line.values(of: "ENCODING").map { $0.lowercased() }
-        if encoding.contains("b") || encoding.contains("base64") {
-            guard isBase64(value) else { throw .malformed(line: line.line, reason: "PHOTO data is not valid Base64") }
+        if isBinary(line) {
+            guard isBase64(value) else { throw .malformed(line: line.line, reason: "\(line.name) data is not valid Base64") }
             return VCard.Photo(type: declaredMediaType(line), base64: compact(value))
         }
         if value.lowercased().hasPrefix("data:") {
@@ -179,9 +234,15 @@ public enum VCFReader {
         return VCard.Photo(type: declaredMediaType(line), externalURL: uriValue(value))
     }
 
-    /// The photo's media type from `TYPE` (3.0) or `MEDIATYPE` (4.0), if valid.
+    /// `ENCODING=b` (3.0), `ENCODING=BASE64`, or a bare `BASE64` (2.1, and Apple's Address Book in 3.0 files).
+    static func isBinary(_ line: VCFContentLine) -> Bool {
+        line.values(of: "ENCODING").contains { ["b", "base64"].contains($0.lowercased()) }
+            || line.values(of: "TYPE").contains { $0.uppercased() == "BASE64" }
+    }
+
+    /// The photo's media type from `TYPE` (3.0) or `MEDIATYPE` (4.0), if valid; a bare BASE64 is no type.
     static func declaredMediaType(_ line: VCFContentLine) -> String? {
-        (line.values(of: "TYPE") + line.values(of: "MEDIATYPE")).lazy.compactMap(mediaType).first
+        (line.values(of: "TYPE") + line.values(of: "MEDIATYPE")).lazy.filter { $0.uppercased() != "BASE64" }.compactMap(mediaType).first
     }
 
     /// A URI value: not escaped by the RFCs, but some writers escape ':' ',' ';' anyway, and

@@ -73,25 +73,9 @@ extension VCard {
     public var element: XMLElement {
         var v = XMLElement("vCard", namespace: Namespace.vcardTemp)
         v.appendLeaf("FN", fullName)
-        if !name.isEmpty {
-            var n = XMLElement("N", namespace: Namespace.vcardTemp)
-            n.appendLeaf("FAMILY", name.family)
-            n.appendLeaf("GIVEN", name.given)
-            n.appendLeaf("MIDDLE", name.middle)
-            n.appendLeaf("PREFIX", name.prefix)
-            n.appendLeaf("SUFFIX", name.suffix)
-            name.extras.forEach { n.append($0) }
-            v.append(n)
-        }
+        if !name.isEmpty { v.append(VCard.element(of: name)) }
         v.appendLeaf("NICKNAME", nickname)
-        if let photo {
-            var p = XMLElement("PHOTO", namespace: Namespace.vcardTemp)
-            p.appendLeaf("TYPE", photo.type)
-            p.appendLeaf("BINVAL", photo.base64)
-            p.appendLeaf("EXTVAL", photo.externalURL)
-            photo.extras.forEach { p.append($0) }
-            v.append(p)
-        }
+        if let photo { v.append(VCard.element(of: photo, named: "PHOTO")) }
         v.appendLeaf("BDAY", birthday)
         for a in addresses {
             var e = XMLElement("ADR", namespace: Namespace.vcardTemp)
@@ -106,17 +90,42 @@ extension VCard {
         v.appendLeaf("JABBERID", jabberID)
         v.appendLeaf("TITLE", title)
         v.appendLeaf("ROLE", role)
-        if !organization.isEmpty {
-            var o = XMLElement("ORG", namespace: Namespace.vcardTemp)
-            o.appendLeaf("ORGNAME", organization.name)
-            organization.units.forEach { o.appendLeaf("ORGUNIT", $0) }
-            organization.extras.forEach { o.append($0) }
-            v.append(o)
-        }
+        if !organization.isEmpty { v.append(VCard.element(of: organization)) }
         v.appendLeaf("NOTE", note)
         v.appendLeaf("URL", url)
         extras.forEach { v.append($0) }
         return v
+    }
+
+    /// `<N/>` of a name.
+    static func element(of name: Name) -> XMLElement {
+        var n = XMLElement("N", namespace: Namespace.vcardTemp)
+        n.appendLeaf("FAMILY", name.family)
+        n.appendLeaf("GIVEN", name.given)
+        n.appendLeaf("MIDDLE", name.middle)
+        n.appendLeaf("PREFIX", name.prefix)
+        n.appendLeaf("SUFFIX", name.suffix)
+        name.extras.forEach { n.append($0) }
+        return n
+    }
+
+    /// `<PHOTO/>` (or `<LOGO/>`, which XEP-0054 builds the same way) of a photo.
+    static func element(of photo: Photo, named elementName: String) -> XMLElement {
+        var p = XMLElement(elementName, namespace: Namespace.vcardTemp)
+        p.appendLeaf("TYPE", photo.type)
+        p.appendLeaf("BINVAL", photo.base64)
+        p.appendLeaf("EXTVAL", photo.externalURL)
+        photo.extras.forEach { p.append($0) }
+        return p
+    }
+
+    /// `<ORG/>` of an organisation.
+    static func element(of organization: Organization) -> XMLElement {
+        var o = XMLElement("ORG", namespace: Namespace.vcardTemp)
+        o.appendLeaf("ORGNAME", organization.name)
+        organization.units.forEach { o.appendLeaf("ORGUNIT", $0) }
+        organization.extras.forEach { o.append($0) }
+        return o
     }
 
     /// The card as one XML document (for the cache).

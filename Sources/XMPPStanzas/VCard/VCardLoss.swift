@@ -81,15 +81,15 @@ extension VCard {
 
     /// Elements of `sent` with no equal element in `kept`, each once.
     private static func lostElements(_ sent: [XMLElement], _ kept: [XMLElement]) -> [VCardLoss] {
-        var remaining = kept
+        // Compared without the indentation or Base64 line breaks a server may add.
+        var remaining = kept.map(comparable)
         var out: [VCardLoss] = []
         for e in sent {
-            if let i = remaining.firstIndex(of: e) {
+            if let i = remaining.firstIndex(of: comparable(e)) {
                 remaining.remove(at: i)
             } else {
-                let text = e.text
-                let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-                out.append(VCardLoss(field: e.name, value: shown.isEmpty ? "<\(e.name)/>" : shown))
+                let text = summary(of: e)
+                out.append(VCardLoss(field: e.name, value: text.count > 60 ? String(text.prefix(60)) + "…" : text))
             }
         }
         return out

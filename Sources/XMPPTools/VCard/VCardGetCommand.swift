@@ -36,10 +36,16 @@ extension VCardTool {
                     + "\"emails\" ([{\"address\", \"types\"}]), \"phones\" ([{\"number\", \"types\"}]), \"addresses\" "
                     + "([{\"street\", \"extended\", \"pobox\", \"locality\", \"region\", \"code\", \"country\", \"types\"}]), "
                     + "\"url\", \"note\", \"jabber_id\", \"photo\" ({\"type\", \"bytes\", \"sha1\", \"url\"} or null) and "
-                    + "\"other_fields\" (names of fields kept but not shown). Every JSON Line has every key, and also "
+                    + "\"other_fields\" (names of the fields kept but not mapped to a key) and \"other\" (those fields with their values: "
+                    + "[{\"field\", \"value\" (the parts as NAME=value, separated by '; '), \"xml\" (the element as the server "
+                    + "sent it)}]). Text output for a terminal shows them as \"Other field\" rows with their values. Every JSON Line has every key, and also "
                     + "\"error\" and \"exit_code\": null and 0 for a card; for a JID that failed, the reason and its exit "
                     + "status, with the keys of an empty card (\"source\" null). With --field a line is {\"jid\", FIELD, "
                     + "\"error\", \"exit_code\"}.",
+                "--format vcf writes vCard 3.0 that 'xmpp-vcard import' reads back to the same card, XEP-0054's "
+                    + "structured fields (GEO, LABEL, KEY, LOGO, SOUND, AGENT, CLASS) included. What vCard 3.0 cannot "
+                    + "carry (an element with attributes or in another namespace, PRODID and REV) is left out and "
+                    + "named on stderr with its value.",
                 "A JID without a vCard (Prosody cannot tell that from a JID without an account) is exit status 4; "
                     + "the account's own missing card is an empty card. With several JIDs the status is 4 when every "
                     + "failure was a missing card, 1 otherwise.",

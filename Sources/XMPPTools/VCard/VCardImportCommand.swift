@@ -17,6 +17,15 @@ extension VCardTool {
                     + "line breaks) in UTF-8 or ISO-8859-1, bare TYPE words (TEL;CELL), BASE64 photos. A vendor property "
                     + "whose name vCard does not allow is dropped with a warning naming its line; a card without VERSION, "
                     + "or a BDAY that is no calendar date (1980-02-30), is an error.",
+                "XEP-0054's structured fields are read into its structure: GEO (LAT and LON; 3.0 'lat;lon' or a 4.0 "
+                    + "geo: URI), LABEL (its type flags and one LINE a line), KEY (TYPE and CRED), LOGO (like PHOTO), "
+                    + "SOUND (PHONETIC, BINVAL or EXTVAL), AGENT (an embedded vCard or a URI) and CLASS (PUBLIC, PRIVATE "
+                    + "or CONFIDENTIAL). A repeated property (a second TITLE, N or ORG) is kept as a second element, "
+                    + "which vcard-temp allows; properties sharing one ALTID (RFC 6350 §5.4: the same value in another "
+                    + "language or script) keep the first and warn about the others. PRODID and REV name the program "
+                    + "and time that wrote the file, not the person, and are left out with a warning. What the file "
+                    + "loses this way is warned about with its value and, with --json, listed in dropped_fields and in "
+                    + "dropped with \"by\": \"input\" (\"by\": \"server\" for what the server did not keep).",
             ],
             options: PasswordSource.declarations, positionals: [file],
             examples: [
@@ -47,7 +56,7 @@ extension VCardTool {
             }
             let imported = entries[0].card
             for warning in entries[0].warnings { context.environment.warn("\(name): \(warning)") }
-            try VCardPublisher(context: context).run(status: "imported", force: true) { current in
+            try VCardPublisher(context: context).run(status: "imported", force: true, skipped: entries[0].dropped) { current in
                 var card = imported
                 if card.photo == nil { card.photo = current.photo }
                 return card

@@ -68,6 +68,12 @@ struct VCardPrinter {
             Output.line(list ? VCardRender.jsonLine(r).compact : VCardRender.json(r).pretty)
         case .vcf:
             Output.out(VCFWriter.write(r.card))
+            // vCard 3.0 has no form for some of what vcard-temp holds: say what the file leaves out.
+            let losses = VCFWriter.losses(r.card)
+            for field in VCardPublisher.fieldNames(losses) {
+                let values = losses.filter { $0.field == field }.map { VCardPublisher.short($0.value) }
+                env.warn("warning: the .vcf file of \(r.jid) leaves out \(field) (\(values.joined(separator: "; ")))")
+            }
         case .text:
             if tty {
                 if printedBlocks > 0 { Output.line("") }

@@ -15,11 +15,13 @@ struct VCardPublisher {
         var changed: [String]
         /// Values the server did not keep.
         var losses: [VCardLoss]
+        /// Values the input had that were never sent (a file's PRODID), already warned about.
+        var skipped: [VCardLoss] = []
     }
 
     /// Fetches the account's card, lets `change` turn it into the card to publish, publishes it
     /// (unless nothing changed and `force` is false), reads it back, caches and reports.
-    func run(status: String, force: Bool, change: (VCard) throws -> VCard) throws {
+    func run(status: String, force: Bool, skipped: [VCardLoss] = [], change: (VCard) throws -> VCard) throws {
         let (connection, account) = try context.connectWithSession()
         defer { connection.close() }
         let cache = VCardCacheAccess(env: env)
@@ -33,7 +35,9 @@ struct VCardPublisher {
                             losses: card.losses(comparedTo: kept)), kept)
         }
         cache.record(account: account, cards: [(account, kept)], gone: [])
-        report(account, outcome)
+        var reported = outcome
+        reported.skipped = skipped
+        report(account, reported)
     }
 
     /// Warns about every field the server dropped (one line per field) and prints the result.
@@ -47,8 +51,8 @@ struct VCardPublisher {
             Output.line(JSONValue.object([
                 ("jid", .string(account.description)), ("status", .string(outcome.status)),
                 ("changed_fields", .array(outcome.changed.map(JSONValue.string))),
-                ("dropped_fields", .array(fields.map(JSONValue.string))),
-                ("dropped", .array(outcome.losses.map { .object([("field", .string($0.field)), ("value", .string($0.value))]) })),
+                ("dropped_fields", .array(Self.fieldNames(outcome.skipped + outcome.losses).map(JSONValue.string))),
+                ("dropped", .array(outcome.skipped.map { Self.json($0, by: "input") } + outcome.losses.map { Self.json($0, by: "server") })),
             ]).pretty)
         } else if !context.common.quiet {
             switch outcome.status {
@@ -57,6 +61,11 @@ struct VCardPublisher {
             default: Output.line("Updated the vCard of \(account): \(outcome.changed.joined(separator: ", ")).")
             }
         }
+    }
+
+    /// One dropped value: its field, the value, and who dropped it (the input's reader, or the server).
+    static func json(_ loss: VCardLoss, by whom: String) -> JSONValue {
+        .object([("field", .string(loss.field)), ("value", .string(loss.value)), ("by", .string(whom))])
     }
 
     /// Distinct field names in order.

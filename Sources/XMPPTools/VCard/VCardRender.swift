@@ -20,7 +20,7 @@ enum VCardRender {
     static let listKeys = ["error", "exit_code"]
     static let cardKeys = ["fullname", "given", "family", "middle", "prefix", "suffix", "nickname", "birthday", "org",
                            "org_units", "title", "role", "emails", "phones", "addresses", "url", "note", "jabber_id",
-                           "photo", "other_fields"]
+                           "photo", "other_fields", "other"]
 
     /// The JSON object of one card (stable snake_case keys, `jsonKeys`).
     static func json(_ r: VCardResult) -> JSONValue {
@@ -77,6 +77,10 @@ enum VCardRender {
                                 ("sha1", s(info.sha1)), ("url", s(info.url))])
             } ?? .null),
             ("other_fields", .array(otherFields(c).map(JSONValue.string))),
+            ("other", .array(c.extras.map { e in
+                .object([("field", .string(e.name)), ("value", .string(VCard.summary(of: e))),
+                         ("xml", .string(e.serialized(inheritedNamespace: Namespace.vcardTemp)))])
+            })),
         ]
     }
 
@@ -110,7 +114,11 @@ enum VCardRender {
             let info = VCardPhotoFile.info(p)
             add(.photo, info.sha1); add(.photoType, info.type); add(.photoSize, info.bytes.map { String($0.count) }); add(.photoURL, info.url)
         }
-        otherFields(c).forEach { add(.other, $0) }
+        if human {
+            c.extras.forEach { add(.other, $0.name + ": " + VCard.summary(of: $0)) }
+        } else {
+            otherFields(c).forEach { add(.other, $0) }
+        }
         return out
     }
 
