@@ -25,7 +25,11 @@ extension RosterTool {
         static let spec = CommandSpec(
             "watch", summary: "Stay online and print roster pushes, subscription requests and presence changes.",
             discussion: ["With --json each event is one JSON object per line. SIGINT or SIGTERM ends it cleanly with "
-                         + "unavailable presence (exit status 0)."],
+                         + "unavailable presence (exit status 0).",
+                         "To keep a bot's roster answered, run it as a systemd user service: the Debian package "
+                         + "ships /usr/share/doc/xmpp-tools/examples/xmpp-roster-watch@.service (in the source: "
+                         + "packaging/examples/), an instance per account, restarted on failure but not after exit "
+                         + "status 2 or 3, since a refused session needs a new xmpp-login."],
             options: [autoApprove, show, status, priority] + PasswordSource.declarations,
             examples: [Example("xmpp-roster watch --json | jq -c 'select(.event == \"subscription_request\")'",
                                "Print subscription requests as they arrive.")])
