@@ -139,4 +139,17 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertEqual(try card("NOTE;ENCODING=QUOTED-PRINTABLE:a=\r\nb\r\n").note, "ab", "a real soft break still joins")
         XCTAssertEqual(try card("NOTE;QUOTED-PRINTABLE:a=\r\nb\r\n").note, "ab", "so does the bare 2.1 word")
     }
+
+    /// `URL:…\\n~fdawson` twice: the repeated URL went into the extras and was written back as
+    /// text (backslash doubled) but read as a URI (backslash kept), so it grew a backslash.
+    /// A URI's own backslash is now doubled and read back as one, in every URI property.
+    func testRepeatedURLAndBackslashesInURIsRoundTrip() throws {
+        let c = try card("URL:http://a.example/\\n~x\r\nURL:http://home.example/\\n~fdawson\r\n")
+        XCTAssertEqual(c.url, "http://a.example/\\n~x")
+        try assertRoundTrips(c)
+        var d = VCard()
+        d.url = "http://b.example/a\\:b\\\\c"  // a backslash before ':' and two in a row
+        d.photo = VCard.Photo(type: "image/png", externalURL: "http://b.example/p\\;q.png")
+        try assertRoundTrips(d)
+    }
 }

@@ -253,7 +253,7 @@ public enum VCFReader {
         for s in raw.unicodeScalars {
             if pendingBackslash {
                 pendingBackslash = false
-                if s != ":" && s != "," && s != ";" { out.append("\\") }
+                if s != ":" && s != "," && s != ";" && s != "\\" { out.append("\\") }
                 out.append(s)
             } else if s == "\\" {
                 pendingBackslash = true

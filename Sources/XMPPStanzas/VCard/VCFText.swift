@@ -24,12 +24,16 @@ enum VCFText {
     /// are percent-encoded, as RFC 3986 writes them. `VCFReader` refuses exactly those, so a card
     /// read from a file is written back unchanged.
     static func uri(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isURIControl) else { return text }
+        guard text.unicodeScalars.contains(where: { isURIControl($0) || $0 == "\\" }) else { return text }
         var out = String.UnicodeScalarView()
         for s in text.unicodeScalars {
             if isURIControl(s) {
                 let hex = String(s.value, radix: 16, uppercase: true)
                 out.append(contentsOf: ("%" + (hex.count < 2 ? "0" : "") + hex).unicodeScalars)
+            } else if s == "\\" {
+                // Readers take `\,` `\;` `\:` for the character (3.0 writers escape them); a
+                // backslash of the URI's own is doubled so it cannot form one of those.
+                out.append(contentsOf: "\\\\".unicodeScalars)
             } else {
                 out.append(s)
             }
