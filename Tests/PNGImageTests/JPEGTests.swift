@@ -142,6 +142,14 @@ final class JPEGTests: XCTestCase {
             XCTAssertFalse(why.isEmpty)
             XCTAssertFalse(why.contains("\n"))
         }
+        for precision: UInt8 in [12, 16] {  // valid JPEG sample precisions libjpeg's 8-bit build does not decode
+            var deep = data
+            deep[sof + 4] = precision
+            XCTAssertThrowsError(try AvatarPipeline.resize(data: deep, options: ResizeOptions())) {
+                guard case .unsupported(let why) = $0 as? PNGImageError else { return XCTFail("\(precision): \($0)") }
+                XCTAssertTrue(why.contains("precision"), why)
+            }
+        }
         var rng = LCG(state: 11)
         for _ in 0..<200 {
             var bytes = data

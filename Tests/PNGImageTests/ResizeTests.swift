@@ -169,14 +169,14 @@ final class ResizeTests: XCTestCase {
         XCTAssertLessThan(red.count, 120)
         let info = try XCTUnwrap(Chunks.find("IHDR", in: red))
         XCTAssertEqual(red[info.offset + 9], 3, "a one-colour image is written indexed")
-        // Only the critical chunks (and tRNS) are written: no metadata.
+        // Only the critical chunks (and tRNS) and sRGB, what the pixels were converted to, are written.
         var types = [String](), i = 8
         while i + 8 <= red.count {
             let n = Int(red[i]) << 24 | Int(red[i + 1]) << 16 | Int(red[i + 2]) << 8 | Int(red[i + 3])
             types.append(String(decoding: red[i + 4..<i + 8], as: UTF8.self))
             i += 12 + n
         }
-        XCTAssertEqual(types.filter { !["IDAT"].contains($0) }, ["IHDR", "PLTE", "IEND"])
+        XCTAssertEqual(types.filter { !["IDAT"].contains($0) }, ["IHDR", "sRGB", "PLTE", "IEND"])
         // A photo-like opaque image is written as RGB, not RGBA.
         let noisy = try Fixtures.make(.rgb, depth: 8, trns: false, width: 200, height: 200)
         let out = try AvatarPipeline.resize(data: noisy.png, options: ResizeOptions())
