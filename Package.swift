@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "XMPPConnectionTests", dependencies: ["XMPPConnection", "CryptoPrimitives", "XMPPStanzas", "XMLTree", "COpenSSL"]),
         .testTarget(name: "XMPPServicesTests", dependencies: ["XMPPServices", "XMPPConnection", "CryptoPrimitives", "XMPPStanzas", "XMLTree"]),
         .testTarget(name: "XMPPStorageTests", dependencies: ["XMPPStorage", "XMPPStanzas"]),
-        .testTarget(name: "PNGImageTests", dependencies: ["PNGImage"]),
+        .testTarget(name: "PNGImageTests", dependencies: ["PNGImage"], exclude: ["Data"]),
         .testTarget(name: "XMPPBatchTests", dependencies: ["XMPPBatch", "XMPPStorage", "XMPPServices", "XMPPConnection", "XMPPStanzas", "TextFormats"]),
         // Shell runners and the help/man/completion readers both docs test targets use.
         .target(name: "ShellTestSupport", dependencies: ["Arguments"], path: "Tests/ShellTestSupport"),

@@ -44,6 +44,9 @@ typedef struct {
     int out_channels;      // 1 G, 2 GA, 3 RGB, 4 RGBA, 8 bits each
     uint32_t max_pixels;
     uint8_t *row;
+    uint8_t *lut;          // grey: the transform tabulated per input value (256 or 65536)
+    int in_channels;       // grey layouts: 1 or 2 (alpha copied)
+    int in_deep;           // grey layouts: 16-bit input
 } cps_color;
 
 /// 1 when a transform was built, 0 when the rows are used as they are (sRGB, untagged, or a
