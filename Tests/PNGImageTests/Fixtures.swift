@@ -163,9 +163,9 @@ func referenceBoxFilter(_ src: RGBAImage, size: Int) -> [Double] {
         for ox in 0..<size {
             let ax = x0 + Double(ox) * step, bx = ax + step, ay = y0 + Double(oy) * step, by = ay + step
             var sum = [0.0, 0.0, 0.0, 0.0], area = 0.0
-            for y in Int(ay.rounded(.down))..<Int(by.rounded(.up)) {
+            for y in Int(ay.rounded(.down))..<min(src.height, Int(by.rounded(.up))) {
                 let cy = min(by, Double(y + 1)) - max(ay, Double(y))
-                for x in Int(ax.rounded(.down))..<Int(bx.rounded(.up)) {
+                for x in Int(ax.rounded(.down))..<min(src.width, Int(bx.rounded(.up))) {
                     let w = (min(bx, Double(x + 1)) - max(ax, Double(x))) * cy
                     let p = src[x, y], a = Double(p.a)
                     sum[0] += w * Double(p.r) * a
