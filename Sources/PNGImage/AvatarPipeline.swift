@@ -59,7 +59,12 @@ public enum AvatarPipeline {
             throw .corrupt("image has no pixels")
         }
         // Crop and pad are symmetric, so the geometry is planned on the stored
-        // pixels and the small square is turned for display afterwards.
+        // pixels and the small square is turned for display afterwards; only a
+        // pad's origin depends on which way it will turn.
+        let origin = Orientation.storedOrigin(source.orientation, size: options.size, width: Int(geometry.dst_w),
+                                              height: Int(geometry.dst_h))
+        geometry.dst_x = Int32(origin.x)
+        geometry.dst_y = Int32(origin.y)
         let pixels = try source.resample(geometry, manageColour: options.manageColour)
         let square = RGBAImage(width: options.size, height: options.size, pixels: pixels)
         return try PNGEncoder.encode(Orientation.apply(source.orientation, to: square))

@@ -211,3 +211,56 @@ final class JPEGEdgeTests: XCTestCase {
         }
     }
 }
+
+/// EXIF orientation in PNG (eXIf) and the pad geometry under every orientation.
+final class OrientationTests: XCTestCase {
+    /// Big-endian TIFF data (PNG eXIf holds it without JPEG's "Exif\0\0") with one entry: Orientation.
+    static func tiff(orientation: Int) -> [UInt8] {
+        Array("MM".utf8) + [0, 42, 0, 0, 0, 8] + [0, 1]
+            + [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, UInt8(orientation), 0, 0] + [0, 0, 0, 0]
+    }
+
+    private func png(_ image: RGBAImage, orientation: Int?) throws -> [UInt8] {
+        var writer = PNGWriter(width: image.width, height: image.height, colorType: .rgba, bitDepth: 8, rows: image.pixels)
+        if let orientation { writer.exif = Self.tiff(orientation: orientation) }
+        return try writer.encode()
+    }
+
+    private func picture(width: Int, height: Int) -> RGBAImage {
+        var rng = LCG(state: 5)
+        var pixels = [UInt8]()
+        for _ in 0..<width * height { pixels += [UInt8(rng.below(256)), UInt8(rng.below(256)), UInt8(rng.below(256)), 255] }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    func testPNGeXIfOrientationIsApplied() throws {
+        let plain = picture(width: 6, height: 4)
+        for o in 1...8 {
+            let data = try png(plain, orientation: o)
+            let info = try AvatarPipeline.info(data: data)
+            XCTAssertEqual([info.width, info.height], Orientation.swapsAxes(o) ? [4, 6] : [6, 4], "orientation \(o)")
+            XCTAssertEqual(try AvatarPipeline.decode(data: data), Orientation.apply(o, to: plain), "orientation \(o)")
+        }
+    }
+
+    func testPadIsCentredTheSameUnderEveryOrientation() throws {
+        // 200x98 pads to 100x49: 51 border rows, 25 above and 26 below. Turned images must
+        // put their border where the same picture stored upright puts it.
+        let plain = picture(width: 200, height: 98)
+        for o in 1...8 {
+            // Stored so that turning by o shows `plain`: the inverse turn of `plain`.
+            let inverse = [1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 8, 7: 7, 8: 6][o] ?? 1
+            let stored = Orientation.apply(inverse, to: plain)
+            XCTAssertEqual(Orientation.apply(o, to: stored), plain, "orientation \(o) inverse")
+            let options = ResizeOptions(fit: .pad)
+            let turned = try decodeSquare(try AvatarPipeline.resize(data: try png(stored, orientation: o), options: options))
+            let upright = try decodeSquare(try AvatarPipeline.resize(data: try png(plain, orientation: nil), options: options))
+            for y in [24, 25, 73, 74] {
+                XCTAssertEqual(turned[50, y].a, upright[50, y].a, "orientation \(o) row \(y)")
+            }
+            var worst = 0
+            for i in 0..<turned.pixels.count { worst = max(worst, abs(Int(turned.pixels[i]) - Int(upright.pixels[i]))) }
+            XCTAssertLessThanOrEqual(worst, 1, "orientation \(o)")
+        }
+    }
+}
