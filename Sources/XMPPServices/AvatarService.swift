@@ -26,9 +26,20 @@ public enum AvatarServiceError: Error, Sendable, CustomStringConvertible {
             return "the avatar data does not match its SHA-1 id (published as \(expected), hashes to \(actual))"
         case .pepUnavailable(let e): return "the server offers no PEP avatars (\(e))"
         case .readRefused(let jid, let e):
-            return "not allowed to read \(jid.map { "\($0)'s" } ?? "the account's") PEP avatar (\(e))"
+            let whose = jid.map { "\($0)" } ?? "the account"
+            if isAmbiguousRefusal {
+                return "\(whose) has no avatar this account may read (its PEP service answers forbidden both when "
+                    + "there is none and when it is hidden from this account)"
+            }
+            return "not allowed to read \(whose)'s PEP avatar (\(e))"
         case .connection(let e): return e.description
         }
+    }
+
+    /// A `forbidden` refusal: the server says it for "nothing there" as well (Prosody 0.12).
+    public var isAmbiguousRefusal: Bool {
+        if case .readRefused(_, let e) = self { return e.condition == .forbidden }
+        return false
     }
 }
 
@@ -145,7 +156,9 @@ public enum AvatarService {
     }
 
     /// Conditions of an items request that mean "this account may not read it" (XEP-0060
-    /// §6.5.9: presence, roster or whitelist access), not "there is nothing".
+    /// §6.5.9: presence, roster or whitelist access), not "there is nothing". Prosody 0.12
+    /// answers `forbidden` to a stranger both for a presence-only node and for one that does
+    /// not exist (or an account that does not exist): `AvatarServiceError.isAmbiguousRefusal`.
     static let refusedConditions: Set<StanzaError.Condition> = [
         .forbidden, .notAuthorized, .notAllowed, .registrationRequired, .subscriptionRequired,
     ]

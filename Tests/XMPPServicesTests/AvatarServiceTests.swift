@@ -60,10 +60,12 @@ final class AvatarServiceTests: XCTestCase {
 
     /// A node that is not there (item-not-found) is "no avatar", not an error.
     func testAnAbsentNodeIsNoAvatar() throws {
-        let channel = try FakeChannel(replies: [
-            "<iq xmlns='jabber:client' type='error' id='{id}'><error type='cancel'><item-not-found xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>",
-        ])
-        XCTAssertNil(try AvatarService.metadata(on: channel, of: try JID("romeo@montague.lit")))
+        for condition in ["item-not-found"] {
+            let channel = try FakeChannel(replies: [
+                "<iq xmlns='jabber:client' type='error' id='{id}'><error type='cancel'><\(condition) xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>",
+            ])
+            XCTAssertNil(try AvatarService.metadata(on: channel, of: try JID("romeo@montague.lit")), condition)
+        }
     }
 
     /// XEP-0060 §6.5.9.x: an access model that excludes the requester is a refusal naming the
@@ -79,6 +81,7 @@ final class AvatarServiceTests: XCTestCase {
             XCTAssertThrowsError(try AvatarService.metadata(on: channel, of: romeo), condition) { error in
                 guard case AvatarServiceError.readRefused(romeo, let e) = error else { return XCTFail("\(error)") }
                 XCTAssertEqual(e.condition.rawValue, condition)
+                XCTAssertEqual((error as? AvatarServiceError)?.isAmbiguousRefusal, condition == "forbidden")
                 XCTAssertTrue("\(error)".contains("romeo@montague.lit"), "\(error)")
             }
         }

@@ -135,7 +135,8 @@ public enum ErrorMapping {
     public static func failure(for error: AvatarServiceError) -> ToolFailure {
         switch error {
         case .invalidPayload, .invalidBase64, .hashMismatch: return ToolFailure(.failed, error.description)
-        case .pepUnavailable, .readRefused: return ToolFailure(.refused, error.description)
+        case .pepUnavailable: return ToolFailure(.refused, error.description)
+        case .readRefused: return ToolFailure(error.isAmbiguousRefusal ? .notFound : .refused, error.description)
         case .connection(let c): return failure(for: c)
         }
     }
