@@ -157,6 +157,7 @@ int cps_color_init(cps_color *c, const cps_colour_desc *d, int layout, uint32_t 
     c->xform = xform;
     c->out_channels = out_channels;
     c->max_pixels = max_pixels;
+    c->in_bytes = (int)(T_BYTES(in) * (T_CHANNELS(in) + T_EXTRA(in)));
     if (c->row == NULL) {
         cps_color_free(c);
         return -1;
@@ -186,8 +187,7 @@ int cps_color_init(cps_color *c, const cps_colour_desc *d, int layout, uint32_t 
 }
 
 /// A grey row through the table; alpha (8 or 16 bits) is copied, scaled to 8 bits.
-static void grey_row(const cps_color *c, const uint8_t *row, uint32_t count) {
-    uint8_t *o = c->row;
+static void grey_row(const cps_color *c, const uint8_t *row, uint8_t *o, uint32_t count) {
     if (c->in_deep) {
         const uint16_t *p = (const uint16_t *)(const void *)row;
         for (uint32_t i = 0; i < count; i++) {
@@ -202,10 +202,14 @@ static void grey_row(const cps_color *c, const uint8_t *row, uint32_t count) {
     }
 }
 
-const uint8_t *cps_color_row(cps_color *c, const uint8_t *row, uint32_t count) {
-    if (c->xform == NULL || count == 0) return row;
-    if (count > c->max_pixels) count = c->max_pixels;
-    if (c->lut != NULL) grey_row(c, row, count);
-    else cmsDoTransform((cmsHTRANSFORM)c->xform, row, c->row, count);
+const uint8_t *cps_color_row(cps_color *c, const uint8_t *row, uint32_t first, uint32_t count) {
+    if (c->xform == NULL) return row;
+    if (first >= c->max_pixels) return c->row;
+    if (count > c->max_pixels - first) count = c->max_pixels - first;
+    if (count == 0) return c->row;
+    const uint8_t *in = row + (size_t)first * (size_t)c->in_bytes;
+    uint8_t *out = c->row + (size_t)first * (size_t)c->out_channels;
+    if (c->lut != NULL) grey_row(c, in, out, count);
+    else cmsDoTransform((cmsHTRANSFORM)c->xform, in, out, count);
     return c->row;
 }

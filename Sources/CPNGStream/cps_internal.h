@@ -47,13 +47,17 @@ typedef struct {
     uint8_t *lut;          // grey: the transform tabulated per input value (256 or 65536)
     int in_channels;       // grey layouts: 1 or 2 (alpha copied)
     int in_deep;           // grey layouts: 16-bit input
+    int in_bytes;          // bytes per input pixel
 } cps_color;
 
 /// 1 when a transform was built, 0 when the rows are used as they are (sRGB, untagged, or a
 /// profile lcms or the pixels' colour space refuses), -1 when out of memory.
 int cps_color_init(cps_color *c, const cps_colour_desc *d, int layout, uint32_t max_pixels);
-/// The row converted to 8-bit sRGB (c->out_channels per pixel), or row itself without a transform.
-const uint8_t *cps_color_row(cps_color *c, const uint8_t *row, uint32_t count);
+/// The row converted to 8-bit sRGB (c->out_channels per pixel), or row itself without a
+/// transform. Only pixels [first, first + count) are converted (and valid) in the result.
+const uint8_t *cps_color_row(cps_color *c, const uint8_t *row, uint32_t first, uint32_t count);
+/// Columns [*first, *first + *count) of a full row that the filter reads.
+void cps_filter_columns(const cps_filter *f, uint32_t width, uint32_t *first, uint32_t *count);
 void cps_color_free(cps_color *c);
 /// Channels a layout has after conversion (CMYK gives RGB).
 int cps_layout_channels_out(int layout);

@@ -267,6 +267,8 @@ static int resample_jpeg(cps_jpeg *j, const cps_geometry *g, uint8_t *out_rgba, 
         return CPS_NO_MEMORY;
     }
     uint32_t rows = direct ? oh : cps_rows_needed(&scaled, oh);
+    uint32_t first = 0, count = ow;
+    if (!direct) cps_filter_columns(&s->filter, ow, &first, &count);
     while (d->output_scanline < rows) {
         uint32_t y = d->output_scanline;
         JSAMPROW row = s->row;
@@ -275,7 +277,7 @@ static int resample_jpeg(cps_jpeg *j, const cps_geometry *g, uint8_t *out_rgba, 
             return CPS_CORRUPT;
         }
         const uint8_t *pixels = s->row;
-        if (managed) pixels = cps_color_row(&s->color, s->row, ow);  // CMYK too: the profile knows the inks
+        if (managed) pixels = cps_color_row(&s->color, s->row, first, count);  // CMYK too: the profile knows the inks
         else if (cmyk) cmyk_to_rgb(s->row, ow, d->saw_Adobe_marker);
         if (direct) cps_direct_row(g, out_rgba, pixels, channels, y, 0, 1, ow);
         else cps_filter_row(&s->filter, pixels, y, 0, 1, ow);

@@ -106,9 +106,12 @@ static int resample_png(cps_source *s, const cps_geometry *g, uint8_t *out_rgba,
     if (s->direct) memset(out_rgba, 0, (size_t)g->out_width * (size_t)g->out_height * 4);
     if (!s->info.interlaced) {
         uint32_t rows = cps_rows_needed(g, h);
+        // Only the columns the filter reads are converted (a crop's 3000 of 4000).
+        uint32_t first = 0, count = w;
+        if (!s->direct) cps_filter_columns(&s->filter, w, &first, &count);
         for (uint32_t y = 0; y < rows; y++) {
             png_read_row(png, s->row, NULL);
-            const uint8_t *row = cps_color_row(&s->color, s->row, w);
+            const uint8_t *row = cps_color_row(&s->color, s->row, first, count);
             if (s->direct) cps_direct_row(g, out_rgba, row, channels, y, 0, 1, w);
             else cps_filter_row(&s->filter, row, y, 0, 1, w);
         }
@@ -122,7 +125,7 @@ static int resample_png(cps_source *s, const cps_geometry *g, uint8_t *out_rgba,
         if (cols == 0 || rows == 0) continue;
         for (uint32_t r = 0; r < rows; r++) {
             png_read_row(png, s->row, NULL);
-            const uint8_t *row = cps_color_row(&s->color, s->row, cols);
+            const uint8_t *row = cps_color_row(&s->color, s->row, 0, cols);
             uint32_t y = PNG_ROW_FROM_PASS_ROW(r, pass), x0 = PNG_PASS_START_COL(pass);
             uint32_t step = 1u << PNG_PASS_COL_SHIFT(pass);
             if (s->direct) cps_direct_row(g, out_rgba, row, channels, y, x0, step, cols);

@@ -120,6 +120,22 @@ final class ColourTests: XCTestCase {
         return rgb
     }
 
+    func testCropOfAProfiledImageIsTheAreaAverageOfItsManagedDecode() throws {
+        // Only the columns a crop reads are converted: the result must not notice.
+        let icc = [UInt8](try Data(contentsOf: Self.dataDir.appendingPathComponent("adobe-rgb.icc")))
+        for (w, h) in [(150, 40), (40, 150), (97, 61)] {
+            var rng = LCG(state: UInt64(w))
+            var writer = PNGWriter(width: w, height: h, colorType: .rgb, bitDepth: 8,
+                                   rows: (0..<w * h * 3).map { _ in UInt8(rng.below(256)) })
+            writer.iccProfile = icc
+            let png = try writer.encode()
+            let want = referenceBoxFilter(try AvatarPipeline.decode(data: png), size: 16)
+            let got = try decodeSquare(try AvatarPipeline.resize(data: png, options: ResizeOptions(size: 16)), size: 16)
+            let worst = zip(got.pixels, want).map { abs(Double($0) - $1) }.max() ?? 0
+            XCTAssertLessThanOrEqual(worst, 0.51, "\(w)x\(h)")
+        }
+    }
+
     func testTurningManagementOffKeepsTheOldResult() throws {
         let (bytes, patches) = try load("display-p3.png")
         let out = try decodeSquare(try AvatarPipeline.resize(data: bytes, options: ResizeOptions(size: 16, manageColour: false)),
