@@ -33,6 +33,18 @@ uint32_t cps_rows_needed(const cps_geometry *g, uint32_t height) {
     return end >= (double)height ? height : (uint32_t)end;
 }
 
+void cps_filter_columns(const cps_filter *f, uint32_t width, uint32_t *first, uint32_t *count) {
+    if (f->dw <= 0) {
+        *first = 0;
+        *count = width;
+        return;
+    }
+    uint32_t a = (uint32_t)f->x0[0], b = (uint32_t)f->x1[f->dw - 1];
+    if (b > width) b = width;
+    *first = a < b ? a : 0;
+    *count = a < b ? b - a : width;
+}
+
 int cps_filter_init(cps_filter *f, const cps_geometry *g, uint32_t width, uint32_t height, int channels) {
     cps_filter_free(f);
     if (g->dst_w <= 0 || g->dst_h <= 0 || !(g->src_w > 0) || !(g->src_h > 0) || channels < 1 || channels > 4 ||

@@ -19,6 +19,54 @@ typedef struct cps_filter {
     float *acc;            // dh * dw * channels sums (premultiplied when alpha)
 } cps_filter;
 
+/// What a source says about its colours (cps_color.c turns it into a transform to sRGB).
+typedef struct {
+    const uint8_t *icc;    // ICC profile bytes (PNG iCCP, JPEG APP2), or NULL
+    size_t icc_length;
+    int srgb;              // PNG sRGB chunk
+    int has_gamma;         // PNG gAMA: stored = linear^gamma
+    double gamma;
+    int has_chrm;          // PNG cHRM: white x, y, then red, green, blue x, y
+    double chrm[8];
+} cps_colour_desc;
+
+/// Pixel layouts a decoded row can have before colour conversion (16-bit in host order).
+enum {
+    CPS_LAYOUT_G8 = 1, CPS_LAYOUT_GA8, CPS_LAYOUT_RGB8, CPS_LAYOUT_RGBA8,
+    CPS_LAYOUT_G16, CPS_LAYOUT_GA16, CPS_LAYOUT_RGB16, CPS_LAYOUT_RGBA16,
+    CPS_LAYOUT_CMYK8, CPS_LAYOUT_CMYK8_INVERTED,
+};
+
+/// A transform to sRGB and the one row it writes into; all zero when there is none.
+typedef struct {
+    void *ctx;             // cmsContext
+    void *xform;           // cmsHTRANSFORM
+    int out_channels;      // 1 G, 2 GA, 3 RGB, 4 RGBA, 8 bits each
+    uint32_t max_pixels;
+    uint8_t *row;
+    uint8_t *lut;          // grey: the transform tabulated per input value (256 or 65536)
+    int in_channels;       // grey layouts: 1 or 2 (alpha copied)
+    int in_deep;           // grey layouts: 16-bit input
+    int in_bytes;          // bytes per input pixel
+} cps_color;
+
+/// 1 when a transform was built, 0 when the rows are used as they are (sRGB, untagged, or a
+/// profile lcms or the pixels' colour space refuses), -1 when out of memory.
+int cps_color_init(cps_color *c, const cps_colour_desc *d, int layout, uint32_t max_pixels);
+/// The row converted to 8-bit sRGB (c->out_channels per pixel), or row itself without a
+/// transform. Only pixels [first, first + count) are converted (and valid) in the result.
+const uint8_t *cps_color_row(cps_color *c, const uint8_t *row, uint32_t first, uint32_t count);
+/// Columns [*first, *first + *count) of a full row that the filter reads.
+void cps_filter_columns(const cps_filter *f, uint32_t width, uint32_t *first, uint32_t *count);
+void cps_color_free(cps_color *c);
+/// Channels a layout has after conversion (CMYK gives RGB).
+int cps_layout_channels_out(int layout);
+/// A PNG gAMA of 1/2.2 without cHRM is taken as sRGB.
+int cps_colour_is_srgb_gamma(double gamma);
+
+/// EXIF orientation (1...8) from TIFF-structured data ("II*\0" or "MM\0*" first); 1 when absent.
+int cps_exif_orientation(const uint8_t *tiff, size_t length);
+
 struct cps_source {
     // Input: exactly one of file / data.
     FILE *file;
@@ -38,6 +86,8 @@ struct cps_source {
     void *jpeg;            // libjpeg state when format is JPEG
     uint8_t sniff[8];      // signature bytes already read, replayed to libjpeg
     size_t sniff_length;
+    int unmanaged;         // colour management switched off (cps_set_colour_management)
+    cps_color color;       // transform to sRGB, when the source needs one
 };
 
 /// Reads exactly n bytes or flags eof / io error; returns bytes read.
@@ -74,6 +124,9 @@ void cps_direct_row(const cps_geometry *g, uint8_t *out_rgba, const uint8_t *row
 
 /// Last source row (exclusive) the geometry needs.
 uint32_t cps_rows_needed(const cps_geometry *g, uint32_t height);
+
+/// The PNG's colour chunks (valid after png_read_info); pointers stay owned by libpng.
+void cps_png_colour(cps_source *s, cps_colour_desc *d);
 
 /// JPEG (cps_jpeg.c): header after the SOI check, and the scanline loop.
 int cps_jpeg_open(cps_source *s, cps_error *error);

@@ -37,6 +37,11 @@ static void on_error_exit(j_common_ptr c) {
     int code = c->err->msg_code;
     if (code == JERR_OUT_OF_MEMORY) {
         j->status = CPS_NO_MEMORY;
+    } else if (code == JERR_BAD_PRECISION && (c->err->msg_parm.i[0] == 12 || c->err->msg_parm.i[0] == 16)) {
+        // Valid 12-bit (or lossless 16-bit) JPEG; this libjpeg build decodes 8-bit samples only.
+        cps_set_error(&tmp, 0, "unsupported JPEG sample precision", text);
+        memcpy(j->s->message, tmp.message, sizeof j->s->message);
+        j->status = CPS_UNSUPPORTED;
     } else if (code == JERR_NO_BACKING_STORE) {  // over CPS_JPEG_MAX_MEMORY
         cps_set_error(&tmp, 0, "progressive JPEG needs too much memory to decode", NULL);
         memcpy(j->s->message, tmp.message, sizeof j->s->message);
@@ -106,28 +111,31 @@ static void on_skip(j_decompress_ptr d, long count) {
 /// Orientation (1...8) from an APP1 "Exif" payload; 1 when absent or malformed.
 static int exif_orientation(const uint8_t *d, size_t n) {
     if (n < 6 + 8 || memcmp(d, "Exif\0\0", 6) != 0) return 1;
-    const uint8_t *t = d + 6;
-    size_t tn = n - 6;
-    int le;
-    if (t[0] == 'I' && t[1] == 'I') le = 1;
-    else if (t[0] == 'M' && t[1] == 'M') le = 0;
-    else return 1;
-#define CPS_U16(p) (le ? (uint32_t)(p)[0] | (uint32_t)(p)[1] << 8 : (uint32_t)(p)[0] << 8 | (uint32_t)(p)[1])
-#define CPS_U32(p) (le ? CPS_U16(p) | CPS_U16((p) + 2) << 16 : CPS_U16(p) << 16 | CPS_U16((p) + 2))
-    if (CPS_U16(t + 2) != 42) return 1;
-    uint64_t ifd = CPS_U32(t + 4);
-    if (ifd + 2 > tn) return 1;
-    uint32_t count = CPS_U16(t + ifd);
-    for (uint32_t i = 0; i < count; i++) {
-        uint64_t e = ifd + 2 + 12ull * i;
-        if (e + 12 > tn) break;
-        if (CPS_U16(t + e) != 0x0112) continue;
-        uint32_t v = CPS_U16(t + e + 8);
-        return CPS_U16(t + e + 2) == 3 && v >= 1 && v <= 8 ? (int)v : 1;
-    }
-#undef CPS_U32
-#undef CPS_U16
-    return 1;
+    return cps_exif_orientation(d + 6, n - 6);
+}
+
+/// Whether an APP2 ICC_PROFILE marker is present (jpeg_read_icc_profile checks the set).
+static int jpeg_has_icc(j_decompress_ptr d) {
+    for (jpeg_saved_marker_ptr m = d->marker_list; m != NULL; m = m->next)
+        if (m->marker == JPEG_APP0 + 2 && m->data_length >= 14 && memcmp(m->data, "ICC_PROFILE\0", 12) == 0)
+            return 1;
+    return 0;
+}
+
+/// Builds the transform from the embedded profile, if any; -1 only when out of memory.
+static int jpeg_colour(cps_jpeg *j, int layout, uint32_t width) {
+    cps_source *s = j->s;
+    if (s->unmanaged || !s->info.colour_tagged) return 0;
+    JOCTET *icc = NULL;
+    unsigned int length = 0;
+    if (!jpeg_read_icc_profile(&j->cinfo, &icc, &length) || icc == NULL) return 0;
+    cps_colour_desc colour;
+    memset(&colour, 0, sizeof colour);
+    colour.icc = icc;
+    colour.icc_length = length;
+    int managed = cps_color_init(&s->color, &colour, layout, width);
+    free(icc);
+    return managed;
 }
 
 static int fail(cps_jpeg *j, cps_error *error) {
@@ -161,6 +169,7 @@ int cps_jpeg_open(cps_source *s, cps_error *error) {
     j->progress.progress_monitor = on_progress;
     j->cinfo.progress = &j->progress;
     jpeg_save_markers(&j->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(&j->cinfo, JPEG_APP0 + 2, 0xFFFF);  // ICC_PROFILE chunks
     jpeg_read_header(&j->cinfo, TRUE);
 
     s->info.width = j->cinfo.image_width;
@@ -171,6 +180,7 @@ int cps_jpeg_open(cps_source *s, cps_error *error) {
     s->info.interlaced = j->cinfo.progressive_mode ? 1 : 0;
     s->info.has_alpha = 0;
     s->info.orientation = 1;
+    s->info.colour_tagged = jpeg_has_icc(&j->cinfo);
     for (jpeg_saved_marker_ptr m = j->cinfo.marker_list; m != NULL; m = m->next) {
         if (m->marker == JPEG_APP0 + 1) {
             int o = exif_orientation(m->data, m->data_length);
@@ -224,15 +234,24 @@ static int resample_jpeg(cps_jpeg *j, const cps_geometry *g, uint8_t *out_rgba, 
         cps_set_error(error, CPS_UNSUPPORTED, "unexpected JPEG output layout", NULL);
         return CPS_UNSUPPORTED;
     }
-    // The same rectangle in decoded (scaled) pixels.
+    // The same rectangle in decoded (scaled) pixels. Decoded pixel i covers input pixels
+    // [i * denom, (i + 1) * denom): dividing by denom keeps every pixel where it is, and a
+    // last pixel whose block ran past the edge is weighted by the part of it that is real
+    // (scaling by ow / w instead stretched the padding over the whole image).
     cps_geometry scaled = *g;
-    double fx = (double)ow / w, fy = (double)oh / h;
-    scaled.src_x = g->src_x * fx;
-    scaled.src_y = g->src_y * fy;
-    scaled.src_w = g->src_w * fx;
-    scaled.src_h = g->src_h * fy;
+    scaled.src_x = g->src_x / denom;
+    scaled.src_y = g->src_y / denom;
+    scaled.src_w = g->src_w / denom;
+    scaled.src_h = g->src_h / denom;
     if (scaled.src_x + scaled.src_w > ow) scaled.src_w = ow - scaled.src_x;
     if (scaled.src_y + scaled.src_h > oh) scaled.src_h = oh - scaled.src_y;
+    int layout = comps == 1 ? CPS_LAYOUT_G8 : cmyk ? (d->saw_Adobe_marker ? CPS_LAYOUT_CMYK8_INVERTED : CPS_LAYOUT_CMYK8)
+                                                   : CPS_LAYOUT_RGB8;
+    int managed = jpeg_colour(j, layout, ow);
+    if (managed < 0) {
+        cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
+        return CPS_NO_MEMORY;
+    }
     if (!direct) {
         int status = cps_filter_init(&s->filter, &scaled, ow, oh, channels);
         if (status != CPS_OK) {
@@ -248,6 +267,8 @@ static int resample_jpeg(cps_jpeg *j, const cps_geometry *g, uint8_t *out_rgba, 
         return CPS_NO_MEMORY;
     }
     uint32_t rows = direct ? oh : cps_rows_needed(&scaled, oh);
+    uint32_t first = 0, count = ow;
+    if (!direct) cps_filter_columns(&s->filter, ow, &first, &count);
     while (d->output_scanline < rows) {
         uint32_t y = d->output_scanline;
         JSAMPROW row = s->row;
@@ -255,9 +276,11 @@ static int resample_jpeg(cps_jpeg *j, const cps_geometry *g, uint8_t *out_rgba, 
             cps_set_error(error, CPS_CORRUPT, "JPEG decoder returned no scanline", NULL);
             return CPS_CORRUPT;
         }
-        if (cmyk) cmyk_to_rgb(s->row, ow, d->saw_Adobe_marker);
-        if (direct) cps_direct_row(g, out_rgba, s->row, channels, y, 0, 1, ow);
-        else cps_filter_row(&s->filter, s->row, y, 0, 1, ow);
+        const uint8_t *pixels = s->row;
+        if (managed) pixels = cps_color_row(&s->color, s->row, first, count);  // CMYK too: the profile knows the inks
+        else if (cmyk) cmyk_to_rgb(s->row, ow, d->saw_Adobe_marker);
+        if (direct) cps_direct_row(g, out_rgba, pixels, channels, y, 0, 1, ow);
+        else cps_filter_row(&s->filter, pixels, y, 0, 1, ow);
     }
     jpeg_abort_decompress(d);  // trailing data past the rows we need is not read
     s->direct = direct;

@@ -98,6 +98,7 @@ int cps_write_jpeg(const cps_jpeg_write_params *p, cps_buffer *out, cps_error *e
     if (p->progressive) jpeg_simple_progression(&w->cinfo);
     jpeg_start_compress(&w->cinfo, TRUE);
     if (p->exif_length > 0) jpeg_write_marker(&w->cinfo, JPEG_APP0 + 1, p->exif, (unsigned)p->exif_length);
+    if (p->icc != NULL && p->icc_length > 0) jpeg_write_icc_profile(&w->cinfo, p->icc, (unsigned)p->icc_length);
     size_t stride = (size_t)p->width * (size_t)p->components;
     while (w->cinfo.next_scanline < w->cinfo.image_height) {
         JSAMPROW row = (JSAMPROW)(p->pixels + (size_t)w->cinfo.next_scanline * stride);

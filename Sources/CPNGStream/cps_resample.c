@@ -43,21 +43,52 @@ static int check_geometry(const cps_geometry *g) {
     return CPS_OK;
 }
 
+/// The row layout libpng will hand over with the transforms below, 16-bit kept.
+static int png_layout(int color, int depth, int trns) {
+    int deep = depth == 16;
+    switch (color) {
+    case PNG_COLOR_TYPE_GRAY:
+        return trns ? (deep ? CPS_LAYOUT_GA16 : CPS_LAYOUT_GA8) : (deep ? CPS_LAYOUT_G16 : CPS_LAYOUT_G8);
+    case PNG_COLOR_TYPE_GRAY_ALPHA: return deep ? CPS_LAYOUT_GA16 : CPS_LAYOUT_GA8;
+    case PNG_COLOR_TYPE_RGB_ALPHA: return deep ? CPS_LAYOUT_RGBA16 : CPS_LAYOUT_RGBA8;
+    default:  // RGB, palette
+        return trns ? (deep ? CPS_LAYOUT_RGBA16 : CPS_LAYOUT_RGBA8) : (deep ? CPS_LAYOUT_RGB16 : CPS_LAYOUT_RGB8);
+    }
+}
+
 /// Everything after setjmp: the caller reports errors from the jump.
 static int resample_png(cps_source *s, const cps_geometry *g, uint8_t *out_rgba, cps_error *error) {
     png_structp png = s->png;
     png_infop info = s->png_info;
     int color = s->info.color_type;
+    uint32_t w = s->info.width, h = s->info.height;
+    int trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    int managed = 0;
+    if (!s->unmanaged) {
+        cps_colour_desc colour;
+        cps_png_colour(s, &colour);
+        managed = cps_color_init(&s->color, &colour, png_layout(color, s->info.bit_depth, trns), w);
+        if (managed < 0) {
+            cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
+            return CPS_NO_MEMORY;
+        }
+    }
     if (color == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
     if (color == PNG_COLOR_TYPE_GRAY && s->info.bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
-    if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
-    if (s->info.bit_depth == 16) png_set_scale_16(png);
+    if (trns) png_set_tRNS_to_alpha(png);
+    // A conversion keeps all 16 bits (in host order) and writes 8; otherwise libpng scales.
+    int deep = s->info.bit_depth == 16 && managed;
+    if (s->info.bit_depth == 16) {
+        if (deep) png_set_swap(png);
+        else png_set_scale_16(png);
+    }
     png_read_update_info(png, info);
 
     int channels = png_get_channels(png, info);
-    uint32_t w = s->info.width, h = s->info.height;
-    if (png_get_bit_depth(png, info) != 8 || channels < 1 || channels > 4 ||
-        png_get_rowbytes(png, info) != (size_t)w * (size_t)channels) {
+    size_t sample = deep ? 2 : 1;
+    if (png_get_bit_depth(png, info) != (deep ? 16 : 8) || channels < 1 || channels > 4 ||
+        png_get_rowbytes(png, info) != (size_t)w * (size_t)channels * sample ||
+        (managed && s->color.out_channels != channels)) {
         cps_set_error(error, CPS_UNSUPPORTED, "unexpected pixel layout after transforms", NULL);
         return CPS_UNSUPPORTED;
     }
@@ -67,7 +98,7 @@ static int resample_png(cps_source *s, const cps_geometry *g, uint8_t *out_rgba,
         cps_set_error(error, status, status == CPS_NO_MEMORY ? "out of memory" : "invalid geometry", NULL);
         return status;
     }
-    s->row = malloc((size_t)w * (size_t)channels);
+    s->row = malloc((size_t)w * (size_t)channels * sample);
     if (s->row == NULL) {
         cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
         return CPS_NO_MEMORY;
@@ -75,10 +106,14 @@ static int resample_png(cps_source *s, const cps_geometry *g, uint8_t *out_rgba,
     if (s->direct) memset(out_rgba, 0, (size_t)g->out_width * (size_t)g->out_height * 4);
     if (!s->info.interlaced) {
         uint32_t rows = cps_rows_needed(g, h);
+        // Only the columns the filter reads are converted (a crop's 3000 of 4000).
+        uint32_t first = 0, count = w;
+        if (!s->direct) cps_filter_columns(&s->filter, w, &first, &count);
         for (uint32_t y = 0; y < rows; y++) {
             png_read_row(png, s->row, NULL);
-            if (s->direct) cps_direct_row(g, out_rgba, s->row, channels, y, 0, 1, w);
-            else cps_filter_row(&s->filter, s->row, y, 0, 1, w);
+            const uint8_t *row = cps_color_row(&s->color, s->row, first, count);
+            if (s->direct) cps_direct_row(g, out_rgba, row, channels, y, 0, 1, w);
+            else cps_filter_row(&s->filter, row, y, 0, 1, w);
         }
         return CPS_OK;
     }
@@ -90,10 +125,11 @@ static int resample_png(cps_source *s, const cps_geometry *g, uint8_t *out_rgba,
         if (cols == 0 || rows == 0) continue;
         for (uint32_t r = 0; r < rows; r++) {
             png_read_row(png, s->row, NULL);
+            const uint8_t *row = cps_color_row(&s->color, s->row, 0, cols);
             uint32_t y = PNG_ROW_FROM_PASS_ROW(r, pass), x0 = PNG_PASS_START_COL(pass);
             uint32_t step = 1u << PNG_PASS_COL_SHIFT(pass);
-            if (s->direct) cps_direct_row(g, out_rgba, s->row, channels, y, x0, step, cols);
-            else cps_filter_row(&s->filter, s->row, y, x0, step, cols);
+            if (s->direct) cps_direct_row(g, out_rgba, row, channels, y, x0, step, cols);
+            else cps_filter_row(&s->filter, row, y, x0, step, cols);
         }
     }
     return CPS_OK;

@@ -95,9 +95,13 @@ static int open_png(cps_source *s, cps_error *error) {
     png_set_sig_bytes(s->png, 8);
     // The caller's limits decide, not libpng's default of 1,000,000 per side.
     png_set_user_limits(s->png, 0x7fffffff, 0x7fffffff);
-    // Only IHDR, PLTE, tRNS, IDAT and IEND matter: skip (but CRC-check) the
-    // rest, so text or ICC chunks cannot make us allocate.
+    // Besides IHDR, PLTE, tRNS, IDAT and IEND only the colour chunks and eXIf
+    // matter: skip (but CRC-check) the rest, so text chunks cannot make us
+    // allocate; a profile is capped by the chunk limit.
     png_set_keep_unknown_chunks(s->png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
+    static const png_byte wanted[] = {'c', 'H', 'R', 'M', 0, 'g', 'A', 'M', 'A', 0, 'i', 'C', 'C', 'P', 0,
+                                      's', 'R', 'G', 'B', 0, 'e', 'X', 'I', 'f', 0};
+    png_set_keep_unknown_chunks(s->png, PNG_HANDLE_CHUNK_AS_DEFAULT, wanted, 5);
     png_set_chunk_malloc_max(s->png, 1u << 20);
 #ifdef PNG_IGNORE_ADLER32
     // Every chunk's CRC-32 still guards the compressed bytes; zlib's Adler-32
@@ -118,7 +122,43 @@ static int open_png(cps_source *s, cps_error *error) {
     s->info.interlaced = interlace == PNG_INTERLACE_ADAM7;
     s->info.has_alpha = (color & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(s->png, s->png_info, PNG_INFO_tRNS) != 0;
     s->info.orientation = 1;
+    png_bytep exif = NULL;
+    png_uint_32 exif_length = 0;
+    if (png_get_eXIf_1(s->png, s->png_info, &exif_length, &exif) != 0)
+        s->info.orientation = cps_exif_orientation(exif, exif_length);
+    cps_colour_desc colour;
+    cps_png_colour(s, &colour);
+    s->info.colour_tagged = colour.icc != NULL || (!colour.srgb && colour.has_chrm) ||
+                            (!colour.srgb && colour.has_gamma && !cps_colour_is_srgb_gamma(colour.gamma));
     return CPS_OK;
+}
+
+void cps_png_colour(cps_source *s, cps_colour_desc *d) {
+    memset(d, 0, sizeof *d);
+    png_structp png = s->png;
+    png_infop info = s->png_info;
+    png_charp name = NULL;
+    int compression = 0;
+    png_bytep profile = NULL;
+    png_uint_32 length = 0;
+    // libpng has already checked these chunks and dropped inconsistent ones.
+    if (png_get_iCCP(png, info, &name, &compression, &profile, &length) != 0 && profile != NULL) {
+        d->icc = profile;
+        d->icc_length = length;
+    }
+    int intent = 0;
+    if (png_get_sRGB(png, info, &intent) != 0) d->srgb = 1;
+    double gamma = 0;
+    if (png_get_gAMA(png, info, &gamma) != 0 && gamma > 0) {
+        d->has_gamma = 1;
+        d->gamma = gamma;
+    }
+    double *c = d->chrm;
+    if (png_get_cHRM(png, info, &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7]) != 0) d->has_chrm = 1;
+}
+
+void cps_set_colour_management(cps_source *s, int on) {
+    if (s != NULL) s->unmanaged = !on;
 }
 
 /// Sniffs the signature, then opens the matching decoder.
@@ -196,6 +236,7 @@ void cps_close(cps_source *s) {
     if (s->png != NULL) png_destroy_read_struct(&s->png, s->png_info != NULL ? &s->png_info : NULL, NULL);
     cps_jpeg_close(s);
     cps_filter_free(&s->filter);
+    cps_color_free(&s->color);
     free(s->row);
     if (s->file != NULL) fclose(s->file);
     free(s);

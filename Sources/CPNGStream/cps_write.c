@@ -69,6 +69,11 @@ static int write_body(png_structp png, png_infop info, write_context *c, const c
         png_color_16 colour = {0, p->trns_rgb[0], p->trns_rgb[1], p->trns_rgb[2], p->trns_grey};
         png_set_tRNS(png, info, NULL, 0, &colour);
     }
+    if (p->srgb) png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
+    if (p->gamma_fixed != 0) png_set_gAMA_fixed(png, info, (png_fixed_point)p->gamma_fixed);
+    if (p->icc != NULL && p->icc_length > 0)
+        png_set_iCCP(png, info, "icc", PNG_COMPRESSION_TYPE_BASE, p->icc, (png_uint_32)p->icc_length);
+    if (p->exif != NULL && p->exif_length > 0) png_set_eXIf_1(png, info, (png_uint_32)p->exif_length, (png_bytep)p->exif);
     png_set_compression_level(png, p->level);
     png_set_compression_mem_level(png, 9);
     png_write_info(png, info);

@@ -28,12 +28,12 @@ public enum AvatarPipeline {
             let source = try ImageSource.open(bytes: bytes)
             let swap = Orientation.swapsAxes(source.orientation)
             return ImageInfo(width: swap ? source.height : source.width, height: swap ? source.width : source.height,
-                             format: source.format)
+                             format: source.format, colourTagged: source.colourTagged)
         }
     }
 
     /// Decodes a whole image at its own size to 8-bit RGBA (16-bit samples are
-    /// scaled, EXIF orientation applied), refusing inputs beyond the limits in `options`.
+    /// scaled, EXIF orientation applied, converted to sRGB), refusing inputs beyond the limits in `options`.
     public static func decode(data: [UInt8], options: ResizeOptions = ResizeOptions()) throws(PNGImageError) -> RGBAImage {
         try withPinned(data) { bytes throws(PNGImageError) in
             let source = try ImageSource.open(bytes: bytes)
@@ -45,7 +45,7 @@ public enum AvatarPipeline {
             geometry.dst_h = Int32(source.height)
             geometry.out_width = Int32(source.width)
             geometry.out_height = Int32(source.height)
-            let pixels = try source.resample(geometry)
+            let pixels = try source.resample(geometry, manageColour: options.manageColour)
             return Orientation.apply(source.orientation,
                                      to: RGBAImage(width: source.width, height: source.height, pixels: pixels))
         }
@@ -59,8 +59,13 @@ public enum AvatarPipeline {
             throw .corrupt("image has no pixels")
         }
         // Crop and pad are symmetric, so the geometry is planned on the stored
-        // pixels and the small square is turned for display afterwards.
-        let pixels = try source.resample(geometry)
+        // pixels and the small square is turned for display afterwards; only a
+        // pad's origin depends on which way it will turn.
+        let origin = Orientation.storedOrigin(source.orientation, size: options.size, width: Int(geometry.dst_w),
+                                              height: Int(geometry.dst_h))
+        geometry.dst_x = Int32(origin.x)
+        geometry.dst_y = Int32(origin.y)
+        let pixels = try source.resample(geometry, manageColour: options.manageColour)
         let square = RGBAImage(width: options.size, height: options.size, pixels: pixels)
         return try PNGEncoder.encode(Orientation.apply(source.orientation, to: square))
     }

@@ -43,8 +43,13 @@ final class ImageSource {
     /// EXIF orientation, 1 when none.
     var orientation: Int { Int(info.orientation) }
 
-    /// Decodes through the box filter into a fresh out_width × out_height RGBA canvas.
-    func resample(_ geometry: cps_geometry) throws(PNGImageError) -> [UInt8] {
+    /// Whether the header declares colours the decode converts to sRGB (ICC profile, gAMA, cHRM).
+    var colourTagged: Bool { info.colour_tagged != 0 }
+
+    /// Decodes through the box filter into a fresh out_width × out_height RGBA canvas,
+    /// converting to sRGB first unless `manageColour` is off.
+    func resample(_ geometry: cps_geometry, manageColour: Bool = true) throws(PNGImageError) -> [UInt8] {
+        cps_set_colour_management(handle, manageColour ? 1 : 0)
         var geometry = geometry
         var error = cps_error()
         let count = Int(geometry.out_width) * Int(geometry.out_height) * 4

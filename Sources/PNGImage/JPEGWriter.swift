@@ -12,6 +12,8 @@ struct JPEGWriter {
     var progressive = false
     /// An APP1 payload starting "Exif\0\0", if any.
     var exif: [UInt8] = []
+    /// An ICC profile, written as APP2 ICC_PROFILE markers.
+    var iccProfile: [UInt8] = []
 
     func encode() throws(PNGImageError) -> [UInt8] {
         guard width > 0, height > 0, pixels.count >= width * height * components else {
@@ -21,7 +23,10 @@ struct JPEGWriter {
         var error = cps_error()
         let status: Int32 = pixels.withUnsafeBufferPointer { pixelBytes in
             exif.withUnsafeBufferPointer { exifBytes in
+              iccProfile.withUnsafeBufferPointer { iccBytes in
                 var params = cps_jpeg_write_params()
+                params.icc = iccProfile.isEmpty ? nil : iccBytes.baseAddress
+                params.icc_length = iccProfile.count
                 params.width = UInt32(width)
                 params.height = UInt32(height)
                 params.components = Int32(components)
@@ -31,6 +36,7 @@ struct JPEGWriter {
                 params.exif = exifBytes.baseAddress
                 params.exif_length = exif.count
                 return cps_write_jpeg(&params, &buffer, &error)
+              }
             }
         }
         defer { cps_buffer_free(&buffer) }

@@ -3,6 +3,24 @@ enum Orientation {
     /// Whether width and height swap for display (values 5...8).
     static func swapsAxes(_ value: Int) -> Bool { (5...8).contains(value) }
 
+    /// Where a dst_w × dst_h rectangle must sit in the stored size × size square so that,
+    /// turned for display, it is centred as `cps_plan_geometry` centres (rounding down): the
+    /// square's turn moves an odd border's extra pixel to the other side otherwise.
+    static func storedOrigin(_ value: Int, size: Int, width dw: Int, height dh: Int) -> (x: Int, y: Int) {
+        let (displayW, displayH) = swapsAxes(value) ? (dh, dw) : (dw, dh)
+        let x = (size - displayW) / 2, y = (size - displayH) / 2
+        switch value {
+        case 2: return (size - x - dw, y)
+        case 3: return (size - x - dw, size - y - dh)
+        case 4: return (x, size - y - dh)
+        case 5: return (y, x)
+        case 6: return (y, size - x - dh)
+        case 7: return (size - y - dw, size - x - dh)
+        case 8: return (size - y - dw, x)
+        default: return (x, y)
+        }
+    }
+
     /// The image as it should be displayed; `value` 1 or unknown returns it unchanged.
     static func apply(_ value: Int, to image: RGBAImage) -> RGBAImage {
         guard (2...8).contains(value) else { return image }

@@ -1,5 +1,6 @@
 /// Writes RGBA pixels as the smallest of the PNG layouts that hold them
-/// exactly: truecolour (RGB when opaque), greyscale, or an indexed palette.
+/// exactly: truecolour (RGB when opaque), greyscale, or an indexed palette,
+/// tagged sRGB.
 enum PNGEncoder {
     /// Encodes losslessly; the same pixels always give the same bytes.
     static func encode(_ image: RGBAImage) throws(PNGImageError) -> [UInt8] {
@@ -15,7 +16,8 @@ enum PNGEncoder {
         if grey { candidates.append(greyscale(image, opaque: opaque)) }
         if let indexed = palette(image) { candidates.append(indexed) }
         var best: [UInt8]? = nil
-        for candidate in candidates {
+        for var candidate in candidates {
+            candidate.sRGB = true  // what the pipeline converted to; 13 bytes
             let bytes = try candidate.encode()
             if best == nil || bytes.count < best?.count ?? Int.max { best = bytes }
         }

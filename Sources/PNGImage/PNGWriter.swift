@@ -32,6 +32,12 @@ struct PNGWriter {
     var paletteAlpha: [UInt8] = []
     /// The one fully transparent colour for `.grey` (1 sample) or `.rgb` (3 samples).
     var transparentColour: [UInt16]? = nil
+    /// Tag the pixels as sRGB (an sRGB chunk).
+    var sRGB = false
+    /// A gAMA chunk (file gamma, e.g. 0.45455), an iCCP profile, an eXIf payload (TIFF data).
+    var gamma: Double? = nil
+    var iccProfile: [UInt8] = []
+    var exif: [UInt8] = []
 
     /// Bytes per packed row.
     static func rowBytes(width: Int, channels: Int, bitDepth: Int) -> Int {
@@ -75,7 +81,15 @@ struct PNGWriter {
         let status: Int32 = rows.withUnsafeBufferPointer { rowBytes in
             palette.withUnsafeBufferPointer { paletteBytes in
                 paletteAlpha.withUnsafeBufferPointer { alphaBytes in
+                  iccProfile.withUnsafeBufferPointer { iccBytes in
+                    exif.withUnsafeBufferPointer { exifBytes in
                     var params = cps_write_params()
+                    params.srgb = sRGB ? 1 : 0
+                    params.gamma_fixed = gamma.map { UInt32(($0 * 100_000).rounded()) } ?? 0
+                    params.icc = iccProfile.isEmpty ? nil : iccBytes.baseAddress
+                    params.icc_length = iccProfile.count
+                    params.exif = exif.isEmpty ? nil : exifBytes.baseAddress
+                    params.exif_length = exif.count
                     params.width = UInt32(width)
                     params.height = UInt32(height)
                     params.bit_depth = Int32(bitDepth)
@@ -94,6 +108,8 @@ struct PNGWriter {
                         if key.count == 3 { params.trns_rgb = (key[0], key[1], key[2]) }
                     }
                     return cps_write_png(&params, &buffer, &error)
+                    }
+                  }
                 }
             }
         }

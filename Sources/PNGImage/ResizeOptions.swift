@@ -20,12 +20,18 @@ public struct ResizeOptions: Sendable, Equatable {
     /// Largest accepted width or height as declared by the header.
     public var maxInputSide: Int
 
-    /// Defaults: 100 px, crop, at most 100 megapixels and 30,000 px a side.
-    public init(size: Int = 100, fit: FitMode = .crop, maxInputPixels: Int = 100_000_000, maxInputSide: Int = 30_000) {
+    /// Convert ICC-profiled (PNG iCCP, JPEG APP2) and gAMA/cHRM-tagged inputs to sRGB before
+    /// averaging. Off treats every input as sRGB, as before Little CMS came in (benchmarks, tests).
+    public var manageColour: Bool
+
+    /// Defaults: 100 px, crop, at most 100 megapixels and 30,000 px a side, colour managed.
+    public init(size: Int = 100, fit: FitMode = .crop, maxInputPixels: Int = 100_000_000, maxInputSide: Int = 30_000,
+                manageColour: Bool = true) {
         self.size = size
         self.fit = fit
         self.maxInputPixels = maxInputPixels
         self.maxInputSide = maxInputSide
+        self.manageColour = manageColour
     }
 
     /// Throws `.invalidOptions` naming the first field out of range.
@@ -55,12 +61,15 @@ public struct ImageInfo: Sendable, Equatable {
     public var height: Int
     /// "png" or "jpeg".
     public var format: String
+    /// The header carries an ICC profile, gAMA or cHRM that decoding converts to sRGB.
+    public var colourTagged: Bool
 
     /// Memberwise.
-    public init(width: Int, height: Int, format: String) {
+    public init(width: Int, height: Int, format: String, colourTagged: Bool = false) {
         self.width = width
         self.height = height
         self.format = format
+        self.colourTagged = colourTagged
     }
 }
 

@@ -12,6 +12,9 @@ public enum AvatarServiceError: Error, Sendable, CustomStringConvertible {
     case hashMismatch(expected: String, actual: String)
     /// The account's server has no PEP service (XEP-0163); the condition it answered.
     case pepUnavailable(StanzaError)
+    /// The contact's PEP service would not let this account read the avatar (its access model:
+    /// not-authorized, forbidden, not-allowed…); whose, and the error.
+    case readRefused(JID?, StanzaError)
     /// The connection or the server refused.
     case connection(ConnectionError)
 
@@ -22,8 +25,21 @@ public enum AvatarServiceError: Error, Sendable, CustomStringConvertible {
         case .hashMismatch(let expected, let actual):
             return "the avatar data does not match its SHA-1 id (published as \(expected), hashes to \(actual))"
         case .pepUnavailable(let e): return "the server offers no PEP avatars (\(e))"
+        case .readRefused(let jid, let e):
+            let whose = jid.map { "\($0)" } ?? "the account"
+            if isAmbiguousRefusal {
+                return "\(whose) has no avatar this account may read (its PEP service answers forbidden both when "
+                    + "there is none and when it is hidden from this account)"
+            }
+            return "not allowed to read \(whose)'s PEP avatar (\(e))"
         case .connection(let e): return e.description
         }
+    }
+
+    /// A `forbidden` refusal: the server says it for "nothing there" as well (Prosody 0.12).
+    public var isAmbiguousRefusal: Bool {
+        if case .readRefused(_, let e) = self { return e.condition == .forbidden }
+        return false
     }
 }
 
@@ -65,7 +81,7 @@ public enum AvatarService {
 
     /// The newest metadata item of `jid` (nil: one's own); nil when there is none or it is not readable.
     public static func metadata(on connection: any StanzaChannel, of jid: JID?) throws(AvatarServiceError) -> AvatarMetadata? {
-        guard let item = try pubSub({ () throws(PubSubError) in
+        guard let item = try pubSub(reading: jid, { () throws(PubSubError) in
                 try PubSubClient.items(on: connection, jid: jid, node: Namespace.avatarMetadata, maxItems: 1)
               })?.last,
               let payload = item.payload else { return nil }
@@ -73,9 +89,10 @@ public enum AvatarService {
     }
 
     /// The data item `id` of `jid` (nil: one's own), decoded and checked against `id`; nil when
-    /// the item is not there.
-    public static func data(on connection: any StanzaChannel, of jid: JID?, id: String) throws(AvatarServiceError) -> FetchedAvatar? {
-        guard let items = try pubSub({ () throws(PubSubError) in
+    /// the item is not there. `type` is what the metadata lists for it.
+    public static func data(on connection: any StanzaChannel, of jid: JID?, id: String,
+                            type: String = "image/png") throws(AvatarServiceError) -> FetchedAvatar? {
+        guard let items = try pubSub(reading: jid, { () throws(PubSubError) in
                 try PubSubClient.items(on: connection, jid: jid, node: Namespace.avatarData, ids: [id])
               }),
               let payload = (items.first { $0.id == id } ?? items.first)?.payload else { return nil }
@@ -84,7 +101,7 @@ public enum AvatarService {
         guard let bytes = Base64.decode(data.compactBase64) else { throw .invalidBase64(.pep) }
         let actual = hash(bytes)
         guard actual == id.lowercased() else { throw .hashMismatch(expected: id, actual: actual) }
-        return FetchedAvatar(bytes: bytes, hash: actual, type: "image/png", source: .pep)
+        return FetchedAvatar(bytes: bytes, hash: actual, type: type, source: .pep)
     }
 
     /// The photo embedded in `jid`'s vCard (nil: one's own), decoded; nil when there is none.
@@ -133,6 +150,26 @@ public enum AvatarService {
             if case .connection(.stanzaError(let e)) = error,
                [.serviceUnavailable, .featureNotImplemented].contains(e.condition) {
                 throw .pepUnavailable(e)
+            }
+            throw error
+        }
+    }
+
+    /// Conditions of an items request that mean "this account may not read it" (XEP-0060
+    /// §6.5.9: presence, roster or whitelist access), not "there is nothing". Prosody 0.12
+    /// answers `forbidden` to a stranger both for a presence-only node and for one that does
+    /// not exist (or an account that does not exist): `AvatarServiceError.isAmbiguousRefusal`.
+    static let refusedConditions: Set<StanzaError.Condition> = [
+        .forbidden, .notAuthorized, .notAllowed, .registrationRequired, .subscriptionRequired,
+    ]
+
+    /// A read of `jid`'s PEP nodes: a refusal is `.readRefused`, absence is nil.
+    private static func pubSub<T>(reading jid: JID?, _ body: () throws(PubSubError) -> T) throws(AvatarServiceError) -> T {
+        do {
+            return try pubSub(body)
+        } catch {
+            if case .connection(.stanzaError(let e)) = error, refusedConditions.contains(e.condition) {
+                throw .readRefused(jid, e)
             }
             throw error
         }

@@ -16,7 +16,9 @@ extension AvatarService {
         } catch {
             switch error {
             case .notFound: return VCard()
-            case .connection(.stanzaError(let e)) where PubSubClient.absentConditions.contains(e.condition): return VCard()
+            case .connection(.stanzaError(let e))
+                where PubSubClient.absentConditions.contains(e.condition) || refusedConditions.contains(e.condition):
+                return VCard()
             default: throw AvatarServiceError(error)
             }
         }

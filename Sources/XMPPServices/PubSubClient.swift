@@ -30,15 +30,15 @@ public enum PublishOptionsOutcome: String, Sendable {
 /// The XEP-0060 requests PEP (XEP-0163) needs: read items, publish with publish-options and
 /// the §7.1.5 recovery, retract. Network only.
 public enum PubSubClient {
-    /// Conditions that mean "there is nothing you may read here": no node, no such account,
-    /// an access model that excludes the requester, or no PEP service at all.
+    /// Conditions that mean "there is nothing here": no node, no such account, or no PEP
+    /// service at all. An access model that excludes the requester (not-authorized,
+    /// forbidden, not-allowed…) is an error: the caller tells it apart from absence.
     static let absentConditions: Set<StanzaError.Condition> = [
-        .itemNotFound, .forbidden, .notAuthorized, .serviceUnavailable, .featureNotImplemented,
-        .notAllowed, .registrationRequired, .subscriptionRequired,
+        .itemNotFound, .serviceUnavailable, .featureNotImplemented,
     ]
 
     /// The items of `node` at `jid` (nil: the account's own PEP service): the newest `maxItems`,
-    /// or those with `ids`. Nil when the node is absent or not readable by this account.
+    /// or those with `ids`. Nil when the node is absent; a refusal throws its stanza error.
     public static func items(on connection: any StanzaChannel, jid: JID?, node: String, ids: [String] = [],
                              maxItems: Int? = nil) throws(PubSubError) -> [PubSubItem]? {
         let request = PubSubItems(node: node, items: ids.map { PubSubItem(id: $0) }, maxItems: maxItems)

@@ -136,13 +136,16 @@ final class AvatarEndToEndTests: XCTestCase {
         let closed = try json(try avatar(["set", image, "--access", "presence", "--json"], as: alice))
         XCTAssertEqual(closed["access_model"] as? String, "presence")
         let hash = try XCTUnwrap(closed["hash"] as? String)
-        let stranger = try avatar(["get", alice, "--source", "pep"], as: bob)
-        XCTAssertEqual(stranger.status, 4, stranger.stderr)
-        // PEP refuses the stranger; the fallback asks the vCard. Prosody derives the vCard PHOTO from
-        // PEP with the same access check, ejabberd keeps the vCard apart and public.
+        // PEP refuses the stranger. ejabberd says not-authorized: that is said (exit 8), not "has
+        // no avatar". Prosody 0.12 says forbidden, as for a node that does not exist: exit 4, in
+        // words that admit both.
+        let stranger = try avatar(["get", alice, "--source", "pep", "-o", file("refused.png")], as: bob)
+        assertRefusedOrHidden(stranger, alice)
+        // The fallback asks the vCard. Prosody derives the vCard PHOTO from PEP with the same
+        // access check (so the refusal is what is left to say), ejabberd keeps the vCard apart and public.
         let fallback = try avatar(["info", alice, "--json"], as: bob)
         if t.server.has("avatar-vcard-follows-pep") {
-            XCTAssertEqual(fallback.status, 4, fallback.stderr)
+            assertRefusedOrHidden(fallback, alice)
         } else {
             XCTAssertEqual(try json(fallback)["source"] as? String, "vcard")
             XCTAssertEqual(try json(fallback)["hash"] as? String, hash)
@@ -157,6 +160,43 @@ final class AvatarEndToEndTests: XCTestCase {
         XCTAssertEqual(reopened.stderr, "")
         let fetched = try json(try avatar(["get", alice, "--source", "pep", "-o", file("open.png"), "--json"], as: bob))
         XCTAssertEqual(fetched["hash"] as? String, hash)
+    }
+
+    /// A PEP refusal as the server words it: not-authorized (exit 8, named) or forbidden (exit 4,
+    /// "none, or hidden").
+    private func assertRefusedOrHidden(_ r: RunResult, _ jid: String, file: StaticString = #filePath, line: UInt = #line) {
+        if r.status == 8 {
+            XCTAssertTrue(r.stderr.contains("not allowed to read \(jid)'s PEP avatar (not-authorized"), r.stderr, file: file, line: line)
+        } else {
+            XCTAssertEqual(r.status, 4, r.stderr, file: file, line: line)
+            XCTAssertTrue(r.stderr.contains("answers forbidden both when there is none and when it is hidden"), r.stderr,
+                          file: file, line: line)
+        }
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr, file: file, line: line)
+    }
+
+    func testAJPEGAvatarPublishedByAnotherClientIsFetched() throws {
+        let jpeg = TestJPEG.small
+        let hash = try sha1Hex(jpeg)
+        let open = "<publish-options><x xmlns='jabber:x:data' type='submit'>"
+            + "<field var='FORM_TYPE' type='hidden'><value>http://jabber.org/protocol/pubsub#publish-options</value></field>"
+            + "<field var='pubsub#access_model'><value>open</value></field></x></publish-options>"
+        let replies = try RawXMPP.iqs(t.server, jid: alice, password: alicePassword, [
+            "<iq type='set' id='raw0'><pubsub xmlns='http://jabber.org/protocol/pubsub'><publish node='urn:xmpp:avatar:data'>"
+                + "<item id='\(hash)'><data xmlns='urn:xmpp:avatar:data'>\(jpeg.base64EncodedString())</data></item></publish>"
+                + "\(open)</pubsub></iq>",
+            "<iq type='set' id='raw1'><pubsub xmlns='http://jabber.org/protocol/pubsub'><publish node='urn:xmpp:avatar:metadata'>"
+                + "<item id='\(hash)'><metadata xmlns='urn:xmpp:avatar:metadata'><info bytes='\(jpeg.count)' id='\(hash)' "
+                + "type='image/jpeg' width='24' height='16'/></metadata></item></publish>\(open)</pubsub></iq>",
+        ])
+        XCTAssertEqual(replies.map { $0[attribute: "type"] }, ["result", "result"], "\(replies.map { $0.serialized() })")
+        let got = try json(try avatar(["get", alice, "--source", "pep", "-o", file("theirs.jpg"), "--json"], as: bob))
+        XCTAssertEqual(got["hash"] as? String, hash)
+        XCTAssertEqual(got["type"] as? String, "image/jpeg")
+        XCTAssertEqual(try read(file("theirs.jpg")), jpeg)
+        let info = try json(try avatar(["info", alice, "--json", "--source", "pep"], as: bob))
+        XCTAssertEqual(info["width"] as? Int, 24)
+        XCTAssertEqual(info["height"] as? Int, 16)
     }
 
     func testAvatarOfALegacyVCardOnlyClientIsFound() throws {
@@ -182,7 +222,13 @@ final class AvatarEndToEndTests: XCTestCase {
         XCTAssertEqual(try read(file("legacy.png")), png, "line-wrapped Base64 decodes to the same bytes")
         let removed = try json(try avatar(["remove", "--json"], as: alice))
         XCTAssertEqual(removed["previous_hash"] as? String, hash)
-        XCTAssertEqual(try avatar(["get", alice, "-o", file("gone.png")], as: bob).status, 4)
+        // Gone from the vCard; ejabberd's mirrored PEP node stays presence-only, so a stranger is refused there.
+        let gone = try avatar(["get", alice, "-o", file("gone.png")], as: bob)
+        if t.server.has("avatar-vcard-follows-pep") {
+            XCTAssertEqual(gone.status, 4, gone.stderr)
+        } else {
+            assertRefusedOrHidden(gone, alice)
+        }
         XCTAssertEqual(try RawXMPP.vCard(t.server, jid: alice, password: alicePassword).child("FN")?.text, "Old Client")
     }
 

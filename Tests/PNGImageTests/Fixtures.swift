@@ -153,6 +153,34 @@ enum Chunks {
     }
 }
 
+/// Reference box filter (centre crop to size×size): for each output pixel, the coverage-weighted
+/// premultiplied mean of the source pixels its rectangle overlaps.
+func referenceBoxFilter(_ src: RGBAImage, size: Int) -> [Double] {
+    let side = Double(min(src.width, src.height))
+    let x0 = (Double(src.width) - side) / 2, y0 = (Double(src.height) - side) / 2, step = side / Double(size)
+    var out = [Double]()
+    for oy in 0..<size {
+        for ox in 0..<size {
+            let ax = x0 + Double(ox) * step, bx = ax + step, ay = y0 + Double(oy) * step, by = ay + step
+            var sum = [0.0, 0.0, 0.0, 0.0], area = 0.0
+            for y in Int(ay.rounded(.down))..<min(src.height, Int(by.rounded(.up))) {
+                let cy = min(by, Double(y + 1)) - max(ay, Double(y))
+                for x in Int(ax.rounded(.down))..<min(src.width, Int(bx.rounded(.up))) {
+                    let w = (min(bx, Double(x + 1)) - max(ax, Double(x))) * cy
+                    let p = src[x, y], a = Double(p.a)
+                    sum[0] += w * Double(p.r) * a
+                    sum[1] += w * Double(p.g) * a
+                    sum[2] += w * Double(p.b) * a
+                    sum[3] += w * a
+                    area += w
+                }
+            }
+            if sum[3] == 0 { out += [0, 0, 0, 0] } else { out += [sum[0] / sum[3], sum[1] / sum[3], sum[2] / sum[3], sum[3] / area] }
+        }
+    }
+    return out
+}
+
 /// Decodes an output PNG and checks it is size×size.
 func decodeSquare(_ png: [UInt8], size: Int = 100, file: StaticString = #filePath, line: UInt = #line) throws -> RGBAImage {
     let image = try AvatarPipeline.decode(data: png)

@@ -142,6 +142,14 @@ final class JPEGTests: XCTestCase {
             XCTAssertFalse(why.isEmpty)
             XCTAssertFalse(why.contains("\n"))
         }
+        for precision: UInt8 in [12, 16] {  // valid JPEG sample precisions libjpeg's 8-bit build does not decode
+            var deep = data
+            deep[sof + 4] = precision
+            XCTAssertThrowsError(try AvatarPipeline.resize(data: deep, options: ResizeOptions())) {
+                guard case .unsupported(let why) = $0 as? PNGImageError else { return XCTFail("\(precision): \($0)") }
+                XCTAssertTrue(why.contains("precision"), why)
+            }
+        }
         var rng = LCG(state: 11)
         for _ in 0..<200 {
             var bytes = data
@@ -160,5 +168,99 @@ final class JPEGTests: XCTestCase {
             XCTAssertEqual($0 as? PNGImageError, .tooLarge(width: 60000, height: 60000, maxSide: 30_000, maxPixels: 100_000_000))
         }
         XCTAssertLessThan(Date().timeIntervalSince(start), 0.5)
+    }
+}
+
+/// Sizes that are not a multiple of the DCT scale: the partial last block is weighted by its real extent.
+final class JPEGEdgeTests: XCTestCase {
+    /// Mean of each output row's red channel.
+    private func rowMeans(_ image: RGBAImage) -> [Double] {
+        (0..<image.height).map { y in
+            Double((0..<image.width).reduce(0) { $0 + Int(image[$1, y].r) }) / Double(image.width)
+        }
+    }
+
+    func testScaledDecodeAgreesWithTheSamePixelsAsPNG() throws {
+        // 1601x1203 is decoded at 1/8 (to 201x151 pixels, the last row and column partial).
+        // A light vertical ramp shows any drift; the last row is black.
+        let (w, h) = (1601, 1203)
+        var pixels = [UInt8](repeating: 0, count: w * h * 3)
+        for y in 0..<h - 1 {
+            let v = UInt8(200 + 39 * y / h)
+            for x in 0..<w { pixels[(y * w + x) * 3] = v; pixels[(y * w + x) * 3 + 1] = v; pixels[(y * w + x) * 3 + 2] = v }
+        }
+        let jpeg = try JPEGWriter(width: w, height: h, components: 3, pixels: pixels, quality: 95).encode()
+        // The same pixels as libjpeg decodes them at full size, as a PNG.
+        let full = try AvatarPipeline.decode(data: jpeg)
+        var rgb = [UInt8]()
+        rgb.reserveCapacity(w * h * 3)
+        for i in stride(from: 0, to: full.pixels.count, by: 4) { rgb += full.pixels[i..<i + 3] }
+        let png = try PNGWriter(width: w, height: h, colorType: .rgb, bitDepth: 8, rows: rgb, level: 1).encode()
+        for fit in [FitMode.crop, .pad] {
+            let options = ResizeOptions(fit: fit)
+            let fromJPEG = rowMeans(try decodeSquare(try AvatarPipeline.resize(data: jpeg, options: options)))
+            let fromPNG = rowMeans(try decodeSquare(try AvatarPipeline.resize(data: png, options: options)))
+            let last = fit == .crop ? 99 : 86  // pad: 100x75 centred, rows 12...86
+            for y in 0..<100 where y != last && fromPNG[y] > 0 {
+                XCTAssertEqual(fromJPEG[y], fromPNG[y], accuracy: 2, "\(fit) row \(y)")
+            }
+            // The last decoded row holds 3 real rows and 5 of the encoder's padding, averaged by the
+            // IDCT: weighted 3/8 it leaves ~18 levels here (measured: pad 205 vs 223, crop 208 vs
+            // 218); weighted as a whole row, as before, pad gave 150.
+            XCTAssertEqual(fromJPEG[last], fromPNG[last], accuracy: 20, "\(fit) last row")
+        }
+    }
+}
+
+/// EXIF orientation in PNG (eXIf) and the pad geometry under every orientation.
+final class OrientationTests: XCTestCase {
+    /// Big-endian TIFF data (PNG eXIf holds it without JPEG's "Exif\0\0") with one entry: Orientation.
+    static func tiff(orientation: Int) -> [UInt8] {
+        Array("MM".utf8) + [0, 42, 0, 0, 0, 8] + [0, 1]
+            + [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, UInt8(orientation), 0, 0] + [0, 0, 0, 0]
+    }
+
+    private func png(_ image: RGBAImage, orientation: Int?) throws -> [UInt8] {
+        var writer = PNGWriter(width: image.width, height: image.height, colorType: .rgba, bitDepth: 8, rows: image.pixels)
+        if let orientation { writer.exif = Self.tiff(orientation: orientation) }
+        return try writer.encode()
+    }
+
+    private func picture(width: Int, height: Int) -> RGBAImage {
+        var rng = LCG(state: 5)
+        var pixels = [UInt8]()
+        for _ in 0..<width * height { pixels += [UInt8(rng.below(256)), UInt8(rng.below(256)), UInt8(rng.below(256)), 255] }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    func testPNGeXIfOrientationIsApplied() throws {
+        let plain = picture(width: 6, height: 4)
+        for o in 1...8 {
+            let data = try png(plain, orientation: o)
+            let info = try AvatarPipeline.info(data: data)
+            XCTAssertEqual([info.width, info.height], Orientation.swapsAxes(o) ? [4, 6] : [6, 4], "orientation \(o)")
+            XCTAssertEqual(try AvatarPipeline.decode(data: data), Orientation.apply(o, to: plain), "orientation \(o)")
+        }
+    }
+
+    func testPadIsCentredTheSameUnderEveryOrientation() throws {
+        // 200x98 pads to 100x49: 51 border rows, 25 above and 26 below. Turned images must
+        // put their border where the same picture stored upright puts it.
+        let plain = picture(width: 200, height: 98)
+        for o in 1...8 {
+            // Stored so that turning by o shows `plain`: the inverse turn of `plain`.
+            let inverse = [1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 8, 7: 7, 8: 6][o] ?? 1
+            let stored = Orientation.apply(inverse, to: plain)
+            XCTAssertEqual(Orientation.apply(o, to: stored), plain, "orientation \(o) inverse")
+            let options = ResizeOptions(fit: .pad)
+            let turned = try decodeSquare(try AvatarPipeline.resize(data: try png(stored, orientation: o), options: options))
+            let upright = try decodeSquare(try AvatarPipeline.resize(data: try png(plain, orientation: nil), options: options))
+            for y in [24, 25, 73, 74] {
+                XCTAssertEqual(turned[50, y].a, upright[50, y].a, "orientation \(o) row \(y)")
+            }
+            var worst = 0
+            for i in 0..<turned.pixels.count { worst = max(worst, abs(Int(turned.pixels[i]) - Int(upright.pixels[i]))) }
+            XCTAssertLessThanOrEqual(worst, 1, "orientation \(o)")
+        }
     }
 }

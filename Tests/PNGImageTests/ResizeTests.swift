@@ -104,34 +104,6 @@ final class ResizeTests: XCTestCase {
         for y in [0, 25, 49] { assertPixel(tallCrop, 25, y, (0, 255, 0, 255), "portrait crop") }
     }
 
-    /// Reference box filter: for each output pixel, the coverage-weighted
-    /// premultiplied mean of the source pixels its rectangle overlaps.
-    private func reference(_ src: RGBAImage, size: Int) -> [Double] {
-        let side = Double(min(src.width, src.height))
-        let x0 = (Double(src.width) - side) / 2, y0 = (Double(src.height) - side) / 2, step = side / Double(size)
-        var out = [Double]()
-        for oy in 0..<size {
-            for ox in 0..<size {
-                let ax = x0 + Double(ox) * step, bx = ax + step, ay = y0 + Double(oy) * step, by = ay + step
-                var sum = [0.0, 0.0, 0.0, 0.0], area = 0.0
-                for y in Int(ay.rounded(.down))..<Int(by.rounded(.up)) {
-                    let cy = min(by, Double(y + 1)) - max(ay, Double(y))
-                    for x in Int(ax.rounded(.down))..<Int(bx.rounded(.up)) {
-                        let w = (min(bx, Double(x + 1)) - max(ax, Double(x))) * cy
-                        let p = src[x, y], a = Double(p.a)
-                        sum[0] += w * Double(p.r) * a
-                        sum[1] += w * Double(p.g) * a
-                        sum[2] += w * Double(p.b) * a
-                        sum[3] += w * a
-                        area += w
-                    }
-                }
-                if sum[3] == 0 { out += [0, 0, 0, 0] } else { out += [sum[0] / sum[3], sum[1] / sum[3], sum[2] / sum[3], sum[3] / area] }
-            }
-        }
-        return out
-    }
-
     func testMatchesReferenceBoxFilter() throws {
         // Fractional scales (250 -> 100 is 2.5, 97 -> 16 is 6.06) and a
         // half-pixel crop offset (251x250), with noisy alpha.
@@ -141,7 +113,7 @@ final class ResizeTests: XCTestCase {
                 (UInt8(rng.below(256)), UInt8(rng.below(256)), UInt8(rng.below(256)), UInt8(rng.below(4) == 0 ? 0 : rng.below(256)))
             }
             let src = try AvatarPipeline.decode(data: png)
-            let want = reference(src, size: size)
+            let want = referenceBoxFilter(src, size: size)
             let got = try decodeSquare(try AvatarPipeline.resize(data: png, options: ResizeOptions(size: size)), size: size)
             var worst = 0.0
             for i in 0..<want.count {
@@ -169,14 +141,14 @@ final class ResizeTests: XCTestCase {
         XCTAssertLessThan(red.count, 120)
         let info = try XCTUnwrap(Chunks.find("IHDR", in: red))
         XCTAssertEqual(red[info.offset + 9], 3, "a one-colour image is written indexed")
-        // Only the critical chunks (and tRNS) are written: no metadata.
+        // Only the critical chunks (and tRNS) and sRGB, what the pixels were converted to, are written.
         var types = [String](), i = 8
         while i + 8 <= red.count {
             let n = Int(red[i]) << 24 | Int(red[i + 1]) << 16 | Int(red[i + 2]) << 8 | Int(red[i + 3])
             types.append(String(decoding: red[i + 4..<i + 8], as: UTF8.self))
             i += 12 + n
         }
-        XCTAssertEqual(types.filter { !["IDAT"].contains($0) }, ["IHDR", "PLTE", "IEND"])
+        XCTAssertEqual(types.filter { !["IDAT"].contains($0) }, ["IHDR", "sRGB", "PLTE", "IEND"])
         // A photo-like opaque image is written as RGB, not RGBA.
         let noisy = try Fixtures.make(.rgb, depth: 8, trns: false, width: 200, height: 200)
         let out = try AvatarPipeline.resize(data: noisy.png, options: ResizeOptions())

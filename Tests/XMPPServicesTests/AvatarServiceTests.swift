@@ -58,12 +58,48 @@ final class AvatarServiceTests: XCTestCase {
         }
     }
 
-    /// An unreadable node (XEP-0060 §6.5.9: item-not-found, forbidden…) is "no avatar", not an error.
+    /// A node that is not there (item-not-found) is "no avatar", not an error.
     func testAnAbsentNodeIsNoAvatar() throws {
-        let channel = try FakeChannel(replies: [
-            "<iq xmlns='jabber:client' type='error' id='{id}'><error type='cancel'><item-not-found xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>",
-        ])
-        XCTAssertNil(try AvatarService.metadata(on: channel, of: try JID("romeo@montague.lit")))
+        for condition in ["item-not-found"] {
+            let channel = try FakeChannel(replies: [
+                "<iq xmlns='jabber:client' type='error' id='{id}'><error type='cancel'><\(condition) xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>",
+            ])
+            XCTAssertNil(try AvatarService.metadata(on: channel, of: try JID("romeo@montague.lit")), condition)
+        }
+    }
+
+    /// XEP-0060 §6.5.9.x: an access model that excludes the requester is a refusal naming the
+    /// contact, not "no avatar".
+    func testARefusedReadIsNotAbsence() throws {
+        for (condition, extra) in [("not-authorized", "<presence-subscription-required xmlns='http://jabber.org/protocol/pubsub#errors'/>"),
+                                   ("not-allowed", "<closed-node xmlns='http://jabber.org/protocol/pubsub#errors'/>"),
+                                   ("forbidden", "")] {
+            let channel = try FakeChannel(replies: [
+                "<iq xmlns='jabber:client' type='error' id='{id}'><error type='auth'><\(condition) xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/>\(extra)</error></iq>",
+            ])
+            let romeo = try JID("romeo@montague.lit")
+            XCTAssertThrowsError(try AvatarService.metadata(on: channel, of: romeo), condition) { error in
+                guard case AvatarServiceError.readRefused(romeo, let e) = error else { return XCTFail("\(error)") }
+                XCTAssertEqual(e.condition.rawValue, condition)
+                XCTAssertEqual((error as? AvatarServiceError)?.isAmbiguousRefusal, condition == "forbidden")
+                XCTAssertTrue("\(error)".contains("romeo@montague.lit"), "\(error)")
+            }
+        }
+    }
+
+    /// A JPEG in the data node (another client's choice) is fetched with its type.
+    func testAJPEGInTheDataNodeIsFetched() throws {
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]
+        let jpegID = AvatarService.hash(jpeg)
+        let metadata = try AvatarMetadata(element: parseXMLDocument("""
+            <metadata xmlns='urn:xmpp:avatar:metadata'><info bytes='7' id='\(jpegID)' type='image/jpeg'/></metadata>
+            """))
+        XCTAssertEqual(metadata.dataNodeInfo?.type, "image/jpeg")
+        let channel = try FakeChannel(replies: [itemsReply(node: Namespace.avatarData, id: jpegID,
+                                                           payload: "<data xmlns='urn:xmpp:avatar:data'>\(Base64.encode(jpeg))</data>")])
+        let avatar = try XCTUnwrap(try AvatarService.data(on: channel, of: nil, id: jpegID, type: "image/jpeg"))
+        XCTAssertEqual(avatar.bytes, jpeg)
+        XCTAssertEqual(avatar.type, "image/jpeg")
     }
 
     /// XEP-0060 §7.1.5: publish-options refused with conflict/precondition-not-met → configure

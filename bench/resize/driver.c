@@ -1,6 +1,7 @@
 // Bench driver: the exact CPNGStream row loop and box filter the PNGImage
 // module calls (open file -> plan geometry -> resample -> encode), in C so
-// the bench needs no extra SwiftPM product. Usage: driver IN OUT [SIZE] [crop|pad]
+// the bench needs no extra SwiftPM product.
+// Usage: driver IN OUT [SIZE] [crop|pad] [unmanaged]   (unmanaged: no colour management)
 #include "CPNGStream.h"
 
 #include <png.h>
@@ -26,6 +27,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "%s: too large\n", argv[1]);
         return 1;
     }
+    if (argc > 5 && strcmp(argv[5], "unmanaged") == 0) cps_set_colour_management(s, 0);
     cps_geometry g;
     cps_plan_geometry(info.width, info.height, size, fit, &g);
     uint8_t *rgba = malloc((size_t)size * size * 4);
@@ -44,6 +46,7 @@ int main(int argc, char **argv) {
     p.bit_depth = 8;
     p.color_type = opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA;
     p.level = 9;
+    p.srgb = 1;
     p.rows = rgba;
     p.row_bytes = (size_t)size * (opaque ? 3 : 4);
     cps_buffer out;

@@ -46,7 +46,8 @@ typedef struct {
     int color_type;   ///< PNG colour type; for JPEG the component count
     int interlaced;   ///< 1 if Adam7 (or progressive JPEG)
     int has_alpha;    ///< alpha channel or tRNS present
-    int orientation;  ///< EXIF orientation 1...8 (JPEG); 1 = as stored
+    int orientation;  ///< EXIF orientation 1...8 (JPEG APP1, PNG eXIf); 1 = as stored
+    int colour_tagged; ///< an ICC profile, gAMA or cHRM the decode will convert from (0 for sRGB/untagged)
 } cps_info;
 
 /// Where the output pixels come from and go to.
@@ -75,6 +76,11 @@ cps_source *cps_open_memory(const uint8_t *data, size_t length, cps_info *info, 
 
 /// Opens a file and streams it through stdio; nothing is loaded whole.
 cps_source *cps_open_file(const char *path, cps_info *info, cps_error *error);
+
+/// Colour management is on by default: ICC profiles (PNG iCCP, JPEG APP2) and PNG
+/// gAMA/cHRM are converted to sRGB row by row with Little CMS. Off passes the stored
+/// samples through as if they were sRGB (benchmarks, tests of the raw decode).
+void cps_set_colour_management(cps_source *source, int on);
 
 /// Decodes the source once, resampling into out_rgba (out_width * out_height
 /// * 4 bytes, straight alpha, fully written). Rows below the source rectangle
@@ -111,9 +117,15 @@ typedef struct {
     int has_trns_colour;
     uint16_t trns_grey;
     uint16_t trns_rgb[3];
+    int srgb;               ///< write an sRGB chunk (perceptual)
+    uint32_t gamma_fixed;   ///< write gAMA with this value x 100000 (0: none)
+    const uint8_t *icc;     ///< write iCCP with this profile (NULL: none)
+    size_t icc_length;
+    const uint8_t *exif;    ///< write eXIf with this TIFF data (NULL: none)
+    size_t exif_length;
 } cps_write_params;
 
-/// Encodes one PNG with no ancillary chunks except PLTE/tRNS, adaptive filters.
+/// Encodes one PNG with no ancillary chunks except PLTE/tRNS and those asked for, adaptive filters.
 int cps_write_png(const cps_write_params *params, cps_buffer *out, cps_error *error);
 
 /// Parameters of cps_write_jpeg (tests make JPEG inputs with it).
@@ -125,6 +137,8 @@ typedef struct {
     const uint8_t *pixels;  ///< width * height * components bytes
     const uint8_t *exif;    ///< optional APP1 payload starting "Exif\0\0"
     size_t exif_length;
+    const uint8_t *icc;     ///< optional ICC profile, written as APP2 ICC_PROFILE markers
+    size_t icc_length;
 } cps_jpeg_write_params;
 
 /// Encodes one JPEG with libjpeg-turbo.

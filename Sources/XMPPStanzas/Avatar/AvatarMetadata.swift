@@ -56,8 +56,9 @@ public struct AvatarMetadata: Sendable, Equatable {
             return XMLElement("info", namespace: Namespace.avatarMetadata, attributes: attributes)
         }
 
-        /// Whether this format's bytes are in the data node (image/png with no URL, §4.2.1).
-        public var isInDataNode: Bool { type == "image/png" && url == nil }
+        /// Whether this format's bytes are in the data node: no URL (§4.2.1; image/png is
+        /// required there, other types may be too, e.g. a JPEG another client published).
+        public var isInDataNode: Bool { url == nil }
 
         /// Width and height are xs:unsignedShort in the schema.
         private static func dimension(_ element: XMLElement, _ name: String) throws(StanzaParseError) -> Int? {
@@ -107,6 +108,9 @@ public struct AvatarMetadata: Sendable, Equatable {
     /// True for the "avatar disabled" form: no `<info/>` at all.
     public var isDisabled: Bool { infos.isEmpty }
 
-    /// The format a client can always fetch: image/png from the data node (REQUIRED by §4.2.1).
-    public var dataNodeInfo: Info? { infos.first { $0.isInDataNode } }
+    /// The format to fetch from the data node: image/png (REQUIRED there by §4.2.1) when listed,
+    /// else the first other type listed without a URL.
+    public var dataNodeInfo: Info? {
+        infos.first { $0.isInDataNode && $0.type == "image/png" } ?? infos.first { $0.isInDataNode }
+    }
 }

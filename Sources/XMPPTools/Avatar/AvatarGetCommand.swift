@@ -11,7 +11,12 @@ extension AvatarTool {
             "get", summary: "Fetch an avatar, check its SHA-1 and write its bytes.",
             discussion: [
                 "The image goes to FILE, or to standard output when that is not a terminal (-o - or no -o). With -o "
-                    + "FILE the SHA-1 is printed. Exit status 4 when the JID has no avatar.",
+                    + "FILE the SHA-1 is printed. The bytes are written as published: PEP avatars of any type the "
+                    + "XEP-0084 metadata lists in the data node (image/png first, else e.g. image/jpeg), vCard photos "
+                    + "of any type. Exit status 4 when the JID has no avatar (also when its PEP service answers "
+                    + "forbidden, which Prosody says both for none and for one hidden from this account); 8 when the "
+                    + "PEP service refuses this account (not-authorized, not-allowed: a presence or roster access "
+                    + "model) and no later --source has one.",
             ],
             options: [output, AvatarQuery.cached, AvatarQuery.source] + PasswordSource.declarations,
             positionals: [AvatarQuery.jid],

@@ -35,13 +35,21 @@ struct AvatarLookup {
         }
     }
 
-    /// Looks `jid` up on the server through `sources`, in order.
+    /// Looks `jid` up on the server through `sources`, in order. A PEP service that will not
+    /// let the account read the avatar is reported (exit 8) when no later source has one.
     func fetch(_ jid: JID, sources: [AvatarSource], on connection: Connection, cache: AvatarCache?) throws -> FoundAvatar? {
         let of: JID? = jid == account.bare ? nil : jid
+        var refusal: AvatarServiceError?
         for source in sources {
-            let found = source == .pep ? try fromPEP(jid, of: of, connection, cache) : try fromVCard(jid, of: of, connection)
-            if let found { return found }
+            do {
+                let found = source == .pep ? try fromPEP(jid, of: of, connection, cache) : try fromVCard(jid, of: of, connection)
+                if let found { return found }
+            } catch let error as AvatarServiceError {
+                guard case .readRefused = error else { throw error }
+                refusal = refusal ?? error
+            }
         }
+        if let refusal { throw refusal }
         return nil
     }
 
@@ -76,7 +84,7 @@ struct AvatarLookup {
             bytes = image.data
             fromCache = true
         } else {
-            guard let fetched = try AvatarService.data(on: connection, of: of, id: info.id) else { return nil }
+            guard let fetched = try AvatarService.data(on: connection, of: of, id: info.id, type: info.type) else { return nil }
             bytes = fetched.bytes
         }
         let header = try? AvatarPipeline.info(data: bytes)

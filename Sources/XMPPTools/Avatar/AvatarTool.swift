@@ -12,6 +12,10 @@ public enum AvatarTool {
                 + "changes. It fetches anyone's avatar, PEP first and the vCard as fallback, and checks its SHA-1.",
             "Images are decoded row by row and area-averaged on the fly, so a 12-megapixel photo resizes in a few MB. "
                 + "resize runs the same pipeline offline, without an account.",
+            "Colours are converted to sRGB with Little CMS as the rows are decoded: an embedded ICC profile (PNG iCCP, "
+                + "JPEG APP2, such as a phone photo's Display P3), or a PNG's gAMA and cHRM (a gAMA of 1/2.2 alone is "
+                + "taken as sRGB). A profile that does not fit the pixels is ignored. The output PNG is tagged sRGB. "
+                + "EXIF orientation (JPEG, and PNG eXIf) is applied.",
             "Fetched avatars are cached once per SHA-1 in $XDG_CACHE_HOME/xmpp-tools/cache.sqlite3; an image already "
                 + "there is not downloaded again (XEP-0084 §4.4), and --cached answers without the network.",
         ],

@@ -136,6 +136,7 @@ public enum ErrorMapping {
         switch error {
         case .invalidPayload, .invalidBase64, .hashMismatch: return ToolFailure(.failed, error.description)
         case .pepUnavailable: return ToolFailure(.refused, error.description)
+        case .readRefused: return ToolFailure(error.isAmbiguousRefusal ? .notFound : .refused, error.description)
         case .connection(let c): return failure(for: c)
         }
     }
