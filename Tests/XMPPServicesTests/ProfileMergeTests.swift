@@ -1,0 +1,103 @@
+import XCTest
+import XMLTree
+import XMPPConnection
+@testable import XMPPServices
+import XMPPStanzas
+
+/// Merging vcard-temp, vCard4 and the nickname node into one profile.
+final class ProfileMergeTests: XCTestCase {
+    func testPrecedenceSourcesAndANicknameConflict() {
+        var temp = VCard()
+        temp.nickname = "old"
+        temp.fullName = "Alice"
+        temp.photo = VCard.Photo(type: "image/png", base64: "AAAA")
+        temp.emails = [VCard.Email(address: "a@example.org", types: ["internet", "work", "pref"])]
+        var four = VCard()
+        four.nickname = "Ally"
+        four.note = "from Gajim"
+        four.emails = [VCard.Email(address: "a@example.org", types: ["work"])]
+        let merged = MergedProfile(StoredProfile(vcardTemp: temp, vcard4: VCard4(fields: four), nick: UserNickname("Ally")))
+        XCTAssertEqual(merged.card.nickname, "Ally")
+        XCTAssertEqual(merged.card.note, "from Gajim", "a field only vCard4 holds is shown")
+        XCTAssertEqual(merged.card.fullName, "Alice")
+        XCTAssertEqual(merged.card.photo?.base64, "AAAA")
+        XCTAssertEqual(merged.card.emails.first?.types, ["internet", "work", "pref"], "the same addresses keep vcard-temp's flags")
+        XCTAssertEqual(merged.sources[.nickname], .nick)
+        XCTAssertEqual(merged.sources[.note], .vcard4)
+        XCTAssertEqual(merged.sources[.fullname], .vcardTemp)
+        XCTAssertEqual(merged.sources[.email], .vcard4)
+        XCTAssertEqual(merged.conflicts.map(\.field), [.nickname])
+        XCTAssertEqual(merged.conflicts.first?.values.map(\.store), [.nick, .vcard4, .vcardTemp])
+        XCTAssertEqual(merged.conflicts.first?.values.map(\.value), ["Ally", "Ally", "old"])
+        XCTAssertEqual(merged.stores, [.vcardTemp, .vcard4, .nick])
+    }
+
+    func testAVCard4OnlyProfileIsShown() {
+        var four = VCard()
+        four.fullName = "Gajim User"
+        let merged = MergedProfile(StoredProfile(vcard4: VCard4(fields: four)))
+        XCTAssertEqual(merged.card.fullName, "Gajim User")
+        XCTAssertEqual(merged.sources[.fullname], .vcard4)
+        XCTAssertEqual(merged.conflicts, [])
+    }
+}
+
+/// ProfileWriter against a server that converts vcard-temp into vCard4 (Prosody's vcard_legacy)
+/// and one that does not.
+final class ProfileWriterTests: XCTestCase {
+    static let empty = "<iq xmlns='jabber:client' id='{id}' type='result'/>"
+    static let noItems = "<iq xmlns='jabber:client' id='{id}' type='error'><error type='cancel'><item-not-found xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>"
+    static func vcard4Items(_ inner: String) -> String {
+        "<iq xmlns='jabber:client' id='{id}' type='result'><pubsub xmlns='http://jabber.org/protocol/pubsub'><items node='urn:xmpp:vcard4'>"
+            + "<item id='current'><vcard xmlns='urn:ietf:params:xml:ns:vcard-4.0'>\(inner)</vcard></item></items></pubsub></iq>"
+    }
+    static func vcardTemp(_ inner: String) -> String {
+        "<iq xmlns='jabber:client' id='{id}' type='result'><vCard xmlns='vcard-temp'>\(inner)</vCard></iq>"
+    }
+
+    /// A nickname set keeps a vCard4 property we do not map (GENDER) even where the server's
+    /// conversion drops it: vCard4 is published after vcard-temp, with the property.
+    func testUnmappedVCard4PropertySurvivesAServerConversion() throws {
+        let channel = try FakeChannel(replies: [
+            Self.vcardTemp(""),                                                   // fetch vcard-temp
+            Self.vcard4Items("<gender><sex>F</sex></gender>"),                    // fetch vcard4
+            Self.noItems,                                                         // fetch nick
+            Self.empty,                                                           // publish vcard-temp
+            Self.vcardTemp("<NICKNAME>Ally</NICKNAME>"),                          // read back vcard-temp
+            Self.vcard4Items("<nickname><text>Ally</text></nickname>"),           // what the server made
+            Self.empty,                                                           // publish vcard4
+            Self.vcard4Items("<nickname><text>Ally</text></nickname><gender><sex>F</sex></gender>"),
+            Self.empty,                                                           // publish nick
+            "<iq xmlns='jabber:client' id='{id}' type='result'><pubsub xmlns='http://jabber.org/protocol/pubsub'><items node='http://jabber.org/protocol/nick'><item id='current'><nick xmlns='http://jabber.org/protocol/nick'>Ally</nick></item></items></pubsub></iq>",
+        ])
+        let result = try ProfileWriter.write(on: channel, stores: Set(ProfileStore.allCases), access: "presence") { card in
+            var c = card
+            c.nickname = "Ally"
+            return c
+        }
+        XCTAssertEqual(result.writes.map(\.status), [.updated, .updated, .updated])
+        XCTAssertEqual(result.after.vcard4?.extras.map(\.name), ["gender"])
+        let published = channel.requests[6].serialized()
+        XCTAssertTrue(published.contains("gender") && published.contains("pubsub#access_model"), published)
+    }
+
+    /// Where the server made exactly the wanted vCard4 from vcard-temp, it is not published again:
+    /// only its access model is configured.
+    func testAServerMadeVCard4IsNotPublishedTwice() throws {
+        let channel = try FakeChannel(replies: [
+            Self.vcardTemp(""), Self.noItems, Self.noItems,
+            Self.empty, Self.vcardTemp("<FN>Alice</FN>"),
+            Self.vcard4Items("<fn><text>Alice</text></fn><n><surname/><given/></n>"),
+            Self.empty,                                                           // configure access
+        ])
+        let result = try ProfileWriter.write(on: channel, stores: [.vcardTemp, .vcard4], access: "presence") { card in
+            var c = card
+            c.fullName = "Alice"
+            return c
+        }
+        XCTAssertEqual(result.writes.map(\.status), [.updated, .updated])
+        XCTAssertEqual(result.writes.last?.madeByServer, true)
+        XCTAssertEqual(channel.requests.count, 7)
+        XCTAssertTrue(channel.requests[6].serialized().contains("configure"))
+    }
+}
