@@ -62,8 +62,8 @@ public struct ProfileConflict: Sendable, Equatable {
 /// The stores merged into one card: per field, the first store in precedence order that holds
 /// it — the nickname node, then vCard4, then vcard-temp (what today's clients edit comes
 /// first). vcard-temp is the base, so its PHOTO and the fields only it keeps stay; where a list
-/// holds the same values in several stores (compared without type flags), vcard-temp's copy,
-/// with its richer flags, is kept.
+/// holds the same values in several stores (compared without type flags), vcard-temp's copy is
+/// kept when it has every flag the other has (it can hold more: INTERNET, X400).
 public struct MergedProfile: Sendable, Equatable {
     /// The merged card.
     public var card: VCard
@@ -94,7 +94,8 @@ public struct MergedProfile: Sendable, Equatable {
             if distinct.count > 1 {
                 conflicts.append(ProfileConflict(field: field, values: held.map { ($0.0, ProfileFieldValue.shown(field, in: $0.1)) }))
             }
-            if let temp = held.first(where: { $0.0 == .vcardTemp }), temp.2 == winner.2 { continue }
+            if let temp = held.first(where: { $0.0 == .vcardTemp }), temp.2 == winner.2,
+               ProfileFieldValue.flagsCover(field, temp.1, winner.1) { continue }
             ProfileFieldValue.copy(field, from: winner.1, to: &card)
         }
         self.card = card
@@ -118,6 +119,19 @@ enum ProfileFieldValue {
         default: key = field.text(in: card) ?? ""
         }
         return key.isEmpty ? nil : key
+    }
+
+    /// True when each entry of `a`'s list has every type flag `b`'s has (scalars: always).
+    static func flagsCover(_ field: VCardField, _ a: VCard, _ b: VCard) -> Bool {
+        func covers(_ x: [[String]], _ y: [[String]]) -> Bool {
+            x.count == y.count && zip(x, y).allSatisfy { Set($0).isSuperset(of: $1) }
+        }
+        switch field {
+        case .email: return covers(a.emails.map(\.types), b.emails.map(\.types))
+        case .phone: return covers(a.phones.map(\.types), b.phones.map(\.types))
+        case .address: return covers(a.addresses.map(\.types), b.addresses.map(\.types))
+        default: return true
+        }
     }
 
     static func shown(_ field: VCardField, in card: VCard) -> String { key(field, in: card) ?? "" }

@@ -30,6 +30,8 @@ public struct ProfileStoreWrite: Sendable, Equatable {
 /// What writing a profile did, store by store, and what the stores hold afterwards.
 public struct ProfileWriteResult: Sendable {
     public var before: StoredProfile
+    /// The card the change made: what every store written was asked to hold.
+    public var wanted: VCard
     public var after: StoredProfile
     public var writes: [ProfileStoreWrite]
 }
@@ -61,9 +63,13 @@ public enum ProfileWriter {
         var after = before
         var publishedTemp = false
 
+        // Where the server makes vcard-temp from the vCard4 node (and the vCard4 node from a
+        // vcard-temp set), the two are one store: vcard-temp is published only for what only it
+        // carries there (the PHOTO, which becomes the XEP-0084 avatar), the rest goes to vCard4.
+        let converts = stores.contains(.vcardTemp) && stores.contains(.vcard4) && ProfileService.serverConvertsVCard(on: connection)
         if stores.contains(.vcardTemp) {
             let current = before.vcardTemp ?? VCard()
-            if wanted == current {
+            if wanted == current || (converts && wanted.photo == current.photo) {
                 writes.append(write(.vcardTemp, .unchanged))
             } else {
                 do {
@@ -82,8 +88,20 @@ public enum ProfileWriter {
         if stores.contains(.vcard4) {
             let current = before.vcard4 ?? VCard4()
             let desired = current.replacingFields(with: wanted)
-            writes.append(writeVCard4(on: connection, current: current, desired: desired, publishedTemp: publishedTemp,
-                                      access: access, after: &after))
+            let w = writeVCard4(on: connection, current: current, desired: desired, publishedTemp: publishedTemp,
+                                access: access, after: &after)
+            writes.append(w)
+            // A server that makes vcard-temp from vCard4 now answers from what was just published.
+            if converts, w.status == .updated, !w.madeByServer, let kept = try? VCardService.fetch(on: connection, jid: nil),
+               let i = writes.firstIndex(where: { $0.store == .vcardTemp }) {
+                let was = before.vcardTemp ?? VCard()
+                after.vcardTemp = kept
+                writes[i].losses = wanted.losses(comparedTo: kept)
+                if writes[i].status == .unchanged && kept != was {
+                    writes[i] = ProfileStoreWrite(store: .vcardTemp, status: .updated, changed: changedFields(was, kept),
+                                                  losses: writes[i].losses, reason: nil, madeByServer: true)
+                }
+            }
         }
 
         if stores.contains(.nick) {
@@ -105,7 +123,7 @@ public enum ProfileWriter {
                 }
             }
         }
-        return ProfileWriteResult(before: before, after: after, writes: writes)
+        return ProfileWriteResult(before: before, wanted: wanted, after: after, writes: writes)
     }
 
     private static func writeVCard4(on connection: any StanzaChannel, current: VCard4, desired: VCard4, publishedTemp: Bool,

@@ -55,20 +55,23 @@ final class ProfileWriterTests: XCTestCase {
         "<iq xmlns='jabber:client' id='{id}' type='result'><vCard xmlns='vcard-temp'>\(inner)</vCard></iq>"
     }
 
-    /// A nickname set keeps a vCard4 property we do not map (GENDER) even where the server's
-    /// conversion drops it: vCard4 is published after vcard-temp, with the property.
-    func testUnmappedVCard4PropertySurvivesAServerConversion() throws {
+    static let converts = "<iq xmlns='jabber:client' id='{id}' type='result'><query xmlns='http://jabber.org/protocol/disco#info'>"
+        + "<identity category='account' type='registered'/><feature var='urn:xmpp:pep-vcard-conversion:0'/></query></iq>"
+    static let nickItem = "<iq xmlns='jabber:client' id='{id}' type='result'><pubsub xmlns='http://jabber.org/protocol/pubsub'>"
+        + "<items node='http://jabber.org/protocol/nick'><item id='current'><nick xmlns='http://jabber.org/protocol/nick'>Ally</nick>"
+        + "</item></items></pubsub></iq>"
+
+    /// On a server that makes vcard-temp from vCard4 (XEP-0398, Prosody's vcard_legacy), a
+    /// nickname set goes to vCard4 alone, keeping a property we do not map (GENDER), and
+    /// vcard-temp is read back as the server made it: never published twice.
+    func testAConvertingServerGetsVCard4OnceWithItsUnmappedProperty() throws {
         let channel = try FakeChannel(replies: [
-            Self.vcardTemp(""),                                                   // fetch vcard-temp
-            Self.vcard4Items("<gender><sex>F</sex></gender>"),                    // fetch vcard4
-            Self.noItems,                                                         // fetch nick
-            Self.empty,                                                           // publish vcard-temp
-            Self.vcardTemp("<NICKNAME>Ally</NICKNAME>"),                          // read back vcard-temp
-            Self.vcard4Items("<nickname><text>Ally</text></nickname>"),           // what the server made
+            Self.vcardTemp(""), Self.vcard4Items("<gender><sex>F</sex></gender>"), Self.noItems,
+            Self.converts,
             Self.empty,                                                           // publish vcard4
             Self.vcard4Items("<nickname><text>Ally</text></nickname><gender><sex>F</sex></gender>"),
-            Self.empty,                                                           // publish nick
-            "<iq xmlns='jabber:client' id='{id}' type='result'><pubsub xmlns='http://jabber.org/protocol/pubsub'><items node='http://jabber.org/protocol/nick'><item id='current'><nick xmlns='http://jabber.org/protocol/nick'>Ally</nick></item></items></pubsub></iq>",
+            Self.vcardTemp("<NICKNAME>Ally</NICKNAME>"),                          // vcard-temp as the server makes it
+            Self.empty, Self.nickItem,                                            // publish and read back nick
         ])
         let result = try ProfileWriter.write(on: channel, stores: Set(ProfileStore.allCases), access: "presence") { card in
             var c = card
@@ -76,28 +79,53 @@ final class ProfileWriterTests: XCTestCase {
             return c
         }
         XCTAssertEqual(result.writes.map(\.status), [.updated, .updated, .updated])
+        XCTAssertEqual(result.writes.map(\.madeByServer), [true, false, false])
         XCTAssertEqual(result.after.vcard4?.extras.map(\.name), ["gender"])
-        let published = channel.requests[6].serialized()
+        XCTAssertEqual(channel.requests.filter { $0.serialized().contains("<vCard") && $0[attribute: "type"] == "set" }.count, 0,
+                       "vcard-temp is not published where the server makes it")
+        let published = channel.requests[4].serialized()
         XCTAssertTrue(published.contains("gender") && published.contains("pubsub#access_model"), published)
     }
 
-    /// Where the server made exactly the wanted vCard4 from vcard-temp, it is not published again:
-    /// only its access model is configured.
+    /// A PHOTO change on such a server publishes vcard-temp (it becomes the avatar); where the
+    /// vCard4 the server then made is the one wanted, it is not published again: only its access
+    /// model is configured.
     func testAServerMadeVCard4IsNotPublishedTwice() throws {
         let channel = try FakeChannel(replies: [
-            Self.vcardTemp(""), Self.noItems, Self.noItems,
-            Self.empty, Self.vcardTemp("<FN>Alice</FN>"),
+            Self.vcardTemp(""), Self.noItems, Self.noItems, Self.converts,
+            Self.empty, Self.vcardTemp("<FN>Alice</FN><PHOTO><TYPE>image/png</TYPE><BINVAL>AAAA</BINVAL></PHOTO>"),
             Self.vcard4Items("<fn><text>Alice</text></fn><n><surname/><given/></n>"),
             Self.empty,                                                           // configure access
         ])
         let result = try ProfileWriter.write(on: channel, stores: [.vcardTemp, .vcard4], access: "presence") { card in
             var c = card
             c.fullName = "Alice"
+            c.photo = VCard.Photo(type: "image/png", base64: "AAAA")
             return c
         }
         XCTAssertEqual(result.writes.map(\.status), [.updated, .updated])
         XCTAssertEqual(result.writes.last?.madeByServer, true)
-        XCTAssertEqual(channel.requests.count, 7)
-        XCTAssertTrue(channel.requests[6].serialized().contains("configure"))
+        XCTAssertEqual(channel.requests.count, 8)
+        XCTAssertTrue(channel.requests[7].serialized().contains("configure"))
+    }
+
+    /// A server that keeps the stores apart (ejabberd) gets each one published.
+    func testASeparateStoreServerGetsEachStore() throws {
+        let channel = try FakeChannel(replies: [
+            Self.vcardTemp(""), Self.noItems, Self.noItems,
+            "<iq xmlns='jabber:client' id='{id}' type='result'><query xmlns='http://jabber.org/protocol/disco#info'/></iq>",
+            Self.empty, Self.vcardTemp("<NICKNAME>Ally</NICKNAME>"),
+            Self.noItems,                                                         // vcard4 after the vcard-temp set: none
+            Self.empty, Self.vcard4Items("<nickname><text>Ally</text></nickname>"),
+            Self.empty, Self.nickItem,
+        ])
+        let result = try ProfileWriter.write(on: channel, stores: Set(ProfileStore.allCases), access: nil) { card in
+            var c = card
+            c.nickname = "Ally"
+            return c
+        }
+        XCTAssertEqual(result.writes.map(\.status), [.updated, .updated, .updated])
+        XCTAssertEqual(result.writes.map(\.madeByServer), [false, false, false])
+        XCTAssertEqual(result.after.nick?.nickname, "Ally")
     }
 }
