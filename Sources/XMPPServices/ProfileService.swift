@@ -41,16 +41,6 @@ public enum ProfileService {
         return stored
     }
 
-    /// True when the account's server converts between vcard-temp and PEP (XEP-0398's
-    /// `urn:xmpp:pep-vcard-conversion:0` on the account: Prosody's mod_vcard_legacy). A server
-    /// that does not answer disco#info does not convert.
-    public static func serverConvertsVCard(on connection: any StanzaChannel) -> Bool {
-        let iq = Iq(type: .get, id: connection.makeID(), to: connection.boundJID?.bare, payload: DiscoInfo.request)
-        guard let reply = try? connection.request(iq), let payload = reply.payload,
-              let info = try? DiscoInfo(element: payload) else { return false }
-        return info.features.contains(Namespace.pepVCardConversion)
-    }
-
     /// Publishes one's own vCard4 as the node's one item, asking for `access` (a
     /// `pubsub#access_model`: open, presence, roster) when given.
     @discardableResult

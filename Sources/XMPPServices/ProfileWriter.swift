@@ -63,13 +63,19 @@ public enum ProfileWriter {
         var after = before
         var publishedTemp = false
 
-        // Where the server makes vcard-temp from the vCard4 node (and the vCard4 node from a
-        // vcard-temp set), the two are one store: vcard-temp is published only for what only it
-        // carries there (the PHOTO, which becomes the XEP-0084 avatar), the rest goes to vCard4.
-        let converts = stores.contains(.vcardTemp) && stores.contains(.vcard4) && ProfileService.serverConvertsVCard(on: connection)
+        // A store is written only for a field this change alters there: re-sending what a store
+        // cannot hold (Prosody's conversion drops org units and most type flags) on every run
+        // would publish twice for nothing.
+        let edited = changedFields(base, wanted)
+        func alters(_ store: ProfileStore) -> Bool {
+            let current = store == .vcardTemp ? (before.vcardTemp ?? VCard()) : before.card(of: store)
+            let target = store == .vcard4 ? VCard4.mappable(wanted) : wanted
+            let differing = Set(changedFields(store == .vcard4 ? VCard4.mappable(current) : current, target))
+            return edited.contains { differing.contains($0) }
+        }
         if stores.contains(.vcardTemp) {
             let current = before.vcardTemp ?? VCard()
-            if wanted == current || (converts && wanted.photo == current.photo) {
+            if wanted == current || !alters(.vcardTemp) {
                 writes.append(write(.vcardTemp, .unchanged))
             } else {
                 do {
@@ -77,7 +83,7 @@ public enum ProfileWriter {
                     publishedTemp = true
                     let kept = try VCardService.fetch(on: connection, jid: nil)
                     after.vcardTemp = kept
-                    writes.append(ProfileStoreWrite(store: .vcardTemp, status: .updated, changed: changedFields(current, wanted),
+                    writes.append(ProfileStoreWrite(store: .vcardTemp, status: .updated, changed: changedFields(current, wanted).filter(edited.contains),
                                                     losses: wanted.losses(comparedTo: kept), reason: nil, madeByServer: false))
                 } catch {
                     throw ProfileServiceError.vcardTemp(error)
@@ -88,8 +94,12 @@ public enum ProfileWriter {
         if stores.contains(.vcard4) {
             let current = before.vcard4 ?? VCard4()
             let desired = current.replacingFields(with: wanted)
-            let w = writeVCard4(on: connection, current: current, desired: desired, publishedTemp: publishedTemp,
-                                access: access, after: &after)
+            var converts = false
+            var w = alters(.vcard4) || publishedTemp
+                ? writeVCard4(on: connection, current: current, desired: desired, publishedTemp: publishedTemp, access: access,
+                              after: &after, converts: &converts)
+                : write(.vcard4, .unchanged)
+            w.changed = w.changed.filter(edited.contains)
             writes.append(w)
             // A server that makes vcard-temp from vCard4 now answers from what was just published.
             if converts, w.status == .updated, !w.madeByServer, let kept = try? VCardService.fetch(on: connection, jid: nil),
@@ -98,7 +108,7 @@ public enum ProfileWriter {
                 after.vcardTemp = kept
                 writes[i].losses = wanted.losses(comparedTo: kept)
                 if writes[i].status == .unchanged && kept != was {
-                    writes[i] = ProfileStoreWrite(store: .vcardTemp, status: .updated, changed: changedFields(was, kept),
+                    writes[i] = ProfileStoreWrite(store: .vcardTemp, status: .updated, changed: changedFields(was, kept).filter(edited.contains),
                                                   losses: writes[i].losses, reason: nil, madeByServer: true)
                 }
             }
@@ -107,7 +117,7 @@ public enum ProfileWriter {
         if stores.contains(.nick) {
             let current = before.nick ?? UserNickname(nil)
             let desired = UserNickname(wanted.nickname)
-            if desired == current {
+            if desired == current || !edited.contains("nickname") {
                 writes.append(write(.nick, .unchanged))
             } else {
                 do {
@@ -127,10 +137,12 @@ public enum ProfileWriter {
     }
 
     private static func writeVCard4(on connection: any StanzaChannel, current: VCard4, desired: VCard4, publishedTemp: Bool,
-                                    access: String?, after: inout StoredProfile) -> ProfileStoreWrite {
+                                    access: String?, after: inout StoredProfile, converts: inout Bool) -> ProfileStoreWrite {
         do {
-            // What the server made of the vcard-temp just published, if it converts.
+            // What the server made of the vcard-temp just published, if it converts: the vCard4
+            // node changed under the vcard-temp set (Prosody's vcard_legacy).
             let made = publishedTemp ? (try ProfileService.fetchVCard4(on: connection, jid: nil) ?? VCard4()) : current
+            converts = made != current
             let changed = changedFields(current.fields, desired.fields)
             if made == desired {
                 after.vcard4 = made

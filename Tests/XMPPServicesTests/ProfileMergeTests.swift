@@ -55,19 +55,18 @@ final class ProfileWriterTests: XCTestCase {
         "<iq xmlns='jabber:client' id='{id}' type='result'><vCard xmlns='vcard-temp'>\(inner)</vCard></iq>"
     }
 
-    static let converts = "<iq xmlns='jabber:client' id='{id}' type='result'><query xmlns='http://jabber.org/protocol/disco#info'>"
-        + "<identity category='account' type='registered'/><feature var='urn:xmpp:pep-vcard-conversion:0'/></query></iq>"
     static let nickItem = "<iq xmlns='jabber:client' id='{id}' type='result'><pubsub xmlns='http://jabber.org/protocol/pubsub'>"
         + "<items node='http://jabber.org/protocol/nick'><item id='current'><nick xmlns='http://jabber.org/protocol/nick'>Ally</nick>"
         + "</item></items></pubsub></iq>"
 
-    /// On a server that makes vcard-temp from vCard4 (XEP-0398, Prosody's vcard_legacy), a
-    /// nickname set goes to vCard4 alone, keeping a property we do not map (GENDER), and
-    /// vcard-temp is read back as the server made it: never published twice.
-    func testAConvertingServerGetsVCard4OnceWithItsUnmappedProperty() throws {
+    /// On a server that makes vCard4 from vcard-temp (Prosody's vcard_legacy), the vCard4 the
+    /// server made lacks a property we do not map (GENDER): vCard4 is published after it, with
+    /// the property, and vcard-temp read back as the server now makes it.
+    func testAConvertingServerKeepsAnUnmappedVCard4Property() throws {
         let channel = try FakeChannel(replies: [
             Self.vcardTemp(""), Self.vcard4Items("<gender><sex>F</sex></gender>"), Self.noItems,
-            Self.converts,
+            Self.empty, Self.vcardTemp("<NICKNAME>Ally</NICKNAME>"),              // publish and read back vcard-temp
+            Self.vcard4Items("<nickname><text>Ally</text></nickname>"),           // what the server made: no gender
             Self.empty,                                                           // publish vcard4
             Self.vcard4Items("<nickname><text>Ally</text></nickname><gender><sex>F</sex></gender>"),
             Self.vcardTemp("<NICKNAME>Ally</NICKNAME>"),                          // vcard-temp as the server makes it
@@ -79,20 +78,18 @@ final class ProfileWriterTests: XCTestCase {
             return c
         }
         XCTAssertEqual(result.writes.map(\.status), [.updated, .updated, .updated])
-        XCTAssertEqual(result.writes.map(\.madeByServer), [true, false, false])
         XCTAssertEqual(result.after.vcard4?.extras.map(\.name), ["gender"])
-        XCTAssertEqual(channel.requests.filter { $0.serialized().contains("<vCard") && $0[attribute: "type"] == "set" }.count, 0,
-                       "vcard-temp is not published where the server makes it")
-        let published = channel.requests[4].serialized()
+        XCTAssertEqual(result.after.vcardTemp?.nickname, "Ally")
+        XCTAssertEqual(channel.requests.count, 11)
+        let published = channel.requests[6].serialized()
         XCTAssertTrue(published.contains("gender") && published.contains("pubsub#access_model"), published)
     }
 
-    /// A PHOTO change on such a server publishes vcard-temp (it becomes the avatar); where the
-    /// vCard4 the server then made is the one wanted, it is not published again: only its access
-    /// model is configured.
+    /// Where the vCard4 the server made from vcard-temp is the one wanted, it is not published
+    /// again: only its access model is configured.
     func testAServerMadeVCard4IsNotPublishedTwice() throws {
         let channel = try FakeChannel(replies: [
-            Self.vcardTemp(""), Self.noItems, Self.noItems, Self.converts,
+            Self.vcardTemp(""), Self.noItems, Self.noItems,
             Self.empty, Self.vcardTemp("<FN>Alice</FN><PHOTO><TYPE>image/png</TYPE><BINVAL>AAAA</BINVAL></PHOTO>"),
             Self.vcard4Items("<fn><text>Alice</text></fn><n><surname/><given/></n>"),
             Self.empty,                                                           // configure access
@@ -105,15 +102,14 @@ final class ProfileWriterTests: XCTestCase {
         }
         XCTAssertEqual(result.writes.map(\.status), [.updated, .updated])
         XCTAssertEqual(result.writes.last?.madeByServer, true)
-        XCTAssertEqual(channel.requests.count, 8)
-        XCTAssertTrue(channel.requests[7].serialized().contains("configure"))
+        XCTAssertEqual(channel.requests.count, 7)
+        XCTAssertTrue(channel.requests[6].serialized().contains("configure"))
     }
 
     /// A server that keeps the stores apart (ejabberd) gets each one published.
     func testASeparateStoreServerGetsEachStore() throws {
         let channel = try FakeChannel(replies: [
             Self.vcardTemp(""), Self.noItems, Self.noItems,
-            "<iq xmlns='jabber:client' id='{id}' type='result'><query xmlns='http://jabber.org/protocol/disco#info'/></iq>",
             Self.empty, Self.vcardTemp("<NICKNAME>Ally</NICKNAME>"),
             Self.noItems,                                                         // vcard4 after the vcard-temp set: none
             Self.empty, Self.vcard4Items("<nickname><text>Ally</text></nickname>"),
@@ -127,5 +123,6 @@ final class ProfileWriterTests: XCTestCase {
         XCTAssertEqual(result.writes.map(\.status), [.updated, .updated, .updated])
         XCTAssertEqual(result.writes.map(\.madeByServer), [false, false, false])
         XCTAssertEqual(result.after.nick?.nickname, "Ally")
+        XCTAssertEqual(channel.requests.count, 10, "no vcard-temp read after vCard4: the server keeps them apart")
     }
 }

@@ -43,7 +43,10 @@ struct ProfilePublisher {
                 case .failed, .unavailable:
                     env.warn("warning: \(w.store.rawValue) was not written (\(w.reason ?? w.status.rawValue))")
                 case .updated, .unchanged:
-                    let partial = VCardPublisher.fieldNames(w.losses).filter { !lostFields.contains($0) }
+                    // Only for what this run changed: a store that never keeps a field is not news each time.
+                    let partial = VCardPublisher.fieldNames(w.losses).filter { f in
+                        !lostFields.contains(f) && w.changed.contains(String(f.prefix { $0 != "." }))
+                    }
                     if !partial.isEmpty {
                         env.warn("note: \(w.store.rawValue) did not keep \(partial.joined(separator: ", ")); another store did")
                     }
