@@ -84,7 +84,7 @@ public enum ProfileServiceError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .vcardTemp(let e): return e.description
         case .pep(let e): return e.description
-        case .notFound(let jid): return "\(jid) has no profile (no vCard, vCard4 or nickname, or there is no such account)"
+        case .notFound(let jid): return "\(jid) has no vCard, vCard4 or nickname (or there is no such account)"
         }
     }
 

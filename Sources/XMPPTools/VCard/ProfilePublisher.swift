@@ -8,7 +8,8 @@ struct ProfilePublisher {
     let context: AccountContext
     var env: ToolEnvironment { context.environment }
 
-    func run(stores: [ProfileStore], access: PEPAccess, change: (VCard) throws -> VCard) throws {
+    /// `imported`: `status` is always "imported", even where every store already held the card.
+    func run(stores: [ProfileStore], access: PEPAccess, imported: Bool = false, change: (VCard) throws -> VCard) throws {
         let (connection, account) = try context.connectWithSession()
         defer { connection.close() }
         let result = try OwnVCardLock.around(account, env: env) {
@@ -22,7 +23,7 @@ struct ProfilePublisher {
         // What no store kept is lost; what only some kept is said per store.
         let lost = stores.count > 1 ? wanted.losses(comparedTo: merged.card)
             : result.writes.first?.losses ?? []
-        report(account, result.writes, lost: lost, single: stores.count == 1)
+        report(account, result.writes, lost: lost, single: stores.count == 1, imported: imported)
         if let failed = result.writes.first(where: { $0.status == .failed }), stores.count == 1 || result.writes.allSatisfy({ $0.status != .updated }) {
             throw ToolFailure(.refused, "\(failed.store.rawValue) was not written: \(failed.reason ?? "refused")")
         }
@@ -31,7 +32,7 @@ struct ProfilePublisher {
         }
     }
 
-    private func report(_ account: JID, _ writes: [ProfileStoreWrite], lost: [VCardLoss], single: Bool) {
+    private func report(_ account: JID, _ writes: [ProfileStoreWrite], lost: [VCardLoss], single: Bool, imported: Bool) {
         let lostFields = VCardPublisher.fieldNames(lost)
         for field in lostFields {
             let values = lost.filter { $0.field == field }.map { VCardPublisher.short($0.value) }
@@ -57,19 +58,23 @@ struct ProfilePublisher {
         let anyUpdated = writes.contains { $0.status == .updated }
         if context.common.json {
             Output.line(JSONValue.object([
-                ("jid", .string(account.description)), ("status", .string(anyUpdated ? "updated" : "unchanged")),
+                ("jid", .string(account.description)), ("status", .string(imported ? "imported" : anyUpdated ? "updated" : "unchanged")),
                 ("changed_fields", .array(changed.map(JSONValue.string))),
                 ("dropped_fields", .array(lostFields.map(JSONValue.string))),
                 ("dropped", .array(lost.map { .object([("field", .string($0.field)), ("value", .string($0.value))]) })),
                 ("stores", .array(writes.map(Self.json))),
             ]).pretty)
         } else if !context.common.quiet {
+            let parts = writes.filter { $0.status == .updated }.map { w in
+                "\(w.store.rawValue)" + (w.changed.isEmpty ? "" : " (\(w.changed.joined(separator: ", ")))")
+            }
+            if imported {
+                Output.line("Imported the profile of \(account)" + (parts.isEmpty ? "; every store already held it." : "; stored in \(parts.joined(separator: ", "))."))
+                return
+            }
             if !anyUpdated {
                 Output.line("The profile of \(account) already has these values; nothing was sent.")
                 return
-            }
-            let parts = writes.filter { $0.status == .updated }.map { w in
-                "\(w.store.rawValue)" + (w.changed.isEmpty ? "" : " (\(w.changed.joined(separator: ", ")))")
             }
             Output.line("Updated the profile of \(account): \(changed.joined(separator: ", ")); stored in \(parts.joined(separator: ", ")).")
         }
