@@ -47,8 +47,11 @@ public struct ProfileWriteResult: Sendable {
 public enum ProfileWriter {
     /// Applies `change` to the merged profile (all stores) or to one store's content, writes
     /// the stores in `stores`, and reads them back. `access` is the PEP access model asked for.
+    ///
+    /// A store is written only for fields the change alters in it; `fields` names them instead,
+    /// for a caller that wrote them elsewhere first (a profile set through the avatar step).
     public static func write(on connection: any StanzaChannel, stores: Set<ProfileStore>, access: String?,
-                             change: (VCard) throws -> VCard) throws -> ProfileWriteResult {
+                             fields: [VCardField]? = nil, change: (VCard) throws -> VCard) throws -> ProfileWriteResult {
         let before = try ProfileService.fetchOwn(on: connection)
         let base: VCard
         if stores.count > 1 {
@@ -66,7 +69,7 @@ public enum ProfileWriter {
         // A store is written only for a field this change alters there: re-sending what a store
         // cannot hold (Prosody's conversion drops org units and most type flags) on every run
         // would publish twice for nothing.
-        let edited = changedFields(base, wanted)
+        let edited = fields?.map(\.rawValue) ?? changedFields(base, wanted)
         func alters(_ store: ProfileStore) -> Bool {
             let current = store == .vcardTemp ? (before.vcardTemp ?? VCard()) : before.card(of: store)
             let target = store == .vcard4 ? VCard4.mappable(wanted) : wanted
