@@ -83,6 +83,31 @@ final class ProfileStoresEndToEndTests: XCTestCase {
         XCTAssertEqual(v4["fullname"] as? String, "New User")
     }
 
+    /// A batch's nickname and fullname columns reach vcard-temp, vCard4 and the nickname node,
+    /// with an avatar column (the avatar step first) and without.
+    func testBatchProfileColumnsReachEveryStore() throws {
+        let t = try ToolRunner(server: try TestServer.require())
+        try t.server.require("pep", "the vCard4 and nickname stores are PEP nodes")
+        try t.server.require("register", "the batch registers its accounts")
+        try t.server.require("register-unthrottled", "two accounts from one address")
+        try VCardEndToEndTests.png.write(to: URL(fileURLWithPath: t.home + "/logo.png"))
+        let users = (0..<2).map { _ in ToolRunner.username("pc") }
+        let csv = t.home + "/p.csv"
+        try Data(("jid,password,nickname,fullname,avatar\n" + users.enumerated().map { i, u in
+            "\(t.jid(u)),pw-\(u),Nick \(i),Person \(i),\(i == 0 ? "logo.png" : "")"
+        }.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: csv))
+        let r = try t.run("xmpp-register", ["batch", csv, "--json"] + t.serverArgs)
+        XCTAssertEqual(r.status, 0, r.stderr + r.stdout)
+        for (i, user) in users.enumerated() {
+            let me = try ToolRunner(server: t.server)
+            XCTAssertEqual(try me.run("xmpp-login", [t.jid(user), "-q"] + t.serverArgs, password: "pw-\(user)").status, 0)
+            for store in ["vcard-temp", "vcard4", "nick"] {
+                XCTAssertEqual(try Self.get(me, ["--store", store])["nickname"] as? String, "Nick \(i)", "row \(i), \(store)")
+            }
+            XCTAssertEqual(try Self.get(me, ["--store", "vcard4"])["fullname"] as? String, "Person \(i)", "row \(i)")
+        }
+    }
+
     /// slixmpp, as another account, reads the nickname and vCard4 we published (open access).
     func testSlixmppReadsWhatWePublish() throws {
         try SlixmppPeer.require()
