@@ -125,4 +125,22 @@ final class ProfileWriterTests: XCTestCase {
         XCTAssertEqual(result.after.nick?.nickname, "Ally")
         XCTAssertEqual(channel.requests.count, 10, "no vcard-temp read after vCard4: the server keeps them apart")
     }
+
+    /// A set that changes nothing in the merged profile sends nothing, though vcard-temp lacks
+    /// the org unit vCard4 holds (Prosody's conversion drops it): re-sending it would only make
+    /// the server convert again.
+    func testANoOpSetSendsNothingWhereVCardTempCannotHoldEverything() throws {
+        let channel = try FakeChannel(replies: [
+            Self.vcardTemp("<NICKNAME>Ally</NICKNAME><ORG><ORGNAME>Org</ORGNAME></ORG>"),
+            Self.vcard4Items("<nickname><text>Ally</text></nickname><org><text>Org</text><text>Research</text></org>"),
+            Self.nickItem,
+        ])
+        let result = try ProfileWriter.write(on: channel, stores: Set(ProfileStore.allCases), access: "presence") { card in
+            var c = card
+            c.nickname = "Ally"
+            return c
+        }
+        XCTAssertEqual(result.writes.map(\.status), [.unchanged, .unchanged, .unchanged])
+        XCTAssertEqual(channel.requests.count, 3, "only the three reads")
+    }
 }

@@ -41,8 +41,10 @@ struct ProfilePublisher {
         if !single {
             for w in writes {
                 switch w.status {
-                case .failed, .unavailable:
-                    env.warn("warning: \(w.store.rawValue) was not written (\(w.reason ?? w.status.rawValue))")
+                case .unavailable:
+                    env.warn("warning: \(w.store.rawValue) was not written: the server has no PEP for it (\(w.reason ?? "unavailable"))")
+                case .failed:
+                    env.warn("warning: \(w.store.rawValue) was not written (\(w.reason ?? "refused"))")
                 case .updated, .unchanged:
                     // Only for what this run changed: a store that never keeps a field is not news each time.
                     let partial = VCardPublisher.fieldNames(w.losses).filter { f in
