@@ -42,10 +42,14 @@ public struct ProfileApplied: Sendable, Equatable {
     /// the vCard PHOTO (XEP-0153), which is what such a server offers (jabberd2 2.7).
     public var noPEP: StanzaError?
 
+    /// The PEP profile stores that also hold the text fields: vcard4, nick.
+    public var storedInPEP: [String]
+
     /// Builds a value.
-    public init(storedInVCard: [String], noPEP: StanzaError? = nil) {
+    public init(storedInVCard: [String], noPEP: StanzaError? = nil, storedInPEP: [String] = []) {
         self.storedInVCard = storedInVCard
         self.noPEP = noPEP
+        self.storedInPEP = storedInPEP
     }
 
     /// One line saying what was stored and what the server lacks; nil when nothing lacked.
@@ -87,14 +91,33 @@ public enum ProfileApplier {
             var card = try VCardService.fetch(on: connection, jid: nil)
             edit(&card, with: profile)
             try VCardService.publish(card, on: connection)
-            return ProfileApplied(storedInVCard: stored)
+            return ProfileApplied(storedInVCard: stored, storedInPEP: try mirror(profile, on: connection))
         }
         let info = try AvatarPipeline.info(data: png)
         let published = try AvatarPublisher.publish(png: png, width: info.width, height: info.height, on: connection) { card in
             edit(&card, with: profile)
         }
         if let refusal = published.vCardRefusal { throw AvatarServiceError.connection(.stanzaError(refusal)) }
-        return ProfileApplied(storedInVCard: stored + ["PHOTO"], noPEP: published.pepRefusal)
+        let pep = published.pepRefusal == nil ? try mirror(profile, on: connection) : []
+        return ProfileApplied(storedInVCard: stored + ["PHOTO"], noPEP: published.pepRefusal, storedInPEP: pep)
+    }
+
+    /// The same text fields in the vCard4 node (XEP-0292) and the nickname in the nickname node
+    /// (XEP-0172), which today's clients show; after vcard-temp, so a server converting
+    /// vcard-temp has done so (ProfileWriter's order). The nodes keep the server's default access
+    /// model. Returns the PEP stores that took them; none where the server has no PEP.
+    private static func mirror(_ profile: Profile, on connection: Connection) throws -> [String] {
+        var fields: [VCardField] = []
+        if profile.nickname != nil { fields.append(.nickname) }
+        if profile.fullname != nil { fields.append(.fullname) }
+        if profile.email != nil { fields.append(.email) }
+        guard !fields.isEmpty else { return [] }
+        let result = try ProfileWriter.write(on: connection, stores: [.vcard4, .nick], access: nil, fields: fields) { card in
+            var c = card
+            edit(&c, with: profile)
+            return c
+        }
+        return result.writes.filter { $0.status == .updated || $0.status == .unchanged }.map(\.store.rawValue)
     }
 
     /// The profile's text fields written into `card`; an email already there is not added twice.

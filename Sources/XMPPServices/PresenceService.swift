@@ -1,3 +1,4 @@
+import CryptoPrimitives
 import XMLTree
 import XMPPConnection
 import XMPPStanzas
@@ -20,9 +21,24 @@ public enum IncomingEvent: Sendable {
 /// subscription requests and answers, and a ping barrier after which every presence the server
 /// owed has arrived (ARCHITECTURE.md §5). Network only.
 public enum PresenceService {
-    /// Available presence with `priority` (negative keeps messages for the user's real clients away).
-    public static func available(priority: Int, show: Presence.Show? = nil, status: String? = nil) -> Presence {
-        Presence(show: show, status: status, priority: priority)
+    /// Available presence with `priority` (negative keeps messages for the user's real clients away),
+    /// advertising `photo` as XEP-0153 requires of every available presence a vCard-avatar client sends.
+    public static func available(priority: Int, show: Presence.Show? = nil, status: String? = nil,
+                                 photo: VCardUpdate? = nil) -> Presence {
+        Presence(show: show, status: status, priority: priority, extensions: photo.map { [$0.element] } ?? [])
+    }
+
+    /// What one's own presence advertises under XEP-0153 §3.2: the SHA-1 of the vCard's photo,
+    /// `noImage` without one, `notReady` when the card cannot be read (a link is not a photo we
+    /// can hash either). One round trip.
+    public static func ownPhotoUpdate(on connection: any StanzaChannel) -> VCardUpdate {
+        let card: VCard
+        do { card = try VCardService.fetch(on: connection, jid: nil) } catch { return .notReady }
+        guard let photo = card.photo else { return .noImage }
+        guard let base64 = AvatarService.embedded(photo), let bytes = Base64.decode(base64) else {
+            return photo.externalURL == nil ? .noImage : .notReady
+        }
+        return .image(hash: AvatarService.hash(bytes))
     }
 
     /// The presence that ends availability.

@@ -37,14 +37,39 @@ public enum PubSubClient {
         .itemNotFound, .serviceUnavailable, .featureNotImplemented,
     ]
 
+    /// Conditions of an access model that excludes the requester: the node may well exist.
+    static let refusalConditions: Set<StanzaError.Condition> = [
+        .forbidden, .notAuthorized, .notAllowed, .registrationRequired, .subscriptionRequired,
+    ]
+
+    /// Whether `error` is the node's access model refusing this account (for readers, such as a
+    /// merged profile, to whom a node they may not read counts as absent).
+    public static func isRefusal(_ error: PubSubError) -> Bool {
+        if case .connection(.stanzaError(let e)) = error { return refusalConditions.contains(e.condition) }
+        return false
+    }
+
     /// The items of `node` at `jid` (nil: the account's own PEP service): the newest `maxItems`,
     /// or those with `ids`. Nil when the node is absent; a refusal throws its stanza error.
     public static func items(on connection: any StanzaChannel, jid: JID?, node: String, ids: [String] = [],
                              maxItems: Int? = nil) throws(PubSubError) -> [PubSubItem]? {
+        let request = itemsRequest(jid: jid, node: node, id: connection.makeID(), ids: ids, maxItems: maxItems)
+        do { try connection.send(request.element) } catch { throw .connection(error) }
+        return try itemsReply(on: connection, id: request.id, node: node)
+    }
+
+    /// The items request `items` sends, for pipelines that send several before reading replies.
+    public static func itemsRequest(jid: JID?, node: String, id: String, ids: [String] = [], maxItems: Int? = nil) -> Iq {
         let request = PubSubItems(node: node, items: ids.map { PubSubItem(id: $0) }, maxItems: maxItems)
+        return Iq(type: .get, id: id, to: jid?.bare, payload: request.element)
+    }
+
+    /// Waits for the reply to an items request sent with `id`: its items, or nil when the node
+    /// is absent; a refusal throws its stanza error (`isRefusal`).
+    public static func itemsReply(on connection: any StanzaChannel, id: String, node: String) throws(PubSubError) -> [PubSubItem]? {
         let reply: Iq
         do {
-            reply = try connection.request(Iq(type: .get, id: connection.makeID(), to: jid?.bare, payload: request.element))
+            reply = try connection.awaitReply(id: id)
         } catch {
             if case .stanzaError(let e) = error, absentConditions.contains(e.condition) { return nil }
             throw .connection(error)
@@ -56,6 +81,11 @@ public enum PubSubClient {
             throw .invalidItems(node: node, .invalidContent("items of node '\(result.node)', asked for '\(node)'"))
         }
         return result.items
+    }
+
+    /// Sets `fields` of the account's own `node` as its owner (XEP-0060 §8.2.4).
+    public static func configure(on connection: any StanzaChannel, node: String, fields: [String: String]) throws(PubSubError) {
+        if let error = attempt(connection, PubSubConfigure(node: node, fields: fields).element) { throw .connection(error) }
     }
 
     /// Publishes `item` to the account's own `node`, asking for `options` as publish-options.

@@ -36,7 +36,7 @@ final class VCardEndToEndTests: XCTestCase {
                     "--email", "work:zoe@example.org", "--phone", "home:+1 555 0100",
                     "--address", "work:1 High St;Oxford;Oxon;OX1 1AA;UK;Flat 2;PO 7",
                     "--url", "https://example.org/zoë", "--note", "line one\nline two — ünïcødé 😀",
-                    "--jabber-id", "zoe@example.org"]
+                    "--jabber-id", "zoe@example.org", "--access", "open"]  // other accounts read it: no subscription
         if photo {
             let path = t.home + "/me.png"
             try png.write(to: URL(fileURLWithPath: path))
@@ -105,7 +105,8 @@ final class VCardEndToEndTests: XCTestCase {
 
     func testReadBackNamesEachDroppedField() throws {
         let (t, _) = try Self.account("vd")
-        let r = try t.run("xmpp-vcard", ["set", "--nickname", "kept", "--org", "Org", "--org-unit", "Research",
+        // vcard-temp alone, as before the other stores: what the server itself keeps.
+        let r = try t.run("xmpp-vcard", ["set", "--store", "vcard-temp", "--nickname", "kept", "--org", "Org", "--org-unit", "Research",
                                          "--email", "work,pref:a@example.org", "--phone", "cell:+49 30 1234", "--json"])
         XCTAssertEqual(r.status, 0, r.stderr)
         let warnings = r.stderr.split(separator: "\n").map(String.init)
@@ -119,7 +120,7 @@ final class VCardEndToEndTests: XCTestCase {
         XCTAssertEqual(report["dropped_fields"] as? [String], drops ? ["org_unit", "email.type", "phone.type"] : [])
         XCTAssertFalse(r.stderr.contains("nickname") || r.stderr.contains("did not keep org "), "kept fields stay silent")
         // Text mode warns the same way; -q silences the warning but not the JSON.
-        let text = try t.run("xmpp-vcard", ["set", "--org-unit", "Other"])
+        let text = try t.run("xmpp-vcard", ["set", "--store", "vcard-temp", "--org-unit", "Other"])
         XCTAssertEqual(text.status, 0, text.stderr)
         XCTAssertEqual(text.stderr, drops ? "xmpp-vcard: warning: the server did not keep org_unit (Other)\n" : "")
         XCTAssertEqual(text.stdout, "Updated the vCard of \(try XCTUnwrap(report["jid"] as? String)): org_unit.\n",

@@ -44,10 +44,10 @@ final class VCardHostileTextEndToEndTests: XCTestCase {
     func testEveryJSONLineHasEveryDocumentedKey() throws {
         let (reader, _) = try VCardEndToEndTests.account("vk")
         let (owner, ownerJID) = try VCardEndToEndTests.account("vo")
-        XCTAssertEqual(try owner.run("xmpp-vcard", ["set", "--nickname", "O"]).status, 0)
+        XCTAssertEqual(try owner.run("xmpp-vcard", ["set", "--nickname", "O", "--access", "open"]).status, 0)
         let cardKeys = ["jid", "source", "fetched_at", "fullname", "given", "family", "middle", "prefix", "suffix", "nickname",
                         "birthday", "org", "org_units", "title", "role", "emails", "phones", "addresses", "url", "note",
-                        "jabber_id", "photo", "other_fields", "other", "error", "exit_code"]
+                        "jabber_id", "photo", "other_fields", "other", "stores", "field_sources", "conflicts", "error", "exit_code"]
         func lines(_ args: [String]) throws -> [[String: Any]] {
             let r = try reader.run("xmpp-vcard", args)
             return try r.stdout.split(separator: "\n").map {

@@ -8,7 +8,7 @@ final class VCardListCacheEndToEndTests: XCTestCase {
         var jids: [String] = []
         for i in 0..<3 {
             let (t, jid) = try VCardEndToEndTests.account("l\(i)")
-            XCTAssertEqual(try t.run("xmpp-vcard", ["set", "--nickname", "nick \(i)"]).status, 0)
+            XCTAssertEqual(try t.run("xmpp-vcard", ["set", "--nickname", "nick \(i)", "--access", "open"]).status, 0)
             jids.append(jid)
         }
         let (_, empty) = try VCardEndToEndTests.account("le")
@@ -44,7 +44,7 @@ final class VCardListCacheEndToEndTests: XCTestCase {
         defer { server.stop() }
         let alice = try ToolRunner(server: try TestServer.require()), bob = try ToolRunner(server: try TestServer.require())
         let aliceJID = try server.account(alice, "ca"), _ = try server.account(bob, "cb")
-        XCTAssertEqual(try alice.run("xmpp-vcard", ["set", "--nickname", "Alice ☃", "--note", "a\nb"]).status, 0)
+        XCTAssertEqual(try alice.run("xmpp-vcard", ["set", "--nickname", "Alice ☃", "--note", "a\nb", "--access", "open"]).status, 0)
         let none = try bob.run("xmpp-vcard", ["get", "--cached", aliceJID])
         XCTAssertEqual(none.status, 4, "nothing cached yet: \(none.stderr)")
         let online = try bob.run("xmpp-vcard", ["get", aliceJID, "--json"])

@@ -15,7 +15,7 @@ function __xmpp_vcard_position
             switch $token
                 case --
                     set ended 1
-                case -a --account --server --ca-file --pin --timeout --resource --field --format --photo-out --password-file --fullname --given --family --middle --prefix --suffix --nickname --birthday --org --org-unit --title --role --email --phone --address --url --note --jabber-id --photo --clear
+                case -a --account --server --ca-file --pin --timeout --resource --field --format --photo-out --store --password-file --fullname --given --family --middle --prefix --suffix --nickname --birthday --org --org-unit --title --role --email --phone --address --url --note --jabber-id --photo --clear --access
                     set skip 1
             end
         else if test -z "$cmd"
@@ -90,6 +90,7 @@ complete -c xmpp-vcard -n '__xmpp_vcard_at get +0; or __xmpp_vcard_at "" 0' -l r
 complete -c xmpp-vcard -n '__xmpp_vcard_at get +0; or __xmpp_vcard_at "" 0' -l field -x -a 'fullname given family middle prefix suffix nickname birthday org org_unit title role email phone address url note jabber_id photo photo_type photo_size photo_url' -d 'Print only this field\'s value: fullname, given, family, middle, prefix, suffix, nickname, birthday, org, org_unit, title, role, email, phone, address, url, note, jabber_id, photo, photo_type, photo_size, photo_url. Lists print one value a line.'
 complete -c xmpp-vcard -n '__xmpp_vcard_at get +0; or __xmpp_vcard_at "" 0' -l format -x -a 'text json vcf' -d 'text (default), json, or vcf (vCard 3.0).'
 complete -c xmpp-vcard -n '__xmpp_vcard_at get +0; or __xmpp_vcard_at "" 0' -l photo-out -r -F -d 'Also write the embedded photo\'s bytes to FILE (\'-\': to stdout, instead of the card).'
+complete -c xmpp-vcard -n '__xmpp_vcard_at get +0; or __xmpp_vcard_at "" 0' -l store -x -a 'all vcard-temp vcard4 nick' -d 'Read only this store: vcard-temp, vcard4, nick, or all (default: all, merged).'
 complete -c xmpp-vcard -n '__xmpp_vcard_at get +0; or __xmpp_vcard_at "" 0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
 complete -c xmpp-vcard -n '__xmpp_vcard_at get +0; or __xmpp_vcard_at "" 0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-vcard -n '__xmpp_vcard_at "" 0' -x -a '(__xmpp_vcard_dynamic vcards)'
@@ -114,6 +115,8 @@ complete -c xmpp-vcard -n '__xmpp_vcard_at set +0' -l note -x -d 'Free text; may
 complete -c xmpp-vcard -n '__xmpp_vcard_at set +0' -l jabber-id -x -d 'The XMPP address shown on the card (JABBERID).'
 complete -c xmpp-vcard -n '__xmpp_vcard_at set +0' -l photo -x -a '(__xmpp_vcard_files png PNG jpg JPG jpeg JPEG gif GIF webp WEBP)' -d 'Embed this image as the photo.'
 complete -c xmpp-vcard -n '__xmpp_vcard_at set +0' -l clear -x -a 'fullname given family middle prefix suffix nickname birthday org org_unit title role email phone address url note jabber_id photo' -d 'Remove a field.'
+complete -c xmpp-vcard -n '__xmpp_vcard_at set +0' -l store -x -a 'all vcard-temp vcard4 nick' -d 'Write only this store: vcard-temp, vcard4, nick, or all (the default).'
+complete -c xmpp-vcard -n '__xmpp_vcard_at set +0' -l access -x -a 'open presence roster' -d 'Who may read the vCard4 and nickname nodes: open, presence (the default) or roster.'
 complete -c xmpp-vcard -n '__xmpp_vcard_at set +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
 complete -c xmpp-vcard -n '__xmpp_vcard_at set +0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-vcard -n '__xmpp_vcard_at import +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'

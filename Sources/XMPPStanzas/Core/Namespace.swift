@@ -40,6 +40,12 @@ public enum Namespace {
     public static let vcardTemp = "vcard-temp"
     /// XEP-0153 vCard-based avatar update in presence.
     public static let vcardUpdate = "vcard-temp:x:update"
+    /// RFC 6351 xCard (vCard 4.0 in XML), the payload of XEP-0292.
+    public static let vcard4 = "urn:ietf:params:xml:ns:vcard-4.0"
+    /// XEP-0292 vCard4 PEP node.
+    public static let vcard4Node = "urn:xmpp:vcard4"
+    /// XEP-0398 user avatar to vCard-based avatar conversion (account disco feature).
+    public static let pepVCardConversion = "urn:xmpp:pep-vcard-conversion:0"
     /// XEP-0060 publish-subscribe.
     public static let pubsub = "http://jabber.org/protocol/pubsub"
     /// XEP-0060 publish-subscribe events.

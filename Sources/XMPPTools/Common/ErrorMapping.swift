@@ -24,6 +24,8 @@ public enum ErrorMapping {
             case .registration(let r): return failure(for: r)
             }
         case let e as VCardServiceError: return failure(for: e)
+        case let e as ProfileServiceError: return failure(for: e)
+        case let e as PubSubError: return failure(for: e)
         case let e as StorageError:
             if case .insecurePermissions = e { return ToolFailure(.auth, e.description) }
             return ToolFailure(.failed, e.description)

@@ -18,7 +18,7 @@ extension RegisterTool {
         static let field = Option<String>(
             "field", value: "NAME=VALUE", help: "Answer one more field the server asks for, such as email=alice@example.org.",
             repeatable: true)
-        static let nickname = Option<String>("nickname", value: "NAME", help: "Set the vCard nickname right after creating the account.")
+        static let nickname = Option<String>("nickname", value: "NAME", help: "Set the nickname right after creating the account (vCard, vCard4 and the XEP-0172 nickname node).")
         static let fullname = Option<String>("fullname", value: "NAME", help: "Set the vCard full name right after creating the account.")
         static let email = Option<String>(
             "email", value: "ADDRESS", help: "Add this email to the vCard, and answer the form's email field if it has one.")

@@ -103,7 +103,8 @@ final class RosterSession {
     /// subscribed contact answers before the pong, so this costs nothing there.
     func gatherPresence(expecting expected: Set<JID>, quiet: Duration = .milliseconds(300),
                         cap: Duration = .seconds(2)) throws -> [IncomingEvent] {
-        var events = try barrier(sending: [PresenceService.available(priority: -1).element])
+        let photo = PresenceService.ownPhotoUpdate(on: connection)
+        var events = try barrier(sending: [PresenceService.available(priority: -1, photo: photo).element])
         var waiting = expected
         for case .presence(let p) in events { if let from = p.from?.bare { waiting.remove(from) } }
         let end = ContinuousClock.now + cap

@@ -65,7 +65,8 @@ extension RosterTool {
             let printer = WatchPrinter(json: context.common.json, account: session.account)
             // Initial presence behind a ping: what the server owes for it (contacts' presence, waiting
             // requests) is printed first, then an "online" event says the watch is in place.
-            let initial = PresenceService.available(priority: priority, show: show.presenceShow, status: status)
+            let initial = PresenceService.available(priority: priority, show: show.presenceShow, status: status,
+                                                    photo: PresenceService.ownPhotoUpdate(on: session.connection))
             for event in try session.barrier(sending: [initial.element]) {
                 try handle(event, session: session, printer: printer, pushApplied: true)
             }

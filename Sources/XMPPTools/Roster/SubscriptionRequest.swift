@@ -11,7 +11,7 @@ struct SubscriptionRequest {
     /// Goes online (negative priority) and collects the subscription requests the server
     /// redelivers before the ping's answer, one per contact.
     static func gather(_ session: RosterSession) throws -> [SubscriptionRequest] {
-        let events = try session.barrier(sending: [PresenceService.available(priority: -1).element])
+        let events = try session.barrier(sending: [PresenceService.available(priority: -1, photo: PresenceService.ownPhotoUpdate(on: session.connection)).element])
         var seen = Set<JID>()
         var requests: [SubscriptionRequest] = []
         for case .presence(let p) in events where p.type == .subscribe {

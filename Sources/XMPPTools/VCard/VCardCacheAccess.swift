@@ -49,11 +49,29 @@ extension ErrorMapping {
         }
     }
 
+    /// Profile errors: no store holds anything (4), or the store's own error.
+    static func failure(for error: ProfileServiceError) -> ToolFailure {
+        switch error {
+        case .notFound: return ToolFailure(.notFound, error.description)
+        case .vcardTemp(let e): return failure(for: e)
+        case .pep(let e): return failure(for: e)
+        }
+    }
+
+    /// PEP errors: unreadable items (1), or the connection's.
+    static func failure(for error: PubSubError) -> ToolFailure {
+        switch error {
+        case .invalidItems: return ToolFailure(.failed, error.description)
+        case .connection(let e): return failure(for: e)
+        }
+    }
+
     /// True when the path to the server failed (`ConnectionError.isLinkFailure`: unreachable, a
     /// timeout, a dropped connection), after which a cached answer is better than none.
     static func isLinkFailure(_ error: any Error) -> Bool {
         if let e = error as? ConnectionError { return e.isLinkFailure }
         if case .connection(let e)? = error as? VCardServiceError { return e.isLinkFailure }
+        if let e = (error as? ProfileServiceError)?.connectionError { return e.isLinkFailure }
         return false
     }
 }

@@ -19,6 +19,12 @@ struct VCardEdits {
         scalars.isEmpty && orgUnits == nil && emails == nil && phones == nil && addresses == nil && photo == nil && clears.isEmpty
     }
 
+    /// Only the nickname is set or cleared.
+    var onlyNickname: Bool {
+        orgUnits == nil && emails == nil && phones == nil && addresses == nil && photo == nil
+            && scalars.allSatisfy { $0.0 == .nickname } && clears.allSatisfy { $0 == .nickname } && !isEmpty
+    }
+
     /// The values `set` was given, as typed, before they are checked.
     struct Requested {
         /// Scalar fields and their values, in the order `set` declares them.

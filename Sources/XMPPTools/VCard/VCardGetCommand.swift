@@ -21,6 +21,8 @@ extension VCardTool {
         static let photoOut = Option<String>(
             "photo-out", value: "FILE", help: "Also write the embedded photo's bytes to FILE ('-': to stdout, instead of the card).",
             completion: .anyFile)
+        static let store = Option<VCardStoreChoice>.choice(
+            "store", value: "STORE", help: "Read only this store: vcard-temp, vcard4, nick, or all (default: all, merged).")
         static let jids = PositionalSpec("JID", help: "Whose card ('-' reads JIDs from stdin; default: the account's own).",
                                          optional: true, variadic: true, completion: .custom("vcards"))
 
@@ -36,9 +38,13 @@ extension VCardTool {
                     + "\"emails\" ([{\"address\", \"types\"}]), \"phones\" ([{\"number\", \"types\"}]), \"addresses\" "
                     + "([{\"street\", \"extended\", \"pobox\", \"locality\", \"region\", \"code\", \"country\", \"types\"}]), "
                     + "\"url\", \"note\", \"jabber_id\", \"photo\" ({\"type\", \"bytes\", \"sha1\", \"url\"} or null) and "
-                    + "\"other_fields\" (names of the fields kept but not mapped to a key) and \"other\" (those fields with their values: "
+                    + "\"other_fields\" (names of the fields kept but not mapped to a key), \"other\" (those fields with their values: "
                     + "[{\"field\", \"value\" (the parts as NAME=value, separated by '; '), \"xml\" (the element as the server "
-                    + "sent it)}]). Text output for a terminal shows them as \"Other field\" rows with their values. Every JSON Line has every key, and also "
+                    + "sent it)}]; text output for a terminal shows them as \"Other field\" rows), \"stores\" (the stores that held something: "
+                    + "\"vcard-temp\", \"vcard4\", \"nick\"), \"field_sources\" ({FIELD: STORE}, the store each field "
+                    + "shown came from) and \"conflicts\" ([{\"field\", \"values\": [{\"store\", \"value\"}]}], fields "
+                    + "whose stores disagree; text output warns of them on standard error). A card from the cache has the "
+                    + "merged fields, empty \"stores\" and \"field_sources\". Every JSON Line has every key, and also "
                     + "\"error\" and \"exit_code\": null and 0 for a card; for a JID that failed, the reason and its exit "
                     + "status, with the keys of an empty card (\"source\" null). With --field a line is {\"jid\", FIELD, "
                     + "\"error\", \"exit_code\"}.",
@@ -46,7 +52,16 @@ extension VCardTool {
                     + "structured fields (GEO, LABEL, KEY, LOGO, SOUND, AGENT, CLASS) included. What vCard 3.0 cannot "
                     + "carry (an element with attributes or in another namespace, PRODID and REV) is left out and "
                     + "named on stderr with its value.",
-                "A JID without a vCard (Prosody cannot tell that from a JID without an account) is exit status 4; "
+                "A profile lives in three stores, all read by default (--store picks one): vcard-temp (XEP-0054), "
+                    + "the vCard4 PEP node (XEP-0292, urn:xmpp:vcard4, which Gajim edits) and the nickname PEP node "
+                    + "(XEP-0172, which Conversations, Dino and Monal show). They are merged field by field: the "
+                    + "nickname from the nickname node, then vCard4, then vcard-temp; every other field from vCard4, "
+                    + "then vcard-temp; the photo from vcard-temp (avatars are xmpp-avatar's). A list holding the same "
+                    + "values in two stores keeps the copy with more type flags. On Prosody (mod_vcard_legacy) vcard-temp "
+                    + "is made from the vCard4 node, so the two are one store there; ejabberd keeps them apart. The PEP "
+                    + "nodes answer only whom their access model admits: a contact's profile shared with presence "
+                    + "subscribers is read in full by them, and by others only where vcard-temp is kept apart.",
+                "A JID without any profile store (Prosody cannot tell that from a JID without an account) is exit status 4; "
                     + "the account's own missing card is an empty card. With several JIDs the status is 4 when every "
                     + "failure was a missing card, 1 otherwise.",
                 "Text output labels each field, a value's line breaks starting indented lines; when standard output is "
@@ -55,9 +70,9 @@ extension VCardTool {
                     + "control characters, and those that reorder text (bidirectional controls), are written as U+XXXX "
                     + "in all text output, so a card cannot forge lines or drive the terminal.",
             ],
-            options: [cached, refresh, field, format, photoOut] + PasswordSource.declarations,
+            options: [cached, refresh, field, format, photoOut, store] + PasswordSource.declarations,
             positionals: [jids],
-            rules: [.exclusive(cached.spec.long, refresh.spec.long)],
+            rules: [.exclusive(cached.spec.long, refresh.spec.long), .exclusive(cached.spec.long, store.spec.long)],
             examples: [
                 Example("xmpp-vcard get alice --json | jq .emails", "Show a local user's email addresses."),
                 Example("xmpp-vcard get --photo-out me.png --field photo_type", "Save one's own photo and print its type."),
@@ -73,6 +88,7 @@ extension VCardTool {
         /// More than one JID, or '-': every result is printed and failures are reported in line.
         let list: Bool
         let photoOut: String?
+        let store: VCardStoreChoice
         var env: ToolEnvironment { context.environment }
 
         init(_ invocation: Invocation) throws {
@@ -87,6 +103,7 @@ extension VCardTool {
             words = command.argumentList(Self.jids.name)
             list = words.count > 1 || words.contains("-")
             photoOut = try command.value(Self.photoOut)
+            store = try command.value(Self.store) ?? .all
             if photoOut != nil && list { throw ToolFailure(.usage, "--photo-out takes a single JID") }
         }
 
@@ -135,27 +152,37 @@ extension VCardTool {
             var fetched: [(JID, VCard)] = []
             var gone: [JID] = []
             var warnedOffline = false
-            var own: Result<VCard, VCardServiceError>?
+            var own: Result<StoredProfile, ProfileServiceError>?
             if targets.contains(where: { if case .own = $0 { return true } else { return false } }) {
-                own = Result { () throws(VCardServiceError) in try VCardService.fetch(on: connection, jid: nil) }
+                own = Result { () throws(ProfileServiceError) in
+                    try ProfileService.fetchOwn(on: connection, stores: Swift.Set(store.stores))
+                }
             }
-            var pipeline = VCardFetchPipeline(connection: connection, jids: targets.compactMap { t in
+            var pipeline = ProfileFetchPipeline(connection: connection, jids: targets.compactMap { t in
                 if case .other(let j) = t { return j } else { return nil }
-            })
+            }, stores: store.stores)
             for t in targets {
-                let answer: Result<VCard, VCardServiceError>
+                let answer: Result<StoredProfile, ProfileServiceError>
                 switch t {
                 case .invalid(let text, let why): try show(text, .failure(ToolFailure(.badInput, why))); continue
-                case .own: answer = own ?? .success(VCard())
-                case .other: answer = pipeline.next()?.result ?? .failure(.connection(.streamClosed))
+                case .own: answer = own ?? .success(StoredProfile())
+                case .other: answer = pipeline.next()?.result ?? .failure(.vcardTemp(.connection(.streamClosed)))
                 }
                 guard let jid = t.jid else { continue }
                 switch answer {
-                case .success(let card):
-                    fetched.append((jid, card))
-                    try show(t.label, .success(VCardResult(jid: jid, card: card)))
+                case .success(let stored):
+                    let merged = MergedProfile(stored)
+                    // Only the merged view of every store is cached: one store alone is not the profile.
+                    if store == .all { fetched.append((jid, merged.card)) }
+                    if !context.common.json && format == .text {
+                        for c in merged.conflicts {
+                            let values = c.values.map { "\($0.store.rawValue): \(VCardPublisher.short($0.value))" }
+                            env.warn("warning: \(jid): the stores disagree on \(c.field.rawValue) (\(values.joined(separator: "; ")))")
+                        }
+                    }
+                    try show(t.label, .success(VCardResult(jid: jid, merged: merged)))
                 case .failure(let error):
-                    if case .notFound = error { gone.append(jid) }
+                    if case .notFound = error, store == .all { gone.append(jid) }
                     if !refresh, ErrorMapping.isLinkFailure(error), let entry = try? cache.load(account: account, jid: jid) {
                         if !warnedOffline {
                             env.warn("lost the server (\(ErrorMapping.failure(for: error).message)); answering from the cache")

@@ -1,4 +1,5 @@
 import Arguments
+import XMPPServices
 import XMPPStanzas
 
 extension VCardTool {
@@ -12,7 +13,10 @@ extension VCardTool {
             discussion: [
                 "The file must hold exactly one vCard. A malformed file is exit status 9 with the line named. Every "
                     + "field is replaced, except that a file without PHOTO keeps the current photo (clear it with "
-                    + "'xmpp-vcard set --clear photo'). 'xmpp-vcard get --format vcf' writes files this command reads.",
+                    + "'xmpp-vcard set --clear photo'). 'xmpp-vcard get --format vcf' writes files this command reads. "
+                    + "The card goes to all three profile stores as 'xmpp-vcard set' writes them (vcard-temp, the vCard4 "
+                    + "node with its unmapped properties kept, the nickname node; PEP access presence), and the report "
+                    + "has the same \"stores\" list.",
                 "vCard 3.0 and 4.0 are read, and the 2.1 that phones still export: quoted-printable values (with soft "
                     + "line breaks) in UTF-8 or ISO-8859-1, bare TYPE words (TEL;CELL), BASE64 photos. A vendor property "
                     + "whose name vCard does not allow is dropped with a warning naming its line; a card without VERSION, "
@@ -56,7 +60,8 @@ extension VCardTool {
             }
             let imported = entries[0].card
             for warning in entries[0].warnings { context.environment.warn("\(name): \(warning)") }
-            try VCardPublisher(context: context).run(status: "imported", force: true, skipped: entries[0].dropped) { current in
+            try ProfilePublisher(context: context).run(stores: ProfileStore.allCases, access: .presence, imported: true,
+                                                       skipped: entries[0].dropped) { current in
                 var card = imported
                 if card.photo == nil { card.photo = current.photo }
                 return card

@@ -1,4 +1,5 @@
 import TextFormats
+import XMPPServices
 import XMPPStanzas
 
 /// A card to print: whose, and whether it came from the server or the cache.
@@ -9,13 +10,28 @@ struct VCardResult {
     var card: VCard
     /// When it came from the cache, when it had been fetched (seconds since 1970).
     var cachedAt: Int?
+    /// The stores that held something, the store each field came from, and where they disagree
+    /// (empty for a cached card: the cache holds the merged view only).
+    var stores: [ProfileStore] = []
+    var sources: [VCardField: ProfileStore] = [:]
+    var conflicts: [ProfileConflict] = []
+}
+
+extension VCardResult {
+    /// A result from the server: the merged stores.
+    init(jid: JID, merged: MergedProfile) {
+        self.init(jid: jid, card: merged.card, cachedAt: nil, stores: merged.stores, sources: merged.sources,
+                  conflicts: merged.conflicts)
+    }
 }
 
 /// `get` output: JSON, text for people, tab-separated text for scripts, single fields.
 enum VCardRender {
     /// The keys of every `get --json` object, in order (documented in xmpp-vcard(1)); JSON Lines
     /// add `listKeys`.
-    static let jsonKeys = ["jid", "source", "fetched_at"] + cardKeys
+    static let jsonKeys = ["jid", "source", "fetched_at"] + cardKeys + profileKeys
+    /// Which stores held the profile, which one each field came from, and where they disagree.
+    static let profileKeys = ["stores", "field_sources", "conflicts"]
     /// The keys a JSON Line has besides `jsonKeys` (or besides `jid` and the field with `--field`).
     static let listKeys = ["error", "exit_code"]
     static let cardKeys = ["fullname", "given", "family", "middle", "prefix", "suffix", "nickname", "birthday", "org",
@@ -25,7 +41,19 @@ enum VCardRender {
     /// The JSON object of one card (stable snake_case keys, `jsonKeys`).
     static func json(_ r: VCardResult) -> JSONValue {
         .object([("jid", .string(r.jid.description)), ("source", .string(r.cachedAt == nil ? "server" : "cache")),
-                 ("fetched_at", r.cachedAt.map { .string(isoDate($0)) } ?? .null)] + cardMembers(r.card))
+                 ("fetched_at", r.cachedAt.map { .string(isoDate($0)) } ?? .null)] + cardMembers(r.card) + profileMembers(r.stores, r.sources, r.conflicts))
+    }
+
+    private static func profileMembers(_ stores: [ProfileStore], _ sources: [VCardField: ProfileStore],
+                                       _ conflicts: [ProfileConflict]) -> [(String, JSONValue)] {
+        let shown = VCardField.allCases.compactMap { f in sources[f].map { (f.rawValue, JSONValue.string($0.rawValue)) } }
+        let list = conflicts.map { c in
+            JSONValue.object([("field", .string(c.field.rawValue)), ("values", .array(c.values.map { v in
+                .object([("store", .string(v.store.rawValue)), ("value", .string(v.value))])
+            }))])
+        }
+        return [("stores", .array(stores.map { .string($0.rawValue) })), ("field_sources", .object(shown)),
+                ("conflicts", .array(list))]
     }
 
     /// A JSON Line of a list: the card with `error` null and `exit_code` 0.
@@ -36,7 +64,7 @@ enum VCardRender {
     /// A JSON Line for a JID that failed: the keys of an empty card, so every line has the same keys.
     static func failureLine(label: String, _ f: ToolFailure) -> JSONValue {
         .object([("jid", .string(label)), ("source", .null), ("fetched_at", .null)] + cardMembers(VCard())
-                + [("error", .string(f.message)), ("exit_code", .int(Int(f.code.rawValue)))])
+                + profileMembers([], [:], []) + [("error", .string(f.message)), ("exit_code", .int(Int(f.code.rawValue)))])
     }
 
     /// A `--field` JSON Line: the JID, the field's value (null or a list), error and exit status.

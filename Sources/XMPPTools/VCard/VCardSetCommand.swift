@@ -32,6 +32,11 @@ extension VCardTool {
             expected: "one of " + VCardField.allCases.map(\.rawValue).joined(separator: ", "),
             convert: { VCardField(rawValue: $0) })
 
+        static let store = Option<VCardStoreChoice>.choice(
+            "store", value: "STORE", help: "Write only this store: vcard-temp, vcard4, nick, or all (the default).")
+        static let access = Option<PEPAccess>.choice(
+            "access", value: "MODEL", help: "Who may read the vCard4 and nickname nodes: open, presence (the default) or roster.")
+
         /// The options that set one field each, and that field, in the order they are read.
         static let scalarOptions: [(Option<String>, VCardField)] = [
             (fullname, .fullname), (given, .given), (family, .family), (middle, .middle), (prefix, .prefix),
@@ -54,20 +59,44 @@ extension VCardTool {
                     + "'home:1 Main St;Springfield;IL;62701;USA'.",
                 "--photo embeds a PNG, JPEG, GIF or WebP image of at most 128 KiB. --clear FIELD removes a field: "
                     + VCardField.allCases.map(\.rawValue).joined(separator: ", ") + ".",
+                "By default the change goes to all three profile stores (see get): the stores are merged, the change "
+                    + "applied, and the result written to vcard-temp, to the vCard4 PEP node (XEP-0292; properties "
+                    + "xmpp-vcard does not map, such as GENDER or TZ, are kept as they were; the photo is not copied "
+                    + "there) and, as the nickname, to the nickname PEP node (XEP-0172; an empty node when the "
+                    + "nickname is cleared). --store writes one store only, from that store's own content; --store "
+                    + "nick takes only --nickname. --access sets the PEP nodes' access model (pubsub#access_model): "
+                    + "presence (contacts with a presence subscription; the default), open (anyone) or roster.",
+                "vcard-temp is written first, then each store is read back. Prosody's mod_vcard_legacy (XEP-0398) "
+                    + "makes the vCard4 node from a vcard-temp set, dropping what its conversion lacks (org units, "
+                    + "most type flags, unmapped vCard4 properties), and makes vcard-temp from the vCard4 node on "
+                    + "every read, so there vcard-temp follows the vCard4 node's access model. Where the node the "
+                    + "server made is what was wanted it is not published again (only its access model is set); where "
+                    + "it differs, the full vCard4 is published after it, so nothing races and the fuller copy stays. "
+                    + "ejabberd keeps the three stores apart; each is published. A PHOTO set on Prosody also becomes "
+                    + "its XEP-0084 avatar; ejabberd leaves the avatar to xmpp-avatar.",
+                "The report names the stores that took the change (--json: \"stores\", one {\"store\", \"status\" "
+                    + "(updated, unchanged, unavailable, failed), \"changed_fields\", \"dropped_fields\", "
+                    + "\"made_by_server\", \"reason\"} each). A field no store kept is a warning, as before; one that only "
+                    + "some stores kept is a note naming them. A PEP store the server lacks (no PEP) is a warning, not "
+                    + "a failure, unless it is the one --store names (exit status 8).",
             ],
             options: [
                 fullname, given, family, middle, prefix, suffix, nickname, birthday, org, orgUnit, title, role,
-                email, phone, address, url, note, jabberID, photo, clear,
+                email, phone, address, url, note, jabberID, photo, clear, store, access,
             ] + PasswordSource.declarations,
             examples: [
                 Example("xmpp-vcard set --fullname 'Alice Liddell' --given Alice --family Liddell",
                         "Set the name, keeping the other fields."),
                 Example("xmpp-vcard set --note \"$(cat about.txt)\" --photo me.png", "Set a multi-line note and a photo."),
                 Example("xmpp-vcard set --clear phone --clear address", "Remove all phone numbers and addresses."),
+                Example("xmpp-vcard set --nickname Ally --access open --json | jq .stores",
+                        "Set the nickname everywhere, readable by anyone, and show which store took it."),
             ])
 
         let context: AccountContext
         let requested: VCardEdits.Requested
+        let store: VCardStoreChoice
+        let access: PEPAccess
 
         init(_ invocation: Invocation) throws {
             let command = invocation.command
@@ -83,6 +112,8 @@ extension VCardTool {
             requested.photo = try command.value(Self.photo)
             requested.clears = try command.values(Self.clear)
             self.requested = requested
+            store = try command.value(Self.store) ?? .all
+            access = try command.value(Self.access) ?? .presence
         }
 
         func run() throws {
@@ -90,10 +121,22 @@ extension VCardTool {
             guard !edits.isEmpty else {
                 throw ToolFailure(.usage, "nothing to change: give a field option such as --nickname, or --clear FIELD")
             }
-            try VCardPublisher(context: context).run(status: "updated", force: false) { current in
+            let apply = { (current: VCard) -> VCard in
                 var card = current
                 edits.apply(to: &card)
                 return card
+            }
+            switch store {
+            case .vcardTemp:
+                try VCardPublisher(context: context).run(status: "updated", force: false, change: apply)
+            case .nick:
+                guard edits.onlyNickname else { throw ToolFailure(.usage, "--store nick takes only --nickname (or --clear nickname)") }
+                try ProfilePublisher(context: context).run(stores: store.stores, access: access, change: apply)
+            case .vcard4:
+                if edits.photo != nil { throw ToolFailure(.usage, "--store vcard4 does not take --photo: avatars are vcard-temp's and xmpp-avatar's") }
+                try ProfilePublisher(context: context).run(stores: store.stores, access: access, change: apply)
+            case .all:
+                try ProfilePublisher(context: context).run(stores: store.stores, access: access, change: apply)
             }
         }
     }
