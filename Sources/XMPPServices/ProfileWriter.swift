@@ -147,7 +147,10 @@ public enum ProfileWriter {
             let made = publishedTemp ? (try ProfileService.fetchVCard4(on: connection, jid: nil) ?? VCard4()) : current
             converts = made != current
             let changed = changedFields(current.fields, desired.fields)
-            if made == desired {
+            // What the server made covers what is wanted when every mapped field agrees and it kept
+            // every unmapped property wanted: extras it added came from the vcard-temp just sent
+            // (a second TITLE), which publishing `desired` over it would throw away.
+            if made.fields == desired.fields, desired.extras.allSatisfy(made.extras.contains) {
                 after.vcard4 = made
                 guard made != current else { return write(.vcard4, .unchanged) }
                 // The server made it, with its own node defaults: only the access model is ours to set.

@@ -3,8 +3,8 @@ import XCTest
 
 /// Every command line of README.md's "Use" block runs as written and exits 0, each against a
 /// fresh private Prosody (open registration, `alice` its administrator) in a world where those
-/// lines make sense: alice logged in and active, bob, bot and new@ existing, bob with a vCard
-/// and an avatar, the files the lines read (bio.txt, staff.csv, me.jpg, big.png) present, and a
+/// lines make sense: alice logged in and active, bob, bot and new@ existing, bob with an open
+/// vCard and an avatar, the files the lines read (bio.txt, staff.csv, me.jpg, big.png) present, and a
 /// `pass` that knows bot's password. Only `example.org` is replaced (by the server's domain),
 /// and each program finds the server through a wrapper on PATH that adds `--server` and
 /// `--ca-file` where the command takes them — what a real domain's SRV records would give.
@@ -101,10 +101,12 @@ final class ReadmeExamplesEndToEndTests: XCTestCase {
                          password: passwords[user])
             }
             try write("big.png", TestPNG.rgb(width: 400, height: 300))
-            try tool("xmpp-vcard", ["set", "-a", jid("bob"), "--fullname", "Bob Builder"])
+            // Profiles shared with everyone (--access open), as a staff directory's are: alice is
+            // no contact of theirs, and PEP nodes shared with presence would hide them from her.
+            try tool("xmpp-vcard", ["set", "-a", jid("bob"), "--fullname", "Bob Builder", "--access", "open"])
             try tool("xmpp-avatar", ["set", work + "/big.png", "-a", jid("bob")])
             for user in ["staff1", "staff2"] {
-                try tool("xmpp-vcard", ["set", "-a", jid(user), "--fullname", "Staff \(user.suffix(1))"])
+                try tool("xmpp-vcard", ["set", "-a", jid(user), "--fullname", "Staff \(user.suffix(1))", "--access", "open"])
             }
             if !skipped.contains("alice") {
                 try tool("xmpp-register", [jid("alice")] + tools.serverArgs + ["--login"], password: alicePassword)
