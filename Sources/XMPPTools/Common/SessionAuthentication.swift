@@ -87,17 +87,31 @@ extension AccountContext {
         let credential = try RunCredential.resolve(jid: jid, passwordForRun: passwordForRun, session: session,
                                                    timeout: .seconds(common.timeout))
         let connection = try open(domain: jid.domain, settings: settings, account: jid)
+        let usedSCRAM: Bool
+        if case .keys = credential { usedSCRAM = true } else { usedSCRAM = stored?.usedSCRAM ?? false }
+        let outcome: LoginOutcome
         do {
-            let usedSCRAM: Bool
-            if case .keys = credential { usedSCRAM = true } else { usedSCRAM = stored?.usedSCRAM ?? false }
-            _ = try connection.logIn(LoginRequest(username: jid.local ?? "", credential: credential.login,
-                                                  usedSCRAMBefore: usedSCRAM, resource: common.resource))
+            outcome = try connection.logIn(LoginRequest(username: jid.local ?? "", credential: credential.login,
+                                                        usedSCRAMBefore: usedSCRAM, resource: common.resource))
         } catch {
             connection.close()
+            if case .sasl(.plainRefusedAfterSCRAM) = error { throw DowngradeRefusal.failure(jid) }
             if let rejection = credential.rejection(error, jid: jid) { throw rejection }
             throw error
         }
+        if stored != nil, !usedSCRAM, outcome.mechanism != "PLAIN" { try rememberSCRAM(jid) }
         return (connection, jid)
+    }
+
+    /// Marks `jid` as having used SCRAM, so a later offer of PLAIN alone is refused as a
+    /// downgrade: a password-command session that began on a PLAIN-only server and later
+    /// authenticated with SCRAM must not fall back silently.
+    private func rememberSCRAM(_ jid: JID) throws {
+        try environment.accounts.update { file in
+            guard var settings = file.accounts[jid.description], !settings.usedSCRAM else { return }
+            settings.usedSCRAM = true
+            file.accounts[jid.description] = settings
+        }
     }
 
     /// The FAST path: the token authenticates (one round trip), the rotated one is stored.
