@@ -66,3 +66,24 @@ final class DowngradeEndToEndTests: XCTestCase {
         XCTAssertEqual(try commandHome.run("xmpp-roster", ["list"]).status, 0)
     }
 }
+
+/// The normal path of downgrade protection on real servers: where the server sends an XEP-0474
+/// hash the login checks it (and says so), and where it lists XEP-0440 channel-binding types the
+/// login binds to one of them (tls-exporter on TLS 1.3, so a -PLUS mechanism).
+final class DowngradeProtectionEndToEndTests: XCTestCase {
+    func testTheServersHashAndChannelBindingTypesAreUsedWhereOffered() throws {
+        let server = try TestServer.require()
+        let t = try ToolRunner(server: server)
+        let (jid, password) = try t.makeAccount("sd")
+        for args in [t.serverArgs, ["--server", server.directTLSServer, "--direct-tls", "--ca-file", server.caFile]] {
+            let r = try t.login(jid, password, ["--json"] + args)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let doc = try XCTUnwrap(try ToolRunner.json(r) as? [String: Any])
+            XCTAssertEqual(doc["downgrade_protected"] as? Bool, server.has("ssdp"), "\(doc)")
+            let mechanism = doc["mechanism"] as? String ?? ""
+            if server.has("channel-binding-types") {
+                XCTAssertTrue(mechanism.hasPrefix("SCRAM-") && mechanism.hasSuffix("-PLUS"), "bound to the listed type: \(doc)")
+            }
+        }
+    }
+}

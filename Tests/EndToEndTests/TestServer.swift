@@ -133,9 +133,10 @@ final class TestServer: @unchecked Sendable {
     /// `--server` and `--ca-file` for this server.
     var serverArgs: [String] { ["--server", server, "--ca-file", caFile] }
 
-    /// Creates and logs in a fresh account on this server in `t`'s home; returns its JID.
+    /// Creates and logs in a fresh account on this server (whichever `t` points at) in `t`'s home;
+    /// returns its JID.
     func account(_ t: ToolRunner, _ prefix: String) throws -> String {
-        try t.makeAccount(prefix, login: true).0
+        try t.on(self).makeAccount(prefix, login: true).0
     }
 
     /// Tests that need fresh accounts of their own: open, unthrottled in-band registration, or

@@ -12,6 +12,14 @@ struct ToolRunner {
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
     }
 
+    private init(server: TestServer, home: String) {
+        self.server = server
+        self.home = home
+    }
+
+    /// The same home, pointed at another server (accounts on a private instance).
+    func on(_ other: TestServer) -> ToolRunner { ToolRunner(server: other, home: home) }
+
     /// A fresh username (local part) unique to this run.
     static func username(_ prefix: String = "u") -> String {
         prefix + String(UUID().uuidString.prefix(8)).lowercased()
