@@ -149,7 +149,7 @@ final class RosterSubscriptionEndToEndTests: XCTestCase {
         // Whoever registers those names later and asks is not let in.
         for (user, jid) in [(nobodyUser, nobody), (carolUser, carol)] {
             let password = "pw-" + UUID().uuidString
-            XCTAssertEqual(try w.tools.run("xmpp-register", [jid, "--login"] + w.serverArgs, password: password).status, 0)
+            try w.tools.createAccount(user, password, login: true)
             XCTAssertEqual(try w.roster(jid, ["add", alice]).status, 0, user)
             let view = try w.contacts(alice)
             XCTAssertNotEqual(view[jid]?["subscription"] as? String, "from", "\(jid) was let in without an answer")

@@ -60,9 +60,15 @@ struct ToolRunner {
     /// open and unthrottled, else through the server's control tool. `login` leaves a session in
     /// this home (see `logIn`).
     func makeAccount(_ prefix: String = "u", login: Bool = false) throws -> (String, String) {
-        try server.requireAccounts()
         let user = ToolRunner.username(prefix)
         let password = "pw-" + UUID().uuidString
+        try createAccount(user, password, login: login)
+        return (jid(user), password)
+    }
+
+    /// Creates `user` with `password` as `makeAccount` does.
+    func createAccount(_ user: String, _ password: String, login: Bool) throws {
+        try server.requireAccounts()
         if server.has("register") && server.has("register-unthrottled") {
             let once = login && server.has("scram-session")
             let r = try run("xmpp-register", [jid(user)] + serverArgs + (once ? ["--login"] : []), password: password)
@@ -72,7 +78,6 @@ struct ToolRunner {
             try server.provision(self, user, password)
             if login { try logIn(jid(user), password) }
         }
-        return (jid(user), password)
     }
 
     /// Logs `jid` in as a user of this server would: cached SCRAM keys where the server's salt is
