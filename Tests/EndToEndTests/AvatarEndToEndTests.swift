@@ -16,6 +16,10 @@ final class AvatarEndToEndTests: XCTestCase {
         try TestPNG.rgb(width: 300, height: 200).write(to: URL(fileURLWithPath: image))
     }
 
+    /// These tests check XEP-0084 avatars in PEP; ServerCapabilityEndToEndTests check what the
+    /// tools do and say on a server without PEP (jabberd2).
+    private func requirePEP() throws { try t.server.require("avatar-pep", "XEP-0084 avatars in PEP") }
+
     private func avatar(_ args: [String], as account: String) throws -> RunResult {
         try t.run("xmpp-avatar", args + ["-a", account])
     }
@@ -29,6 +33,7 @@ final class AvatarEndToEndTests: XCTestCase {
     private func read(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
     func testOtherAccountGetsIdenticalBytesViaPEPAndVCard() throws {
+        try requirePEP()
         let set = try json(try avatar(["set", image, "--json"], as: alice))
         let hash = try XCTUnwrap(set["hash"] as? String)
         XCTAssertEqual(set.keys.sorted(), ["access_model", "bytes", "hash", "height", "jid", "pep", "type", "vcard", "width"])
@@ -70,6 +75,7 @@ final class AvatarEndToEndTests: XCTestCase {
     }
 
     func testSetMergesIntoTheVCardAndRemoveClearsBoth() throws {
+        try requirePEP()
         let fields = "<FN>Alice Liddell</FN><NICKNAME>ally</NICKNAME><BDAY>1852-05-04</BDAY><TITLE>Explorer</TITLE>"
             + "<URL>https://wonder.example/</URL><EMAIL><USERID>alice@wonder.example</USERID></EMAIL>"
             + "<ORG><ORGNAME>Wonderland</ORGNAME></ORG>"
@@ -110,6 +116,7 @@ final class AvatarEndToEndTests: XCTestCase {
     }
 
     func testSetIsIdempotentAndANewImageReplacesTheOld() throws {
+        try requirePEP()
         let first = try avatar(["set", image], as: alice)
         XCTAssertEqual(first.status, 0, first.stderr)
         let hash = first.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -133,6 +140,7 @@ final class AvatarEndToEndTests: XCTestCase {
     }
 
     func testPresenceAccessHidesFromStrangersUntilSetOpenAgain() throws {
+        try requirePEP()
         let closed = try json(try avatar(["set", image, "--access", "presence", "--json"], as: alice))
         XCTAssertEqual(closed["access_model"] as? String, "presence")
         let hash = try XCTUnwrap(closed["hash"] as? String)
@@ -200,6 +208,7 @@ final class AvatarEndToEndTests: XCTestCase {
     }
 
     func testAvatarOfALegacyVCardOnlyClientIsFound() throws {
+        try requirePEP()
         let png = TestPNG.rgb(width: 120, height: 80, seed: 9)
         let photo = "<PHOTO><TYPE>image/png</TYPE><BINVAL>\(png.base64EncodedString(options: .lineLength76Characters))</BINVAL></PHOTO>"
         _ = try RawXMPP.iqs(t.server, jid: alice, password: alicePassword,
@@ -245,6 +254,7 @@ final class AvatarEndToEndTests: XCTestCase {
     }
 
     func testInfoInTextAndJSON() throws {
+        try requirePEP()
         let set = try json(try avatar(["set", image, "--json"], as: alice))
         let hash = try XCTUnwrap(set["hash"] as? String)
         let text = try avatar(["info", alice], as: bob)
@@ -257,10 +267,11 @@ final class AvatarEndToEndTests: XCTestCase {
     }
 
     func testCachedImagesAreNotDownloadedAgainAndCachedWorksOffline() throws {
+        try requirePEP()
         let hash = try XCTUnwrap(try json(try avatar(["set", image, "--json"], as: alice))["hash"] as? String)
         // bob on a machine of his own: alice's `set` filled this home's cache with the image already.
         let elsewhere = try ToolRunner(server: t.server)
-        XCTAssertEqual(try elsewhere.run("xmpp-login", [bob] + t.serverArgs, password: bobPassword).status, 0)
+        XCTAssertEqual(try elsewhere.login(bob, bobPassword, t.serverArgs).status, 0)
         let bobAvatar = { (args: [String]) in try elsewhere.run("xmpp-avatar", args) }
         let first = try bobAvatar(["get", alice, "-o", file("1.png"), "--json", "--trace"])
         XCTAssertEqual(try json(first)["cached"] as? Bool, false)

@@ -73,11 +73,11 @@ final class LoginEndToEndTests: XCTestCase {
     }
 
     func testPinAloneTrustsSelfSignedServer() throws {
-        try TestServer.require().requireLoginAccounts()
+        try TestServer.require().requireAccounts()
         let t = try ToolRunner(server: try TestServer.require())
         let (jid, password) = try t.makeAccount("pin")
         let pin = try Self.pin(of: t.server.caFile)
-        let ok = try t.run("xmpp-login", [jid, "--server", t.server.server, "--pin", pin], password: password)
+        let ok = try t.login(jid, password, ["--server", t.server.server, "--pin", pin])
         XCTAssertEqual(ok.status, 0, ok.stderr)
         let bad = try ToolRunner(server: t.server).run(
             "xmpp-login", [jid, "--server", t.server.server, "--pin", "sha256/" + Data(count: 32).base64EncodedString()], password: password)
@@ -85,20 +85,19 @@ final class LoginEndToEndTests: XCTestCase {
     }
 
     func testInsecureWarnsLoudly() throws {
-        try TestServer.require().requireLoginAccounts()
+        try TestServer.require().requireAccounts()
         let t = try ToolRunner(server: try TestServer.require())
         let (jid, password) = try t.makeAccount("in")
-        let r = try t.run("xmpp-login", [jid, "--server", t.server.server, "--insecure"], password: password)
+        let r = try t.login(jid, password, ["--server", t.server.server, "--insecure"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("WARNING"), r.stderr)
     }
 
     func testDirectTLS() throws {
-        try TestServer.require().requireLoginAccounts()
+        try TestServer.require().requireAccounts()
         let t = try ToolRunner(server: try TestServer.require())
         let (jid, password) = try t.makeAccount("dt")
-        let r = try t.run("xmpp-login", [jid, "--server", t.server.directTLSServer, "--direct-tls", "--ca-file", t.server.caFile],
-                          password: password)
+        let r = try t.login(jid, password, ["--server", t.server.directTLSServer, "--direct-tls", "--ca-file", t.server.caFile])
         XCTAssertEqual(r.status, 0, r.stderr)
         let status = try t.run("xmpp-login", ["status", "--json"])
         XCTAssertEqual(status.status, 0, status.stderr)
@@ -106,12 +105,12 @@ final class LoginEndToEndTests: XCTestCase {
     }
 
     func testListSwitchLogout() throws {
-        try TestServer.require().requireLoginAccounts()
+        try TestServer.require().requireAccounts()
         let t = try ToolRunner(server: try TestServer.require())
         let (a, pa) = try t.makeAccount("la")
         let (b, pb) = try t.makeAccount("lb")
-        XCTAssertEqual(try t.run("xmpp-login", [a] + t.serverArgs, password: pa).status, 0)
-        XCTAssertEqual(try t.run("xmpp-login", [b] + t.serverArgs, password: pb).status, 0)
+        XCTAssertEqual(try t.login(a, pa, t.serverArgs).status, 0)
+        XCTAssertEqual(try t.login(b, pb, t.serverArgs).status, 0)
         let list = try t.run("xmpp-login", ["list", "--json"])
         let items = try XCTUnwrap(try ToolRunner.json(list) as? [[String: Any]])
         XCTAssertEqual(Set(items.compactMap { $0["jid"] as? String }), [a, b])
@@ -189,10 +188,10 @@ final class LoginEndToEndTests: XCTestCase {
     /// The case: after one --insecure login, a login with a wrong --pin must fail, and
     /// the wrong pin must not be saved.
     func testInsecureIsNotRememberedAndALaterWrongPinFails() throws {
-        try TestServer.require().requireLoginAccounts()
+        try TestServer.require().requireAccounts()
         let t = try ToolRunner(server: try TestServer.require())
         let (jid, password) = try t.makeAccount("ip")
-        let insecure = try t.run("xmpp-login", [jid, "--server", t.server.server, "--insecure"], password: password)
+        let insecure = try t.login(jid, password, ["--server", t.server.server, "--insecure"])
         XCTAssertEqual(insecure.status, 0, insecure.stderr)
         XCTAssertTrue(insecure.stderr.contains("--insecure is not remembered"), insecure.stderr)
         let accounts = t.home + "/config/xmpp-tools/accounts.json"
@@ -201,10 +200,10 @@ final class LoginEndToEndTests: XCTestCase {
         XCTAssertEqual(status.status, 7, "the certificate is verified again: \(status.stderr)")
 
         let wrongPin = "sha256/" + Data(count: 32).base64EncodedString()
-        let pinned = try t.run("xmpp-login", [jid, "--pin", wrongPin], password: password)
+        let pinned = try t.login(jid, password, ["--pin", wrongPin])
         XCTAssertEqual(pinned.status, 7, pinned.stderr)
         XCTAssertFalse(try String(contentsOfFile: accounts, encoding: .utf8).contains(wrongPin))
-        let right = try t.run("xmpp-login", [jid, "--pin", try Self.pin(of: t.server.caFile)], password: password)
+        let right = try t.login(jid, password, ["--pin", try Self.pin(of: t.server.caFile)])
         XCTAssertEqual(right.status, 0, right.stderr)
         XCTAssertEqual(try t.run("xmpp-login", ["status"]).status, 0)
     }
@@ -222,13 +221,12 @@ final class LoginEndToEndTests: XCTestCase {
     /// A remembered --direct-tls used to apply to a new --server on the STARTTLS port
     /// ("TLS failed: wrong version number").
     func testNewServerReplacesRememberedDirectTLS() throws {
-        try TestServer.require().requireLoginAccounts()
+        try TestServer.require().requireAccounts()
         let t = try ToolRunner(server: try TestServer.require())
         let (jid, password) = try t.makeAccount("rd")
-        let direct = try t.run("xmpp-login", [jid, "--server", t.server.directTLSServer, "--direct-tls", "--ca-file", t.server.caFile],
-                               password: password)
+        let direct = try t.login(jid, password, ["--server", t.server.directTLSServer, "--direct-tls", "--ca-file", t.server.caFile])
         XCTAssertEqual(direct.status, 0, direct.stderr)
-        let starttls = try t.run("xmpp-login", [jid, "--server", t.server.server], password: password)
+        let starttls = try t.login(jid, password, ["--server", t.server.server])
         XCTAssertEqual(starttls.status, 0, starttls.stderr)
         let status = try t.run("xmpp-login", ["status", "--json"])
         XCTAssertEqual(status.status, 0, status.stderr)
@@ -240,10 +238,10 @@ final class LoginEndToEndTests: XCTestCase {
     }
 
     func testStatusShowsRememberedSettingsAndForgetSettingsClearsThem() throws {
-        try TestServer.require().requireLoginAccounts()
+        try TestServer.require().requireAccounts()
         let t = try ToolRunner(server: try TestServer.require())
         let (jid, password) = try t.makeAccount("fs")
-        XCTAssertEqual(try t.run("xmpp-login", [jid] + t.serverArgs, password: password).status, 0)
+        XCTAssertEqual(try t.login(jid, password, t.serverArgs).status, 0)
         let text = try t.run("xmpp-login", ["status"])
         XCTAssertTrue(text.stdout.contains("remembered: --server \(t.server.server) --ca-file \(t.server.caFile)\n"), text.stdout)
         let json = try XCTUnwrap(try ToolRunner.json(try t.run("xmpp-login", ["status", "--json"])) as? [String: Any])

@@ -9,6 +9,7 @@ final class RosterHostileTextEndToEndTests: XCTestCase {
     }
 
     func testSubscriptionRequestTextIsEscapedInWatchAndPending() throws {
+        try TestServer.require().require("rfc6121-roster", "the expected roster and subscription states are RFC 6121's")
         let w = try RosterWorld()
         let alice = try w.account("ha")
         let mallory = try w.accountWithPassword("hm")

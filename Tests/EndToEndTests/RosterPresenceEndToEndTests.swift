@@ -37,6 +37,7 @@ final class RosterPresenceEndToEndTests: XCTestCase {
     }
 
     func testWatchPrintsRequestsAndPushesAndAutoApproves() throws {
+        try TestServer.require().require("rfc6121-roster", "the expected roster and subscription states are RFC 6121's")
         let w = try RosterWorld()
         let alice = try w.account("wa"), bot = try w.account("wb")
         let watcher = try w.watch(bot, ["--auto-approve"])

@@ -25,6 +25,7 @@ final class RosterRawClientEndToEndTests: XCTestCase {
     }
 
     func testUnhandledRequestsGetServiceUnavailable() throws {
+        try TestServer.require().require("rfc6121-roster", "the expected roster and subscription states are RFC 6121's")
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { throw XCTSkip("no /usr/bin/python3") }
         let w = try RosterWorld()
         let alice = try w.account("ia")

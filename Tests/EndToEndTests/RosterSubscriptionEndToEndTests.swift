@@ -4,6 +4,7 @@ import XCTest
 /// xmpp-roster add/pending/approve/deny/remove/rename/group against the real server.
 final class RosterSubscriptionEndToEndTests: XCTestCase {
     func testRequestPendingApproveBoth() throws {
+        try TestServer.require().require("rfc6121-roster", "the expected roster and subscription states are RFC 6121's")
         let w = try RosterWorld()
         let alice = try w.account("ra"), bob = try w.account("rb")
         let added = try XCTUnwrap(try w.json(alice, ["add", bob, "--name", "Bob", "--group", "Friends", "--group", "Work"]) as? [String: Any])
@@ -37,6 +38,7 @@ final class RosterSubscriptionEndToEndTests: XCTestCase {
     }
 
     func testDenyRefusesTheRequest() throws {
+        try TestServer.require().require("rfc6121-roster", "the expected roster and subscription states are RFC 6121's")
         let w = try RosterWorld()
         let alice = try w.account("da"), carol = try w.account("dc")
         XCTAssertEqual(try w.roster(alice, ["add", carol]).status, 0)
@@ -94,6 +96,7 @@ final class RosterSubscriptionEndToEndTests: XCTestCase {
     /// A contact who revoked our subscription (or removed us) is asked again by add, which keeps
     /// the name and groups: no remove and add, which would lose them.
     func testAddAfterTheContactRevokedAsksAgainKeepingNameAndGroups() throws {
+        try TestServer.require().require("rfc6121-roster", "the expected roster and subscription states are RFC 6121's")
         let w = try RosterWorld()
         let alice = try w.account("rv"), bob = try w.account("rvb")
         XCTAssertEqual(try w.roster(alice, ["add", bob, "--name", "Bob", "--group", "Friends"]).status, 0)
@@ -127,6 +130,7 @@ final class RosterSubscriptionEndToEndTests: XCTestCase {
     /// Approving a JID that has not asked would be a pre-approval (Prosody also adds a roster item
     /// for it): refused with exit status 4, and nothing is left behind to let that address in later.
     func testApprovingSomeoneWhoHasNotAskedIsRefusedAndLeavesNothing() throws {
+        try TestServer.require().require("rfc6121-roster", "the expected roster and subscription states are RFC 6121's")
         let w = try RosterWorld()
         let alice = try w.account("pr")
         let nobodyUser = ToolRunner.username("prn"), nobody = w.tools.jid(nobodyUser)
@@ -145,7 +149,7 @@ final class RosterSubscriptionEndToEndTests: XCTestCase {
         // Whoever registers those names later and asks is not let in.
         for (user, jid) in [(nobodyUser, nobody), (carolUser, carol)] {
             let password = "pw-" + UUID().uuidString
-            XCTAssertEqual(try w.tools.run("xmpp-register", [jid, "--login"] + w.serverArgs, password: password).status, 0)
+            try w.tools.createAccount(user, password, login: true)
             XCTAssertEqual(try w.roster(jid, ["add", alice]).status, 0, user)
             let view = try w.contacts(alice)
             XCTAssertNotEqual(view[jid]?["subscription"] as? String, "from", "\(jid) was let in without an answer")
@@ -171,6 +175,7 @@ final class RosterSubscriptionEndToEndTests: XCTestCase {
     }
 
     func testRenameAndGroup() throws {
+        try TestServer.require().require("rfc6121-roster", "the expected roster and subscription states are RFC 6121's")
         let w = try RosterWorld()
         let alice = try w.account("rn"), bob = try w.account("rnb")
         XCTAssertEqual(try w.roster(alice, ["add", bob, "--name", "Bob", "--group", "Old", "--no-subscribe"]).status, 0)

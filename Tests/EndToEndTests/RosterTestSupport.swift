@@ -24,8 +24,9 @@ struct RosterWorld {
         try accountWithPassword(prefix).0
     }
 
-    /// Registers and logs in a fresh account; returns its JID and password.
+    /// Creates and logs in a fresh account; returns its JID and password.
     func accountWithPassword(_ prefix: String) throws -> (String, String) {
+        guard serverArgs != tools.serverArgs else { return try tools.makeAccount(prefix, login: true) }
         try tools.server.requireLoginAccounts()
         let jid = tools.jid(ToolRunner.username(prefix))
         let password = "pw-" + UUID().uuidString

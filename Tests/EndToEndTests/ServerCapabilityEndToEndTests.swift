@@ -111,4 +111,27 @@ final class ServerCapabilityEndToEndTests: XCTestCase {
         XCTAssertEqual(card.child("NICKNAME")?.text, "ann")
         XCTAssertNotNil(card.child("PHOTO")?.child("BINVAL"), "the avatar is in the vCard")
     }
+
+    /// `xmpp-avatar` on any server: `set` stores the image where it can (PEP and the vCard, or
+    /// the vCard alone, saying so where PEP is missing), and another account gets the same bytes.
+    func testAvatarSetAndGetWorkWithOrWithoutPEP() throws {
+        let server = try TestServer.require()
+        let owner = try ToolRunner(server: server), reader = try ToolRunner(server: server)
+        let (jid, _) = try owner.makeAccount("ao", login: true)
+        _ = try reader.makeAccount("ar", login: true)
+        let image = owner.home + "/face.png"
+        try TestPNG.rgb(width: 120, height: 80, seed: 5).write(to: URL(fileURLWithPath: image))
+        let set = try owner.run("xmpp-avatar", ["set", image, "--json"])
+        XCTAssertEqual(set.status, 0, set.stderr)
+        let doc = try XCTUnwrap(try ToolRunner.json(set) as? [String: Any])
+        XCTAssertEqual(doc["pep"] as? Bool, server.has("avatar-pep"), "\(doc)")
+        XCTAssertEqual(doc["vcard"] as? Bool, true)
+        if !server.has("avatar-pep") { XCTAssertTrue(set.stderr.contains("the server has no PEP"), set.stderr) }
+        let hash = try XCTUnwrap(doc["hash"] as? String)
+        let out = reader.home + "/got.png"
+        let got = try reader.run("xmpp-avatar", ["get", jid, "-o", out, "--json"])
+        XCTAssertEqual(got.status, 0, got.stderr)
+        XCTAssertEqual((try ToolRunner.json(got) as? [String: Any])?["hash"] as? String, hash)
+        XCTAssertEqual(try sha1Hex(try Data(contentsOf: URL(fileURLWithPath: out))), hash)
+    }
 }

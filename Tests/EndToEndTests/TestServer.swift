@@ -133,21 +133,28 @@ final class TestServer: @unchecked Sendable {
     /// `--server` and `--ca-file` for this server.
     var serverArgs: [String] { ["--server", server, "--ca-file", caFile] }
 
-    /// Registers and logs in a fresh account on this server in `t`'s home; returns its JID.
+    /// Creates and logs in a fresh account on this server (whichever `t` points at) in `t`'s home;
+    /// returns its JID.
     func account(_ t: ToolRunner, _ prefix: String) throws -> String {
-        try requireLoginAccounts()
-        let jid = ToolRunner.username(prefix) + "@" + domain
-        let r = try t.run("xmpp-register", [jid, "--login"] + serverArgs, password: "pw-" + UUID().uuidString)
-        XCTAssertEqual(r.status, 0, r.stderr)
-        return jid
+        try t.on(self).makeAccount(prefix, login: true).0
     }
 
-    /// Tests that register accounts and use cached sessions need open, unthrottled registration
-    /// and a server whose stored SCRAM hashes let the keys be cached.
+    /// Tests that need fresh accounts of their own: open, unthrottled in-band registration, or
+    /// the server's control tool (which works where registration is throttled or closed).
+    func requireAccounts() throws {
+        if has("register") && has("register-unthrottled") { return }
+        if has("ctl-register") { return }
+        try require("register", "accounts are made by in-band registration")
+        try require("register-unthrottled", "each test registers fresh accounts")
+    }
+
+    /// Tests that log in with a password and expect the session to hold SCRAM keys (the session
+    /// model itself); tests that only need a logged-in account use `ToolRunner.makeAccount(login:)`,
+    /// which falls back to a password-command session where the keys cannot be cached.
     func requireLoginAccounts() throws {
         try require("register", "accounts are made by in-band registration")
         try require("register-unthrottled", "each test registers fresh accounts")
-        try require("scram-session", "the tools' commands use a cached SCRAM session")
+        try require("scram-session", "the test checks a cached SCRAM session")
     }
 
     /// Creates `user` with `password`: through the server's control tool where there is one

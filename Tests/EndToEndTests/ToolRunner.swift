@@ -12,6 +12,14 @@ struct ToolRunner {
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
     }
 
+    private init(server: TestServer, home: String) {
+        self.server = server
+        self.home = home
+    }
+
+    /// The same home, pointed at another server (accounts on a private instance).
+    func on(_ other: TestServer) -> ToolRunner { ToolRunner(server: other, home: home) }
+
     /// A fresh username (local part) unique to this run.
     static func username(_ prefix: String = "u") -> String {
         prefix + String(UUID().uuidString.prefix(8)).lowercased()
@@ -48,19 +56,55 @@ struct ToolRunner {
     /// The options that point a tool at the test server and trust its certificate.
     var serverArgs: [String] { ["--server", server.server, "--ca-file", server.caFile] }
 
-    /// Registers a fresh account and returns (jid, password).
+    /// Creates a fresh account and returns (jid, password): by in-band registration where it is
+    /// open and unthrottled, else through the server's control tool. `login` leaves a session in
+    /// this home (see `logIn`).
     func makeAccount(_ prefix: String = "u", login: Bool = false) throws -> (String, String) {
-        if login {
-            try server.requireLoginAccounts()
-        } else {
-            try server.require("register", "accounts are made by in-band registration")
-            try server.require("register-unthrottled", "each test registers fresh accounts")
-        }
         let user = ToolRunner.username(prefix)
         let password = "pw-" + UUID().uuidString
-        let r = try run("xmpp-register", [jid(user)] + serverArgs + (login ? ["--login"] : []), password: password)
-        XCTAssertEqual(r.status, 0, "register failed: \(r.stderr)")
+        try createAccount(user, password, login: login)
         return (jid(user), password)
+    }
+
+    /// Creates `user` with `password` as `makeAccount` does.
+    func createAccount(_ user: String, _ password: String, login: Bool) throws {
+        try server.requireAccounts()
+        if server.has("register") && server.has("register-unthrottled") {
+            let once = login && server.has("scram-session")
+            let r = try run("xmpp-register", [jid(user)] + serverArgs + (once ? ["--login"] : []), password: password)
+            XCTAssertEqual(r.status, 0, "register failed: \(r.stderr)")
+            if login && !once { try logIn(jid(user), password) }
+        } else {
+            try server.provision(self, user, password)
+            if login { try logIn(jid(user), password) }
+        }
+    }
+
+    /// Logs `jid` in as a user of this server would: cached SCRAM keys where the server's salt is
+    /// stable (`scram-session`), else a password-command session whose command prints the
+    /// password from a 0600 file in this home (the password is never on a command line).
+    func logIn(_ jid: String, _ password: String) throws {
+        let r = try login(jid, password, serverArgs)
+        XCTAssertEqual(r.status, 0, "login failed: \(r.stderr)")
+    }
+
+    /// `xmpp-login JID ARGS…` with the password on standard input where SCRAM keys can be cached,
+    /// else through a password command (see `logIn`).
+    @discardableResult
+    func login(_ jid: String, _ password: String, _ args: [String]) throws -> RunResult {
+        if server.has("scram-session") { return try run("xmpp-login", [jid] + args, password: password) }
+        return try run("xmpp-login", [jid, "--password-command", try passwordCommand(jid, password)] + args)
+    }
+
+    /// A command printing `password`, kept in a 0600 file of this home named after `jid`.
+    func passwordCommand(_ jid: String, _ password: String) throws -> String {
+        let dir = home + "/passwords"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let path = dir + "/" + jid
+        guard FileManager.default.createFile(atPath: path, contents: Data((password + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw TestServerError.unusable("cannot write \(path)")
+        }
+        return "cat '\(path)'"
     }
 
     /// Parses stdout as JSON.

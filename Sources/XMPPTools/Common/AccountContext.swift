@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import XMPPConnection
 import XMPPStanzas
 import XMPPStorage
@@ -87,7 +90,13 @@ public struct AccountContext {
         let options = ConnectionOptions(domain: domain, serverHost: settings.server, serverPort: settings.port,
                                         directTLS: settings.directTLS, timeout: .seconds(common.timeout),
                                         account: account?.bare.description)
-        return try Connection.open(options, tls: tls, trace: TraceOutput.sink(enabled: common.trace))
+        let trace = TraceOutput.sink(enabled: common.trace)
+        do {
+            return try Connection.open(options, tls: tls, trace: trace)
+        } catch let error as ConnectionError where AccountContext.isTransientServerFault(error) {
+            usleep(200_000)
+            return try Connection.open(options, tls: tls, trace: trace)
+        }
     }
 
     private func absolutePath(_ path: String) -> String {

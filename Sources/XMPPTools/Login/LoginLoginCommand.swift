@@ -12,6 +12,9 @@ extension LoginTool {
             help: "Get the password from the first line COMMAND prints (run by /bin/sh), and keep the command "
                 + "where the server's SCRAM keys cannot be cached.",
             completion: .none)
+        static let allowPlain = Flag(
+            "allow-plain",
+            help: "Accept PLAIN (over TLS) for this account from now on, after its server really stopped offering SCRAM.")
         static let session = Option<SessionKindChoice>.choice(
             "session", value: "KIND",
             help: "What to cache: auto (a FAST token where the server offers one, else SCRAM keys), fast or scram-keys.",
@@ -28,8 +31,13 @@ extension LoginTool {
                     + "salt, iteration count and derived keys. --session scram-keys keeps keys even where FAST is "
                     + "offered; --session fast refuses a server without FAST (exit status 3) before sending the password.",
                 "A server's XEP-0474 downgrade-protection hash is checked wherever it sends one: a mismatch means "
-                    + "someone changed the offered mechanisms, and the login fails (exit status 3). PLAIN is never used "
-                    + "by a login that caches a session.",
+                    + "someone changed the offered mechanisms, and the login fails (exit status 3); "
+                    + "downgrade_protected (with --json) says whether the server sent one. PLAIN is never used "
+                    + "by a login that caches SCRAM keys or a token. Once an account has authenticated with SCRAM or "
+                    + "FAST, every program refuses PLAIN for it (exit status 3, before the password is sent), since "
+                    + "someone between it and the server may have removed the other mechanisms; where the server's "
+                    + "operator really turned SCRAM off, --allow-plain with --password-command accepts PLAIN over TLS "
+                    + "for the account from then on.",
                 "--server, --direct-tls, --ca-file and --pin given here are remembered with the account, "
                     + "so later commands need none of them. Logging in again replaces the session.",
                 "The remembered settings form two groups: where to connect (--server, --direct-tls) and whom "
@@ -55,12 +63,13 @@ extension LoginTool {
                     + "password is never written anywhere: not to a file, not to --trace, not to any program's "
                     + "arguments.",
             ],
-            options: PasswordSource.declarations + [passwordCommand, session],
+            options: PasswordSource.declarations + [passwordCommand, allowPlain, session],
             positionals: [jid],
             rules: [
                 .exclusive("password-command", "password-file", because: "the password comes from one place"),
                 .exclusive("password-command", "password-stdin", because: "the password comes from one place"),
                 .exclusive("password-command", "session", because: "a password command keeps SCRAM keys where it can, else itself"),
+                .requires("allow-plain", "password-command", because: "a PLAIN login leaves no keys or token to cache"),
             ],
             examples: [
                 Example("xmpp-login bot@example.org --password-command 'pass show xmpp/bot'",
@@ -73,6 +82,7 @@ extension LoginTool {
         let jidText: String
         let command: String?
         let kind: SessionKindChoice
+        let allowsPlain: Bool
 
         init(_ invocation: Invocation) throws {
             context = invocation.context
@@ -80,13 +90,15 @@ extension LoginTool {
             jidText = invocation.command.argument(Self.jid.name) ?? ""
             command = try invocation.command.value(Self.passwordCommand)
             kind = try invocation.command.value(Self.session) ?? .auto
+            allowsPlain = invocation.command[Self.allowPlain]
         }
 
         func run() throws {
             let jid = try PasswordLogin.accountJID(jidText)
             let env = context.environment
             let stored = try env.accounts.load().accounts[jid.description]
-            let settings = try context.settings(for: jid, stored: stored)
+            var settings = try context.settings(for: jid, stored: stored)
+            if allowsPlain { settings.usedSCRAM = false }
             let result: PasswordCommandLogin.Outcome
             let kindName: String
             if let command {
@@ -98,7 +110,8 @@ extension LoginTool {
                 let login = try PasswordLogin.authenticate(context: context, jid: jid, settings: settings, password: secret, kind: kind)
                 try PasswordLogin.saveSession(env: env, jid: jid, settings: settings, result: login, makeActive: true)
                 result = PasswordCommandLogin.Outcome(boundJID: login.boundJID, mechanism: login.mechanism, tlsVersion: login.tlsVersion,
-                                                      endpoint: login.endpoint, kind: .scramKeys)
+                                                      endpoint: login.endpoint, kind: .scramKeys,
+                                                      downgradeProtected: login.downgradeProtected)
                 kindName = login.session.kindName
             }
             if settings.insecure {
@@ -111,6 +124,7 @@ extension LoginTool {
                     ("mechanism", .string(result.mechanism)),
                     ("session_kind", .string(kindName)),
                     ("tls_version", .string(result.tlsVersion.rawValue)),
+                    ("downgrade_protected", .bool(result.downgradeProtected)),
                     ("server", .string(result.endpoint.description)),
                     ("session_file", .string(env.paths.sessionFile(jid.description))),
                     ("active", .bool(true)),

@@ -14,6 +14,8 @@ enum PasswordCommandLogin {
         var tlsVersion: TLSVersion
         var endpoint: Endpoint
         var kind: SessionKind
+        /// The server's XEP-0474 hash was present and matched.
+        var downgradeProtected = false
     }
 
     /// The way forward named where SCRAM keys cannot be cached.
@@ -34,6 +36,7 @@ enum PasswordCommandLogin {
             authenticated = try connection.authenticate(username: jid.local ?? "", credential: .password(password),
                                                         usedSCRAMBefore: settings.usedSCRAM)
         } catch {
+            if case .sasl(.plainRefusedAfterSCRAM) = error { throw DowngradeRefusal.failure(jid) }
             if let rejection = RunCredential.password(password, origin: .command(command)).rejection(error, jid: jid) {
                 throw rejection
             }
@@ -44,10 +47,10 @@ enum PasswordCommandLogin {
         let env = context.environment
         if let keys = authenticated.keys, try PasswordLogin.isResumable(context: context, jid: jid, settings: settings, keys: keys) {
             let result = PasswordLogin.Result(boundJID: bound, mechanism: authenticated.mechanism, session: .scramKeys(keys),
-                                              tlsVersion: tls, endpoint: connection.endpoint)
+                                              tlsVersion: tls, endpoint: connection.endpoint, downgradeProtected: connection.downgradeProtected)
             try PasswordLogin.saveSession(env: env, jid: jid, settings: settings, result: result, makeActive: true)
             return Outcome(boundJID: bound, mechanism: authenticated.mechanism, tlsVersion: tls, endpoint: connection.endpoint,
-                           kind: .scramKeys)
+                           kind: .scramKeys, downgradeProtected: connection.downgradeProtected)
         }
         try env.sessions.save(StoredSession(jid: jid, passwordCommand: command, created: env.now))
         let usedSCRAM = authenticated.keys != nil
@@ -58,6 +61,6 @@ enum PasswordCommandLogin {
             file.active = jid.description
         }
         return Outcome(boundJID: bound, mechanism: authenticated.mechanism, tlsVersion: tls, endpoint: connection.endpoint,
-                       kind: .passwordCommand)
+                       kind: .passwordCommand, downgradeProtected: connection.downgradeProtected)
     }
 }

@@ -31,6 +31,8 @@ enum PasswordLogin {
         var session: NewSession
         var tlsVersion: TLSVersion
         var endpoint: Endpoint
+        /// The server's XEP-0474 hash was present and matched.
+        var downgradeProtected = false
     }
 
     /// Parses an account JID, which needs a user part.
@@ -69,7 +71,8 @@ enum PasswordLogin {
             session = .scramKeys(keys)
         }
         return Result(boundJID: bound, mechanism: outcome.mechanism, session: session,
-                      tlsVersion: connection.tlsVersion ?? .other, endpoint: connection.endpoint)
+                      tlsVersion: connection.tlsVersion ?? .other, endpoint: connection.endpoint,
+                      downgradeProtected: outcome.downgradeProtected)
     }
 
     private static func noSCRAM(_ jid: JID) -> ToolFailure {

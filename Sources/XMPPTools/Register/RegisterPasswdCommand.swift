@@ -10,7 +10,9 @@ extension RegisterTool {
 
         static let spec = CommandSpec(
             "passwd", summary: "Change the password of the account and refresh its cached session.",
-            discussion: ["Sessions of the account cached elsewhere stop working: log in there again.",
+            discussion: ["Sessions of the account cached elsewhere stop working: log in there again. A "
+                         + "password-command session keeps its command, which must then print the new password "
+                         + "(session_refreshed is false, and password_command names it, with --json).",
                          "With --admin JID, the administrator logged in (the active account, or -a ADMIN) sets the "
                          + "password of the account JID with the server's change-user-password command, without its "
                          + "old password; no session of JID is refreshed. No such account is exit status 4, an "
@@ -63,6 +65,17 @@ extension RegisterTool {
                 throw ErrorMapping.failure(for: error)
             }
             connection.close()
+            if case .scramKeys(let session)? = try env.sessions.loadCached(jid), session.kind == .passwordCommand {
+                // Nothing derived from the password is cached: the command must print the new one.
+                let command = session.passwordCommand ?? ""
+                if context.common.json {
+                    Output.line(JSONValue.object([("jid", .string(jid.description)), ("status", .string("password_changed")),
+                                                  ("session_refreshed", .bool(false)), ("password_command", .string(command))]).pretty)
+                } else if !context.common.quiet {
+                    Output.line("Password of \(jid) changed; the session's password command '\(command)' must now print the new password: update it in your password manager.")
+                }
+                return
+            }
             // The server salted the new password afresh: derive the new keys by logging in once.
             let settings = try context.settings(for: jid, stored: try env.accounts.load().accounts[jid.description])
             let result = try PasswordLogin.authenticate(context: context, jid: jid, settings: settings, password: secret)
