@@ -71,8 +71,9 @@ public enum OverviewPage {
                 + "in place of a cached session."),
         .paragraph(
             "A session is one of these kinds, in the order xmpp-login prefers them, and xmpp-login status "
-                + "names it (session_kind): scram-keys, the cached SCRAM keys, where the server's salt stays "
-                + "the same; or password-command, where it does not (a server that stores plain-text passwords "
+                + "names it (session_kind): fast, a FAST token (XEP-0484) where the server offers SASL2 with "
+                + "FAST, rotated on each use and invalidated by xmpp-login logout; scram-keys, the cached SCRAM "
+                + "keys, where the server's salt stays the same; or password-command, where it does not (a server that stores plain-text passwords "
                 + "salts every login anew) or the server has no SCRAM: xmpp-login JID --password-command "
                 + "'pass show xmpp/bot' (or 'secret-tool lookup …') keeps the command, never the password, and "
                 + "every program runs it through /bin/sh when it authenticates, as msmtp's passwordeval and "
