@@ -174,8 +174,9 @@ extension RegisterTool {
                                      showProgress: Output.stderrIsTTY && !context.common.quiet)
             let columns = sheet.columns
             if !columns.unknown.isEmpty { output.note("ignoring unknown columns: " + columns.unknown.joined(separator: ", ")) }
-            if options.mode != .create && !columns.presentProfileColumns.isEmpty {
-                output.note("ignoring profile columns with --\(options.mode.rawValue): " + columns.presentProfileColumns.joined(separator: ", "))
+            let creationOnly = columns.presentProfileColumns + columns.presentRosterColumns
+            if options.mode != .create && !creationOnly.isEmpty {
+                output.note("ignoring profile and roster columns with --\(options.mode.rawValue): " + creationOnly.joined(separator: ", "))
             }
             let invalid = sheet.invalid
             if options.strict && !invalid.isEmpty {
