@@ -15,12 +15,14 @@ import XMPPStorage
 /// (ejabberd's add_rosteritem, Prosody's mod_groups) are not reachable over XMPP alike.
 ///
 /// Two passes over the accounts, `--jobs` at a time, each with its own log-in:
-/// 1. `requested`: a roster set per contact (its name and groups), then `subscribe` and
-///    `subscribed` to each. The server stores a request for an account that is offline, and
-///    `subscribed` approves one already waiting (or pre-approves, RFC 6121 §3.4).
-/// 2. `done`, once every first pass has run: the roster is read, and to each contact that is not
-///    `both` yet, `subscribed` (and `subscribe` again) answers the request the contact's first
-///    pass left waiting. Both passes are idempotent, so a crash redoes at most one account's.
+/// 1. `requested`: a roster set per contact (its name and groups), then a `subscribe` to each.
+///    The server stores the request until the contact answers.
+/// 2. `done`, once every first pass has run: the roster is read, and to each contact that does
+///    not yet see the account's presence (`none`, `to`), `subscribed` approves the request the
+///    contact's first pass left waiting. Both passes are idempotent, so a crash redoes at most one
+///    account's. No pre-approval (`subscribed` before the request, RFC 6121 §3.4): Prosody 0.12
+///    then marked the approving side `both` but never gave the requester its `to` (measured: one
+///    pair of two, in `RosterBatchEndToEndTests`).
 /// The account is never available (no initial presence), so no presence reaches it and its
 /// requests wait in the server for the second pass.
 final class RosterPhase: @unchecked Sendable {
@@ -180,18 +182,17 @@ final class RosterPhase: @unchecked Sendable {
             for contact in job.contacts {
                 let item = present[contact.jid]
                 if item == nil { try RosterService.set(contact, on: connection) }
-                guard item?.subscription != .both else { continue }
-                presences.append(PresenceService.subscription(.subscribed, to: contact.jid))
-                if !(item?.subscription.receivesPresence ?? false) {
-                    presences.append(PresenceService.subscription(.subscribe, to: contact.jid))
+                let subscription = item?.subscription ?? .none
+                if subscription == .none || subscription == .to {
+                    presences.append(PresenceService.subscription(.subscribed, to: contact.jid))
+                }
+                if !subscription.receivesPresence && !(item?.ask ?? false) {
+                    presences.append(PresenceService.subscription(.subscribe, to: contact.jid))  // a request that was lost
                 }
             }
         } else {
             try setItems(job.contacts, on: connection)
-            for contact in job.contacts {
-                presences += [PresenceService.subscription(.subscribe, to: contact.jid),
-                              PresenceService.subscription(.subscribed, to: contact.jid)]
-            }
+            presences = job.contacts.map { PresenceService.subscription(.subscribe, to: $0.jid) }
         }
         // Once the ping is answered, the server has handled every presence before it.
         _ = try PresenceService.barrier(on: connection, account: account, sending: presences.map(\.element))

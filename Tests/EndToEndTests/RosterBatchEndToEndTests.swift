@@ -57,7 +57,7 @@ final class RosterBatchEndToEndTests: XCTestCase {
         XCTAssertEqual(teacherName, "Teacher 2", "a contact is named by its row's fullname")
 
         // The same CSV again (the report carries the passwords): the accounts exist, the rosters stay.
-        let again = try t.run("xmpp-register", ["batch", csv, "--admin", "--report", report] + t.serverArgs, timeout: 240)
+        let again = try t.run("xmpp-register", ["batch", csv, "--admin", "--generate-passwords", "--report", report] + t.serverArgs, timeout: 240)
         XCTAssertEqual(again.status, 1, again.stderr)
         XCTAssertTrue(again.stderr.contains("rosters done"), again.stderr)
         let pupilRoster = try roster(t, pupils[0], try XCTUnwrap(rows[pupils[0]]?["password"]))
