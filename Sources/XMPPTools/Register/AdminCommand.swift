@@ -18,8 +18,12 @@ enum AdminCommand {
                 throw ToolFailure(.notPermitted, "\(admin) may not run \(command.rawValue) on \(account.domain): it is not an administrator of that server")
             }
             if case .notOffered = error {
+                // Prosody 0.12's mod_admin_adhoc and ejabberd's mod_configure (23.01, 24.12) list no disable-user or reenable-user.
+                let hint = command == .disableUser || command == .reenableUser
+                    ? "Prosody 13's mod_admin_adhoc has it; Prosody 0.12 and ejabberd do not"
+                    : "Prosody: mod_admin_adhoc; ejabberd: mod_configure and mod_adhoc"
                 throw ToolFailure(.notFound, "\(account.domain) does not offer the administration command \(command.rawValue) to \(admin)"
-                                  + " (Prosody: mod_admin_adhoc; ejabberd: mod_configure and mod_adhoc)")
+                                  + " (\(hint))")
             }
             throw ErrorMapping.failure(for: error)
         }
