@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
 import XMPPConnection
 import XMPPServices
@@ -113,31 +110,9 @@ final class RosterPhase: @unchecked Sendable {
     /// One pass, `jobs` accounts at a time; stops taking rows when interrupted or when one
     /// fails in a way that ends the run (thrown once every worker stopped).
     private func run(_ jobs: [Job], approving: Bool) throws -> BatchEnd {
-        struct Progress { var next = 0; var stoppedEarly = false; var fatal: (any Error)? }
-        let progress = Mutex(Progress())
-        WorkerThreads.run(count: min(settings.jobs, jobs.count)) { _ in
-            while true {
-                let index: Int? = progress.withLock { p in
-                    guard p.next < jobs.count else { return nil }
-                    guard !self.settings.shouldStop() && p.fatal == nil else { p.stoppedEarly = true; return nil }
-                    defer { p.next += 1 }
-                    return p.next
-                }
-                guard let index else { return }
-                do {
-                    if try !self.runJob(jobs[index], approving: approving) {
-                        progress.withLock { p in p.stoppedEarly = true }
-                        return
-                    }
-                } catch {
-                    progress.withLock { p in if p.fatal == nil { p.fatal = error } }
-                    return
-                }
-            }
+        try WorkerThreads.drain(jobs.count, workers: settings.jobs, shouldStop: settings.shouldStop) { index in
+            try self.runJob(jobs[index], approving: approving)
         }
-        let end = progress.withLock { p in (p.fatal, p.stoppedEarly) }
-        if let fatal = end.0 { throw fatal }
-        return end.1 ? .interrupted : .completed
     }
 
     /// One account's pass to its recorded state, retrying network failures with back-off; false
@@ -215,12 +190,5 @@ final class RosterPhase: @unchecked Sendable {
     }
 
     /// Sleeps, waking early for Ctrl-C.
-    private func pause(_ duration: Duration) {
-        let until = ContinuousClock.now + duration
-        while !settings.shouldStop() {
-            let left = ContinuousClock.now.duration(to: until)
-            if left <= .zero { return }
-            _ = poll(nil, 0, Int32(min(100, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)))
-        }
-    }
+    private func pause(_ duration: Duration) { WorkerThreads.pause(duration, shouldStop: settings.shouldStop) }
 }

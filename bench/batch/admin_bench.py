@@ -10,7 +10,7 @@ server process from /proc/PID/stat), and the ratios the goals are stated in.
 usage: admin_bench.py KIND BIN_DIR SERVER_DIR PORT CAFILE PID ADMIN_PASSWORD ACCOUNTS CTL_ACCOUNTS JOBS WINDOW
 """
 import os, resource, subprocess, sys, tempfile
-from common import Server, child_cpu, print_table
+from common import Server, child_cpu, print_table, users, write_users
 
 kind, bin_dir, server_dir, port, cafile, pid, admin_password, accounts, ctl_accounts, jobs, window = sys.argv[1:12]
 accounts, ctl_accounts = int(accounts), int(ctl_accounts)
@@ -36,34 +36,20 @@ class EjabberdServer(Server):
 server = EjabberdServer(server_dir, pid) if kind.startswith("ejabberd") else Server(server_dir, pid)
 
 
-def users(prefix, n):
-    return [(f"{prefix}{i}", f"pw-{prefix}-{i}") for i in range(n)]
-
-
-def write_users(name, rows, header=None):
-    path = os.path.join(work, name)
-    with open(path, "w", encoding="utf-8") as f:
-        if header:
-            f.write(header + "\n")
-        for user, password in rows:
-            f.write(f"{user}@localhost,{password}\n" if header else f"{user},{password}\n")
-    return path
-
-
 def admin_batch():
-    csv = write_users("admin.csv", users("adm", accounts), header="jid,password")
+    csv = write_users(work, "admin.csv", users("adm", accounts), header="jid,password")
     return child_cpu([f"{bin_dir}/xmpp-register", "batch", csv, "--admin", "-a", "boss@localhost", "--jobs", jobs,
                       "--window", window, "-q"] + server_args, env)
 
 
 def raw_admin():
-    path = write_users("raw.txt", users("raw", accounts))
+    path = write_users(work, "raw.txt", users("raw", accounts))
     return child_cpu(["/usr/bin/python3", f"{here}/raw_admin.py", path, "localhost", "127.0.0.1", port, cafile, "boss",
                       admin_password, jobs, window], env)
 
 
 def in_band():
-    csv = write_users("inband.csv", users("ibr", accounts), header="jid,password")
+    csv = write_users(work, "inband.csv", users("ibr", accounts), header="jid,password")
     return child_cpu([f"{bin_dir}/xmpp-register", "batch", csv, "--jobs", jobs, "--window", window, "-q"] + server_args, env)
 
 

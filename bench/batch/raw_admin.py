@@ -10,6 +10,7 @@ USERS_FILE has one "user,password" per line. Exit 0 when every account was creat
 """
 import asyncio, base64, ssl, sys
 import xml.etree.ElementTree as ET
+from xmpp_stream import Stream
 from xml.sax.saxutils import escape
 
 users_file, domain, host, port, cafile, admin, admin_password, jobs, window = sys.argv[1:10]
@@ -19,28 +20,6 @@ HEADER = (f"<?xml version='1.0'?><stream:stream xmlns='jabber:client' xmlns:stre
           f"to='{domain}' version='1.0'>").encode()
 CMD = "{http://jabber.org/protocol/commands}command"
 NODE = "http://jabber.org/protocol/admin#add-user"
-
-
-class Stream:
-    """Top-level elements of one XML stream, parsed incrementally."""
-
-    def __init__(self, reader):
-        self.reader, self.parser, self.depth, self.ready = reader, ET.XMLPullParser(("start", "end")), 0, []
-
-    async def next(self):
-        while not self.ready:
-            data = await self.reader.read(65536)
-            if not data:
-                raise ConnectionError("stream closed")
-            self.parser.feed(data)
-            for event, element in self.parser.read_events():
-                if event == "start":
-                    self.depth += 1
-                else:
-                    self.depth -= 1
-                    if self.depth == 1:
-                        self.ready.append(element)
-        return self.ready.pop(0)
 
 
 def form(user, password, sessionid=None):

@@ -1,3 +1,4 @@
+import TextFormats
 import XMPPServices
 import XMPPStanzas
 
@@ -31,6 +32,19 @@ enum AdminCommand {
         case .done: return
         case .exists: throw ToolFailure(.conflict, "the account \(account) already exists")
         case .noSuchAccount: throw ToolFailure(.notFound, "no such account: \(account)")
+        }
+    }
+
+    /// `xmpp-register disable|enable JID`: runs `command` for the account `target` names and
+    /// prints it with `status` ("disabled", "enabled"), as text or `--json`.
+    static func performAndReport(_ command: ServiceAdministration.Command, target: String, status: String,
+                                 context: AccountContext) throws {
+        let jid = try PasswordLogin.accountJID(target)
+        try perform(command, account: jid, context: context)
+        if context.common.json {
+            Output.line(JSONValue.object([("jid", .string(jid.description)), ("status", .string(status))]).pretty)
+        } else if !context.common.quiet {
+            Output.line("\(status.prefix(1).uppercased() + status.dropFirst()) \(jid).")
         }
     }
 }

@@ -1,5 +1,4 @@
 import Arguments
-import TextFormats
 
 extension RegisterTool {
     /// `xmpp-register disable JID`: the administrator's XEP-0133 disable-user for one account.
@@ -27,13 +26,7 @@ extension RegisterTool {
         }
 
         func run() throws {
-            let jid = try PasswordLogin.accountJID(target)
-            try AdminCommand.perform(.disableUser, account: jid, context: context)
-            if context.common.json {
-                Output.line(JSONValue.object([("jid", .string(jid.description)), ("status", .string("disabled"))]).pretty)
-            } else if !context.common.quiet {
-                Output.line("Disabled \(jid).")
-            }
+            try AdminCommand.performAndReport(.disableUser, target: target, status: "disabled", context: context)
         }
     }
 }

@@ -1,5 +1,4 @@
 import Arguments
-import TextFormats
 
 extension RegisterTool {
     /// `xmpp-register enable JID`: the administrator's XEP-0133 reenable-user for one account.
@@ -25,13 +24,7 @@ extension RegisterTool {
         }
 
         func run() throws {
-            let jid = try PasswordLogin.accountJID(target)
-            try AdminCommand.perform(.reenableUser, account: jid, context: context)
-            if context.common.json {
-                Output.line(JSONValue.object([("jid", .string(jid.description)), ("status", .string("enabled"))]).pretty)
-            } else if !context.common.quiet {
-                Output.line("Enabled \(jid).")
-            }
+            try AdminCommand.performAndReport(.reenableUser, target: target, status: "enabled", context: context)
         }
     }
 }
