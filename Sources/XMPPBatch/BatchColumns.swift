@@ -4,9 +4,11 @@ import TextFormats
 /// case-insensitive, surrounding spaces ignored).
 public struct BatchColumns: Sendable, Equatable {
     /// Every column this tool understands.
-    static let known = ["jid", "username", "password", "new_password", "nickname", "fullname", "email", "avatar"]
+    static let known = ["jid", "username", "password", "new_password", "nickname", "fullname", "email", "avatar", "groups", "contacts"]
     /// The columns applied after registration.
     static let profileColumns = ["nickname", "fullname", "email", "avatar"]
+    /// The columns that build rosters between the batch's accounts (`RosterPlan`).
+    static let rosterColumns = ["groups", "contacts"]
 
     /// Index of each known column present.
     var index: [String: Int]
@@ -45,6 +47,15 @@ public struct BatchColumns: Sendable, Equatable {
             throw BatchError.badHeader("line \(header.line): the header needs a 'password' column"
                 + (mode == .create ? " (or pass --generate-passwords)" : ""))
         }
+        if mode == .create && has("contacts") {
+            // Both sides of every pair log in to approve each other (`RosterPhase`).
+            if configuration.invite {
+                throw BatchError.badHeader("line \(header.line): the contacts column needs the accounts' passwords, which --invite does not handle")
+            }
+            if configuration.shard != nil {
+                throw BatchError.badHeader("line \(header.line): the contacts column needs every row in one run; leave out --shard")
+            }
+        }
         if mode == .passwd && !has("new_password") && !configuration.generatePasswords {
             throw BatchError.badHeader("line \(header.line): --passwd needs a 'new_password' column (or --generate-passwords)")
         }
@@ -58,6 +69,9 @@ public struct BatchColumns: Sendable, Equatable {
 
     /// The profile columns present in the header.
     public var presentProfileColumns: [String] { BatchColumns.profileColumns.filter { index[$0] != nil } }
+
+    /// The roster columns present in the header.
+    public var presentRosterColumns: [String] { BatchColumns.rosterColumns.filter { index[$0] != nil } }
 }
 
 extension String {

@@ -11,18 +11,24 @@ public struct BatchPlan: Sendable {
     var followUps: [(item: WorkItem, task: LoginPhase.Task)] = []
     /// Rows that already have an outcome from an earlier run.
     public internal(set) var doneEarlier = 0
+    /// The rosters the groups and contacts columns ask for.
+    var roster = RosterPlan(rows: [])
+    /// The valid rows that take part in a roster, by line.
+    var rosterRows: [Int: BatchRow] = [:]
 
     /// Rows this run works on: registrations (or changes) and log-in follow-ups.
     public var toDo: Int { work.count + followUps.count }
 
     /// The journal rows of a new run: every row of the shard, invalid ones with their reason.
-    static func entries(for checked: [CheckedRow]) -> [JournalEntry] {
-        checked.map { row in
+    static func entries(for checked: [CheckedRow], mode: BatchMode = .create) -> [JournalEntry] {
+        let roster = mode == .create ? RosterPlan(rows: checked) : RosterPlan(rows: [])
+        return checked.map { row in
             switch row {
             case .invalid(let bad):
                 return JournalEntry(line: bad.line, jid: bad.jidText, status: .invalid, error: bad.reason)
             case .valid(let good):
-                return JournalEntry(line: good.line, jid: good.jid.description, status: .pending)
+                return JournalEntry(line: good.line, jid: good.jid.description, status: .pending,
+                                    roster: roster.contacts[good.line] == nil ? nil : RosterPhase.State.pending.rawValue)
             }
         }
     }
@@ -31,7 +37,9 @@ public struct BatchPlan: Sendable {
     init(checked: [CheckedRow], entries: [JournalEntry], mode: BatchMode) throws(BatchError) {
         var byLine: [Int: JournalEntry] = [:]
         for e in entries { byLine[e.line] = e }
+        if mode == .create { roster = RosterPlan(rows: checked) }
         for case .valid(let row) in checked {
+            if roster.contacts[row.line] != nil { rosterRows[row.line] = row }
             guard let entry = byLine[row.line] else {
                 throw .journalLacksLine(row.line)
             }

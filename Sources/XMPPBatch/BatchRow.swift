@@ -26,6 +26,20 @@ public struct ProfileColumns: Sendable, Equatable {
     public var isEmpty: Bool { names.isEmpty }
 }
 
+/// The optional roster columns of a row: `groups`, the groups it belongs to (its contacts file
+/// it under them), and `contacts`, the JIDs of other rows and the names of groups whose members
+/// become its contacts, both ways (`RosterPlan`).
+public struct RosterColumns: Sendable, Equatable {
+    public var groups: [String]
+    public var contacts: [String]
+
+    /// Builds the columns of one row.
+    init(groups: [String] = [], contacts: [String] = []) {
+        self.groups = groups
+        self.contacts = contacts
+    }
+}
+
 /// A row that passed validation.
 public struct BatchRow: Sendable, Equatable {
     /// The line it starts on.
@@ -38,14 +52,17 @@ public struct BatchRow: Sendable, Equatable {
     public var newPassword: String?
     /// Profile columns.
     public var profile: ProfileColumns
+    /// Roster columns.
+    public var roster: RosterColumns
 
     /// Builds a row.
-    init(line: Int, jid: JID, password: String?, newPassword: String?, profile: ProfileColumns) {
+    init(line: Int, jid: JID, password: String?, newPassword: String?, profile: ProfileColumns, roster: RosterColumns = RosterColumns()) {
         self.line = line
         self.jid = jid
         self.password = password
         self.newPassword = newPassword
         self.profile = profile
+        self.roster = roster
     }
 }
 

@@ -36,7 +36,7 @@ public final class BatchRun {
         let identity = BatchInput.identity(input: sheet.input, configuration: configuration)
         let path = try BatchInput.journalPath(identity: identity, report: reportPath, stateDirectory: stateDirectory)
         journal = try BatchJournal(path: path, identity: identity, start: configuration.resume ? .resume : .fresh)
-        if !journal.resumed { try journal.insert(BatchPlan.entries(for: sheet.rows)) }
+        if !journal.resumed { try journal.insert(BatchPlan.entries(for: sheet.rows, mode: configuration.mode)) }
     }
 
     /// True when the journal held an unfinished run of this batch, which this one continues.
@@ -82,7 +82,7 @@ public final class BatchRun {
     /// are wiped from the journal.
     public func finish() throws -> Finish {
         let entries = try journal.entries()
-        let finished = entries.allSatisfy { $0.status.isFinal }
+        let finished = entries.allSatisfy { $0.status.isFinal && !RosterPhase.State.isUnfinished($0.roster) }
         try journal.setFinished(finished)
         let includePasswords = configuration.generatePasswords || configuration.invite || entries.contains { $0.generatedPassword != nil }
         var result = Finish(entries: entries, finished: finished, reportHasPasswords: includePasswords)

@@ -103,7 +103,15 @@ struct BatchRunner {
             }
             if try phase.run(tasks) == .interrupted { return .interrupted }
         }
-        return .completed
+        guard !plan.rosterRows.isEmpty else { return .completed }
+        var servers: [String: BatchEndpoint] = [:]
+        for row in plan.rosterRows.values where servers[row.jid.domain] == nil { servers[row.jid.domain] = try endpoint(row.jid.domain) }
+        let endpoints = servers
+        let rosters = RosterPhase(plan: plan, settings: settings, recorder: recorder, resource: configuration.resource) { domain in
+            guard let server = endpoints[domain] else { throw ConnectionError.protocolViolation("no endpoint for \(domain)") }
+            return try Connection.open(server.options, tls: server.tls, trace: server.trace())
+        }
+        return try rosters.run()
     }
 
     /// The distinct domains of `items`, in first-seen order.

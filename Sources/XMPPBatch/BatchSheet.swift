@@ -19,6 +19,13 @@ public struct BatchSheet: Sendable {
         columns = try BatchColumns(header: table.header, configuration: configuration)
         var validator = BatchValidator(columns: columns, configuration: configuration, baseDirectory: baseDirectory)
         var checked = validator.check(table.rows)
+        let roster = RosterPlan(rows: checked)
+        if !roster.problems.isEmpty {
+            checked = checked.map { row in
+                guard case .valid(let good) = row, let problem = roster.problems[good.line] else { return row }
+                return .invalid(InvalidRow(line: good.line, jidText: good.jid.description, reason: problem))
+            }
+        }
         if let shard = configuration.shard {
             checked = checked.filter { BatchInput.shard(of: $0.shardKey, count: shard.count) == shard.index - 1 }
         }

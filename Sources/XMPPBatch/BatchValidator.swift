@@ -71,7 +71,13 @@ struct BatchValidator {
             if let p = newPassword, let problem = BatchValidator.passwordProblem(p) { return invalid("new_password \(problem)") }
         }
         var profile = ProfileColumns()
+        var roster = RosterColumns()
         if configuration.mode == .create {
+            roster.groups = BatchValidator.list(columns.value("groups", in: record))
+            roster.contacts = BatchValidator.list(columns.value("contacts", in: record))
+            for group in roster.groups + roster.contacts {
+                if let problem = BatchValidator.textProblem(group) { return invalid("groups or contacts entry \(problem)") }
+            }
             profile.nickname = columns.value("nickname", in: record)
             profile.fullname = columns.value("fullname", in: record)
             profile.email = columns.value("email", in: record)?.trimmingSpaces()
@@ -87,7 +93,7 @@ struct BatchValidator {
                 profile.avatar = path
             }
         }
-        return .valid(BatchRow(line: record.line, jid: jid, password: password, newPassword: newPassword, profile: profile))
+        return .valid(BatchRow(line: record.line, jid: jid, password: password, newPassword: newPassword, profile: profile, roster: roster))
     }
 
     /// The bare account JID for the text of a `jid` or `username` cell.
@@ -128,6 +134,13 @@ struct BatchValidator {
             return "contains a control character (a line break inside quotes?)"
         }
         return nil
+    }
+
+    /// The items of a `;`-separated cell, trimmed, empty ones left out, each once.
+    static func list(_ cell: String?) -> [String] {
+        guard let cell else { return [] }
+        var seen: Set<String> = []
+        return SemicolonList.split(cell).map { $0.trimmingSpaces() }.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
     /// Why a nickname or full name cannot be used, if it cannot.

@@ -49,31 +49,9 @@ final class LoginPhase: @unchecked Sendable {
     /// Runs every task, `settings.jobs` at a time; stops taking rows when interrupted or when
     /// one fails in a way that ends the run (that error is thrown once every worker stopped).
     func run(_ work: [(item: WorkItem, task: Task)]) throws -> BatchEnd {
-        struct State { var next = 0; var stoppedEarly = false; var fatal: (any Error)? }
-        let state = Mutex(State())
-        WorkerThreads.run(count: min(settings.jobs, work.count)) { _ in
-            while true {
-                let index: Int? = state.withLock { s in
-                    guard s.next < work.count else { return nil }
-                    guard !self.settings.shouldStop() && s.fatal == nil else { s.stoppedEarly = true; return nil }
-                    defer { s.next += 1 }
-                    return s.next
-                }
-                guard let index else { return }
-                do {
-                    if try !self.runRow(work[index].item, work[index].task) {
-                        state.withLock { s in s.stoppedEarly = true }
-                        return
-                    }
-                } catch {
-                    state.withLock { s in if s.fatal == nil { s.fatal = error } }
-                    return
-                }
-            }
+        try WorkerThreads.drain(work.count, workers: settings.jobs, shouldStop: settings.shouldStop) { index in
+            try self.runRow(work[index].item, work[index].task)
         }
-        let end = state.withLock { s in (s.fatal, s.stoppedEarly) }
-        if let fatal = end.0 { throw fatal }
-        return end.1 ? .interrupted : .completed
     }
 
     /// One row to its outcome, retrying network failures with back-off; false when interrupted
@@ -239,14 +217,7 @@ final class LoginPhase: @unchecked Sendable {
     }
 
     /// Sleeps, waking early for Ctrl-C.
-    private func pause(_ duration: Duration) {
-        let until = ContinuousClock.now + duration
-        while !settings.shouldStop() {
-            let left = ContinuousClock.now.duration(to: until)
-            if left <= .zero { return }
-            _ = poll(nil, 0, Int32(min(100, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)))
-        }
-    }
+    private func pause(_ duration: Duration) { WorkerThreads.pause(duration, shouldStop: settings.shouldStop) }
 
     private func outcome(_ item: WorkItem, _ status: JournalStatus, error: String? = nil, retryable: Bool = false,
                          profile: ProfileState? = nil, note: String? = nil) -> RowOutcome {

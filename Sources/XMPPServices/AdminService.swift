@@ -7,7 +7,7 @@ import XMPPStanzas
 /// The servers say "exists" and "no such account" differently, and this is the one place that
 /// reads them: Prosody 0.12 completes the command with an error note ("Account already exists",
 /// "User does not exist") or, for delete-user, an info note listing the accounts that "could not
-/// be deleted"; ejabberd 23.01 answers conflict, or item-not-found to the submitted form.
+/// be deleted" (Prosody 13 likewise for disable-user and reenable-user); ejabberd 23.01 answers conflict, or item-not-found to the submitted form.
 public enum AdminService {
     /// What the server did with one account.
     public enum Outcome: Sendable, Equatable {
@@ -37,7 +37,10 @@ public enum AdminService {
 
     /// The outcome a completed answer means (error notes that say neither are `failed` before this).
     public static func outcome(of answer: AdHocCommand, _ command: ServiceAdministration.Command) -> Outcome {
-        if command == .deleteUser, answer.notes.contains(where: { $0.text.contains("could not be deleted") }) { return .noSuchAccount }
+        // Prosody completes the commands that take a list of accounts, naming those it could not
+        // delete (0.12), disable or re-enable (13: "could not be disabled", "could not be enabled").
+        let listCommands: [ServiceAdministration.Command] = [.deleteUser, .disableUser, .reenableUser]
+        if listCommands.contains(command), answer.notes.contains(where: { $0.text.contains("could not be ") }) { return .noSuchAccount }
         return .done
     }
 

@@ -29,6 +29,38 @@ final class AdminRegisterEndToEndTests: XCTestCase {
         XCTAssertEqual((try ToolRunner.json(twice) as? [String: Any])?["note"] as? String, "no such account")
     }
 
+    /// Where the server lists disable-user (of this matrix, Prosody 13 only), a disabled account
+    /// cannot log in until it is re-enabled; elsewhere both commands say the server lacks them.
+    func testDisableAndReenableWhereTheServerHasThem() throws {
+        let admin = try AdminServer.require()
+        let t = try admin.adminRunner()
+        let listed = try t.run("xmpp-adhoc", ["list", "--json"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        let nodes = Set((try ToolRunner.json(listed) as? [[String: Any]] ?? []).compactMap { $0["node"] as? String })
+        let (jid, password) = try admin.makeAccount("dis")
+        guard nodes.contains("http://jabber.org/protocol/admin#disable-user") else {
+            for command in ["disable", "enable"] {
+                let r = try t.run("xmpp-register", [command, jid])
+                XCTAssertEqual(r.status, 4, r.stderr)
+                XCTAssertTrue(r.stderr.contains("does not offer the administration command"), r.stderr)
+            }
+            XCTAssertTrue(try admin.logsIn(jid, password), "nothing was disabled")
+            return
+        }
+        let off = try t.run("xmpp-register", ["disable", jid, "--json"])
+        XCTAssertEqual(off.status, 0, off.stderr)
+        XCTAssertEqual((try ToolRunner.json(off) as? [String: Any])?["status"] as? String, "disabled")
+        let refused = try ToolRunner(server: admin.server).run("xmpp-login", [jid] + t.serverArgs, password: password)
+        XCTAssertEqual(refused.status, 3, refused.stderr)
+        XCTAssertEqual(try t.run("xmpp-register", ["enable", jid]).status, 0)
+        XCTAssertTrue(try admin.logsIn(jid, password), "re-enabled")
+        for command in ["disable", "enable"] {
+            let r = try t.run("xmpp-register", [command, "nobody-" + jid])
+            XCTAssertEqual(r.status, 4, r.stderr)
+            XCTAssertTrue(r.stderr.contains("no such account"), r.stderr)
+        }
+    }
+
     func testAnAccountThatIsNotAnAdministratorGetsStatus11() throws {
         let admin = try AdminServer.require()
         let (plain, password) = try admin.makeAccount("plain")

@@ -72,6 +72,26 @@ final class RosterTransferEndToEndTests: XCTestCase {
         XCTAssertEqual(mine, theirs.map { $0.replacingOccurrences(of: "ask=true", with: "ask=false") })
     }
 
+    func testImportOfUsernameListWithDomainAndGroup() throws {
+        let w = try RosterWorld()
+        let gina = try w.account("xg")
+        let domain = w.tools.server.domain
+        let (ann, ben) = (ToolRunner.username("xn"), ToolRunner.username("xo"))
+        XCTAssertEqual(try w.roster(gina, ["add", ben + "@" + domain, "--group", "Old", "--no-subscribe"]).status, 0)
+        let csv = "username,name\r\n\(ann),Ann\r\n\(ben),Ben\r\n"
+        let r = try w.roster(gina, ["import", "-", "--domain", domain, "--group", "Staff", "--no-subscribe"], stdin: csv)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let view = try w.contacts(gina)
+        XCTAssertEqual(view["\(ann)@\(domain)"]?["groups"] as? [String], ["Staff"])
+        XCTAssertEqual(view["\(ann)@\(domain)"]?["name"] as? String, "Ann")
+        XCTAssertEqual(view["\(ben)@\(domain)"]?["groups"] as? [String], ["Old", "Staff"], "--group adds to the groups in place")
+        // Without --domain, user names are on the account's own domain; an '@' in one is refused.
+        let cara = ToolRunner.username("xq")
+        XCTAssertEqual(try w.roster(gina, ["import", "-", "--no-subscribe"], stdin: "username\n\(cara)\n").status, 0)
+        XCTAssertNotNil(try w.contacts(gina)["\(cara)@\(domain)"])
+        XCTAssertEqual(try w.roster(gina, ["import", "-"], stdin: "username\nx@\(domain)\n").status, 9)
+    }
+
     func testBadImportFilesChangeNothing() throws {
         let w = try RosterWorld()
         let alice = try w.account("xg")

@@ -75,4 +75,18 @@ final class AdminServiceTests: XCTestCase {
         let channel = try FakeChannel(replies: [form(node, fields), completed(node, "<note type='error'>User does not exist</note>")])
         XCTAssertEqual(try AdminService.perform(.changeUserPassword, account: account, password: "p", on: channel), .noSuchAccount)
     }
+
+    func testProsody13DisableAndReenableOfAMissingAccountSayItInTheirInfoNotes() throws {
+        // Prosody 13's mod_admin_adhoc completes both commands, listing what it could not do.
+        for (command, verb) in [(ServiceAdministration.Command.disableUser, "disabled"), (.reenableUser, "enabled")] {
+            let node = command.node
+            let fields = "<field var='accountjids' type='jid-multi'><required/></field>"
+            let missing = try FakeChannel(replies: [form(node, fields),
+                completed(node, "<note type='info'>The following accounts could not be \(verb):\ndave@localhost</note>")])
+            XCTAssertEqual(try AdminService.perform(command, account: account, on: missing), .noSuchAccount, verb)
+            let done = try FakeChannel(replies: [form(node, fields),
+                completed(node, "<note type='info'>The following accounts were successfully \(verb):\ndave@localhost</note>")])
+            XCTAssertEqual(try AdminService.perform(command, account: account, on: done), .done, verb)
+        }
+    }
 }

@@ -109,4 +109,12 @@ final class RosterFileTests: XCTestCase {
         XCTAssertFalse(RosterFile.isValidText("bell\u{07}"))
         XCTAssertFalse(RosterFile.isValidText("unit\u{1F}separator"))
     }
+
+    func testUsernameColumnTakesTheGivenDomainAndRefusesAddresses() throws {
+        let entries = try RosterFile.parse(Array("username,name\nann,Ann\n bob ,\n".utf8), domain: "school.example")
+        XCTAssertEqual(entries.map(\.jid), ["ann@school.example", "bob@school.example"])
+        XCTAssertEqual(try RosterFile.parse(Array("username\nann\n".utf8)).map(\.jid), ["ann"], "no domain: the account's, later")
+        XCTAssertThrowsError(try RosterFile.parse(Array("username\nann@x.org\n".utf8), domain: "y.org"))
+        XCTAssertThrowsError(try RosterFile.parse(Array("jid,username\na@x.org,b\n".utf8)))
+    }
 }

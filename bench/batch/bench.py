@@ -7,7 +7,7 @@ contender's processes) and server CPU per account (utime+stime of the Prosody pr
 usage: bench.py BIN_DIR SERVER_DIR PORT CAFILE PID ACCOUNTS PEER_ACCOUNTS JOBS WINDOW
 """
 import os, resource, subprocess, sys, tempfile
-from common import Server, child_cpu, print_table
+from common import Server, child_cpu, print_table, users, write_users
 
 bin_dir, server_dir, port, cafile, pid, accounts, peer_accounts, jobs, window = sys.argv[1:10]
 accounts, peer_accounts = int(accounts), int(peer_accounts)
@@ -17,33 +17,19 @@ env = dict(os.environ, HOME=work, XDG_STATE_HOME=work + "/state", XDG_CONFIG_HOM
 server = Server(server_dir, pid)
 
 
-def users(prefix, n):
-    return [(f"{prefix}{i}", f"pw-{prefix}-{i}") for i in range(n)]
-
-
-def write_users(name, rows, header=None):
-    path = os.path.join(work, name)
-    with open(path, "w", encoding="utf-8") as f:
-        if header:
-            f.write(header + "\n")
-        for user, password in rows:
-            f.write(f"{user}@localhost,{password}\n" if header else f"{user},{password}\n")
-    return path
-
-
 def ours():
-    csv = write_users("ours.csv", users("xt", accounts), header="jid,password")
+    csv = write_users(work, "ours.csv", users("xt", accounts), header="jid,password")
     return child_cpu([f"{bin_dir}/xmpp-register", "batch", csv, "--jobs", jobs, "--window", window, "-q",
                       "--server", f"127.0.0.1:{port}", "--ca-file", cafile], env)
 
 
 def raw():
-    path = write_users("raw.txt", users("raw", peer_accounts))
+    path = write_users(work, "raw.txt", users("raw", peer_accounts))
     return child_cpu(["/usr/bin/python3", f"{here}/raw_register.py", path, "localhost", "127.0.0.1", port, cafile, jobs, window], env)
 
 
 def slix():
-    path = write_users("slix.txt", users("slx", peer_accounts))
+    path = write_users(work, "slix.txt", users("slx", peer_accounts))
     return child_cpu(["/usr/bin/python3", f"{here}/slixmpp_register.py", path, "localhost", "127.0.0.1", port, cafile, jobs], env)
 
 

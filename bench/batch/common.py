@@ -55,3 +55,19 @@ def print_table(rows):
     print()
     for r in rows[1:]:
         print(f"{rows[0]['name']} vs {r['name']}: {rows[0]['rate'] / r['rate']:.1f}x the accounts/s")
+
+
+def users(prefix, n):
+    """n fresh (user, password) pairs."""
+    return [(f"{prefix}{i}", f"pw-{prefix}-{i}") for i in range(n)]
+
+
+def write_users(work, name, rows, header=None):
+    """Writes rows to WORK/NAME: a CSV with `header` (user@localhost,password), else user,password lines."""
+    path = os.path.join(work, name)
+    with open(path, "w", encoding="utf-8") as f:
+        if header:
+            f.write(header + "\n")
+        for user, password in rows:
+            f.write(f"{user}@localhost,{password}\n" if header else f"{user},{password}\n")
+    return path

@@ -8,7 +8,7 @@ usage: raw_register.py USERS_FILE DOMAIN HOST PORT CAFILE JOBS WINDOW
 USERS_FILE has one "user,password" per line. Exit 0 when every account was created.
 """
 import asyncio, ssl, sys
-import xml.etree.ElementTree as ET
+from xmpp_stream import Stream
 from xml.sax.saxutils import escape
 
 users_file, domain, host, port, cafile, jobs, window = sys.argv[1:8]
@@ -16,28 +16,6 @@ users = [line.rstrip("\n").split(",", 1) for line in open(users_file, encoding="
 context = ssl.create_default_context(cafile=cafile)
 HEADER = (f"<?xml version='1.0'?><stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams' "
           f"to='{domain}' version='1.0'>").encode()
-
-
-class Stream:
-    """Top-level elements of one XML stream, parsed incrementally."""
-
-    def __init__(self, reader):
-        self.reader, self.parser, self.depth, self.ready = reader, ET.XMLPullParser(("start", "end")), 0, []
-
-    async def next(self):
-        while not self.ready:
-            data = await self.reader.read(65536)
-            if not data:
-                raise ConnectionError("stream closed")
-            self.parser.feed(data)
-            for event, element in self.parser.read_events():
-                if event == "start":
-                    self.depth += 1
-                else:
-                    self.depth -= 1
-                    if self.depth == 1:
-                        self.ready.append(element)
-        return self.ready.pop(0)
 
 
 async def open_stream():

@@ -19,7 +19,7 @@ function __xmpp_register_position
                     set skip 1
             end
         else if test -z "$cmd"
-            if contains -- $token create form passwd delete batch
+            if contains -- $token create form passwd delete disable enable batch
                 set cmd $token
             else
                 set cmd create
@@ -102,6 +102,10 @@ complete -c xmpp-register -n '__xmpp_register_at delete +0' -l yes -d 'Confirm: 
 complete -c xmpp-register -n '__xmpp_register_at delete +0' -l admin -d 'Delete JID as the server\'s administrator (XEP-0133 delete-user).'
 complete -c xmpp-register -n '__xmpp_register_at delete +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
 complete -c xmpp-register -n '__xmpp_register_at delete +0' -l password-stdin -d 'Read the password from the first line of standard input.'
+complete -c xmpp-register -n '__xmpp_register_at disable +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
+complete -c xmpp-register -n '__xmpp_register_at disable +0' -l password-stdin -d 'Read the password from the first line of standard input.'
+complete -c xmpp-register -n '__xmpp_register_at enable +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
+complete -c xmpp-register -n '__xmpp_register_at enable +0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l jobs -x -d 'Streams at once (default 4): registration streams each pipeline several requests (one at a time once a server answers a later request first, as jabberd2 does, which drops the answers to the others; the skipped rows are sent again and confirmed by logging in); log-ins (profiles, update, --delete, --passwd) run one account per stream.'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l resume -d 'Continue the interrupted run of this CSV recorded in its journal.'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l dry-run -d 'Check every row and stop; nothing is sent.'
@@ -119,4 +123,6 @@ complete -c xmpp-register -n '__xmpp_register_at batch 0' -x -a '(__xmpp_registe
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a form -d 'Show the fields a server asks for before it creates an account.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a passwd -d 'Change the password of the account and refresh its cached session.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a delete -d 'Delete the account from the server and forget its session.'
+complete -c xmpp-register -n '__xmpp_register_at "" 0' -a disable -d 'Disable an account as the server\'s administrator: it can no longer log in (XEP-0133 disable-user).'
+complete -c xmpp-register -n '__xmpp_register_at "" 0' -a enable -d 'Re-enable an account that was disabled, as the server\'s administrator (XEP-0133 reenable-user).'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a batch -d 'Create, delete or re-password many accounts listed in a CSV file.'

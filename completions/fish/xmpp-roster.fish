@@ -15,7 +15,7 @@ function __xmpp_roster_position
             switch $token
                 case --
                     set ended 1
-                case -a --account --server --ca-file --pin --timeout --resource --group --subscription --password-file --name --format --show --status --priority
+                case -a --account --server --ca-file --pin --timeout --resource --group --subscription --password-file --name --format --domain --show --status --priority
                     set skip 1
             end
         else if test -z "$cmd"
@@ -125,6 +125,8 @@ complete -c xmpp-roster -n '__xmpp_roster_at export +0' -l password-file -r -F -
 complete -c xmpp-roster -n '__xmpp_roster_at export +0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-roster -n '__xmpp_roster_at import +0' -l dry-run -d 'Only show what would change.'
 complete -c xmpp-roster -n '__xmpp_roster_at import +0' -l no-subscribe -d 'Send no subscription requests for added contacts.'
+complete -c xmpp-roster -n '__xmpp_roster_at import +0' -l domain -x -d 'The domain of a CSV username column (default: the account\'s domain).'
+complete -c xmpp-roster -n '__xmpp_roster_at import +0' -l group -x -d 'Also put every contact of the file in GROUP (repeat for several).'
 complete -c xmpp-roster -n '__xmpp_roster_at import +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
 complete -c xmpp-roster -n '__xmpp_roster_at import +0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-roster -n '__xmpp_roster_at import 0' -x -a '(__xmpp_roster_files json JSON csv CSV)'

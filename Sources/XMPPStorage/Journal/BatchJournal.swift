@@ -75,7 +75,7 @@ public final class BatchJournal {
         let rows: [[SQLValue]]
         do {
             rows = try database.query(
-                "SELECT line, jid, status, error, retryable, uncertain, attempts, generated_password, profile, password_kept, note FROM journal_rows ORDER BY line")
+                "SELECT line, jid, status, error, retryable, uncertain, attempts, generated_password, profile, password_kept, note, roster FROM journal_rows ORDER BY line")
         } catch {
             throw .storage(error)
         }
@@ -83,11 +83,11 @@ public final class BatchJournal {
     }
 
     private static func entry(_ r: [SQLValue]) -> JournalEntry {
-        guard r.count == 11 else { return JournalEntry(line: 0, jid: "", status: .pending) }
+        guard r.count == 12 else { return JournalEntry(line: 0, jid: "", status: .pending) }
         let status = JournalStatus(rawValue: r[2].text ?? "") ?? .pending
         return JournalEntry(line: Int(r[0].int ?? 0), jid: r[1].text ?? "", status: status, error: r[3].text,
                             retryable: r[4].int == 1, uncertain: r[5].int == 1, attempts: Int(r[6].int ?? 0),
-                            generatedPassword: r[7].text, profile: r[8].text, passwordKept: r[9].int == 1, note: r[10].text)
+                            generatedPassword: r[7].text, profile: r[8].text, passwordKept: r[9].int == 1, note: r[10].text, roster: r[11].text)
     }
 
     /// Records the planned rows of a new run, in one transaction.
@@ -96,11 +96,11 @@ public final class BatchJournal {
         try transaction { () throws(StorageError) in
             for e in entries {
                 try database.query(
-                    "INSERT INTO journal_rows (line, jid, status, error, retryable, uncertain, attempts, generated_password, profile, password_kept, note, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "INSERT INTO journal_rows (line, jid, status, error, retryable, uncertain, attempts, generated_password, profile, password_kept, note, roster, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     [.int(Int64(e.line)), .text(e.jid), .text(e.status.rawValue), BatchJournal.optional(e.error),
                      .int(e.retryable ? 1 : 0), .int(e.uncertain ? 1 : 0), .int(Int64(e.attempts)),
                      BatchJournal.optional(e.generatedPassword), BatchJournal.optional(e.profile), .int(e.passwordKept ? 1 : 0),
-                     BatchJournal.optional(e.note), .int(now)])
+                     BatchJournal.optional(e.note), BatchJournal.optional(e.roster), .int(now)])
             }
         }
     }
@@ -137,6 +137,19 @@ public final class BatchJournal {
                     [.text(u.status.rawValue), BatchJournal.optional(u.error), .int(u.retryable ? 1 : 0),
                      .int(u.uncertain ? 1 : 0), BatchJournal.optional(u.profile), BatchJournal.optional(u.note),
                      .int(u.dropPassword ? 1 : 0), .int(u.dropKeptPassword ? 1 : 0), .int(now), .int(Int64(u.line))])
+            }
+        }
+    }
+
+    /// Records where rows' rosters stand, in one transaction; a row's `error` is replaced when one
+    /// is given (a roster that could not be set), and kept otherwise.
+    public func recordRoster(_ updates: [(line: Int, state: String, error: String?)]) throws(JournalError) {
+        guard !updates.isEmpty else { return }
+        let now = BatchJournal.now
+        try transaction { () throws(StorageError) in
+            for u in updates {
+                try database.query("UPDATE journal_rows SET roster=?, error=COALESCE(?, error), updated_at=? WHERE line=?",
+                                   [.text(u.state), BatchJournal.optional(u.error), .int(now), .int(Int64(u.line))])
             }
         }
     }

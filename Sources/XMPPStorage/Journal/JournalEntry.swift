@@ -65,11 +65,14 @@ public struct JournalEntry: Sendable, Equatable {
     public var passwordKept: Bool
     /// A remark on a success that is no error (e.g. `no such account` for a delete).
     public var note: String?
+    /// Where the row's roster (the batch's contacts column) stands: nil (none), `pending`,
+    /// `requested` (subscriptions asked), `done` (approved both ways) or `failed`.
+    public var roster: String?
 
     /// Builds an entry.
     public init(line: Int, jid: String, status: JournalStatus, error: String? = nil, retryable: Bool = false,
                 uncertain: Bool = false, attempts: Int = 0, generatedPassword: String? = nil, profile: String? = nil,
-                passwordKept: Bool = false, note: String? = nil) {
+                passwordKept: Bool = false, note: String? = nil, roster: String? = nil) {
         self.line = line
         self.jid = jid
         self.status = status
@@ -81,6 +84,7 @@ public struct JournalEntry: Sendable, Equatable {
         self.profile = profile
         self.passwordKept = passwordKept
         self.note = note
+        self.roster = roster
     }
 }
 

@@ -17,6 +17,7 @@ enum JournalSchema {
             profile TEXT,
             password_kept INTEGER NOT NULL DEFAULT 0,
             note TEXT,
+            roster TEXT,
             updated_at INTEGER NOT NULL DEFAULT 0
         )
         """,
@@ -26,6 +27,7 @@ enum JournalSchema {
     static let addedColumns: [(String, String)] = [
         ("password_kept", "INTEGER NOT NULL DEFAULT 0"),
         ("note", "TEXT"),
+        ("roster", "TEXT"),
     ]
 
     /// Adds the columns an older journal lacks.

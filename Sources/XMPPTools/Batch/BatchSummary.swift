@@ -9,6 +9,9 @@ struct BatchSummary {
     var failures = 0
     /// Rows without an outcome yet.
     var unfinished = 0
+    /// Rows whose roster (the contacts column) is still to do, and those whose roster is done.
+    var rostersLeft = 0
+    var rostersDone = 0
     var total = 0
     var text = ""
 
@@ -16,6 +19,8 @@ struct BatchSummary {
         total = entries.count
         for e in entries {
             counts[e.status, default: 0] += 1
+            if e.roster == "pending" || e.roster == "requested" { rostersLeft += 1 }
+            if e.roster == "done" { rostersDone += 1 }
             if !e.status.isFinal { unfinished += 1 } else if e.status == .failed || e.status == .invalid || e.error != nil { failures += 1 }
         }
         // What the server did: a `registered` account exists, only its profile is still to set.
@@ -25,13 +30,15 @@ struct BatchSummary {
         var parts = created > 0 ? ["\(created) created" + (registered > 0 ? " (\(registered) without their profile yet)" : "")] : []
         parts += order.compactMap { s in counts[s].map { "\($0) \(s.rawValue)" } }
         if unfinished > registered { parts.append("\(unfinished - registered) not done") }
+        if rostersDone > 0 { parts.append("\(rostersDone) roster\(rostersDone == 1 ? "" : "s") done") }
+        if rostersLeft > 0 { parts.append("\(rostersLeft) roster\(rostersLeft == 1 ? "" : "s") not done") }
         let rate = seconds > 0 ? Double(finishedThisRun) / seconds : 0
         text = "\(total) row\(total == 1 ? "" : "s"): " + (parts.isEmpty ? "nothing to do" : parts.joined(separator: ", "))
             + "; this run finished \(finishedThisRun) in " + BatchSummary.seconds(seconds) + " (\(Int(rate.rounded()))/s)"
     }
 
     /// True when every row ended without an error.
-    var allSucceeded: Bool { failures == 0 && unfinished == 0 }
+    var allSucceeded: Bool { failures == 0 && unfinished == 0 && rostersLeft == 0 }
 
     private static func seconds(_ s: Double) -> String {
         let tenths = Int((s * 10).rounded())

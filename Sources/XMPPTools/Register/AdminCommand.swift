@@ -1,3 +1,4 @@
+import TextFormats
 import XMPPServices
 import XMPPStanzas
 
@@ -18,8 +19,12 @@ enum AdminCommand {
                 throw ToolFailure(.notPermitted, "\(admin) may not run \(command.rawValue) on \(account.domain): it is not an administrator of that server")
             }
             if case .notOffered = error {
+                // Prosody 0.12's mod_admin_adhoc and ejabberd's mod_configure (23.01, 24.12) list no disable-user or reenable-user.
+                let hint = command == .disableUser || command == .reenableUser
+                    ? "Prosody 13's mod_admin_adhoc has it; Prosody 0.12 and ejabberd do not"
+                    : "Prosody: mod_admin_adhoc; ejabberd: mod_configure and mod_adhoc"
                 throw ToolFailure(.notFound, "\(account.domain) does not offer the administration command \(command.rawValue) to \(admin)"
-                                  + " (Prosody: mod_admin_adhoc; ejabberd: mod_configure and mod_adhoc)")
+                                  + " (\(hint))")
             }
             throw ErrorMapping.failure(for: error)
         }
@@ -27,6 +32,19 @@ enum AdminCommand {
         case .done: return
         case .exists: throw ToolFailure(.conflict, "the account \(account) already exists")
         case .noSuchAccount: throw ToolFailure(.notFound, "no such account: \(account)")
+        }
+    }
+
+    /// `xmpp-register disable|enable JID`: runs `command` for the account `target` names and
+    /// prints it with `status` ("disabled", "enabled"), as text or `--json`.
+    static func performAndReport(_ command: ServiceAdministration.Command, target: String, status: String,
+                                 context: AccountContext) throws {
+        let jid = try PasswordLogin.accountJID(target)
+        try perform(command, account: jid, context: context)
+        if context.common.json {
+            Output.line(JSONValue.object([("jid", .string(jid.description)), ("status", .string(status))]).pretty)
+        } else if !context.common.quiet {
+            Output.line("\(status.prefix(1).uppercased() + status.dropFirst()) \(jid).")
         }
     }
 }

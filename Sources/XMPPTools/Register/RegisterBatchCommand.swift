@@ -38,7 +38,7 @@ extension RegisterTool {
                 "FILE is RFC 4180 CSV (UTF-8, optional BOM, CRLF or LF; quoted fields may hold commas, quotes and line breaks) "
                     + "with a header row naming its columns in any order: jid (or username with --domain), password (or "
                     + "--generate-passwords), and optionally nickname, fullname, email and avatar (an image path, relative to the "
-                    + "CSV's directory). --passwd needs new_password. Unknown columns are ignored with a warning.",
+                    + "CSV's directory), groups and contacts (rosters, below). --passwd needs new_password. Unknown columns are ignored with a warning.",
                 "Spreadsheets' files are read as they are: fields separated by commas, semicolons (as Excel writes them where "
                     + "the decimal mark is a comma) or tabs — the delimiter the header line uses most, or the one an Excel "
                     + "sep=; first line names — and UTF-16 with a byte-order mark (Excel's Unicode Text) as well as UTF-8. A row "
@@ -78,6 +78,30 @@ extension RegisterTool {
                     + "server refuses leaves the row created, with 'profile: pending' and the reason; running the same CSV "
                     + "again with --on-exists update sets them. Profile "
                     + "columns, --on-exists update, --delete and --passwd log in as each account, --jobs accounts at once.",
+                "Rosters between the batch's accounts come from two optional columns, each a ';'-separated list ('\\;' for "
+                    + "a literal ';'): groups, the roster groups the row's account belongs to, and contacts, JIDs of other rows or "
+                    + "names of groups (every row whose groups column has that name). Every pair is mutual: a row that names "
+                    + "another gets it, and the other gets the row, each filed under the other's groups and named by its "
+                    + "fullname (or nickname). Giving every teacher every other teacher in a group Teachers is groups=Teachers, "
+                    + "contacts=Teachers on each teacher's row; pupils with groups=Class 5A and contacts=Class 5A;Teachers see "
+                    + "their class and the teachers, and the teachers see them under Class 5A. A contact that is neither a row "
+                    + "nor a group makes its row invalid. After the accounts are made (with or without --admin), the batch logs "
+                    + "in as each account, --jobs at a time, with the password the CSV gives or the one it generated: first it "
+                    + "sets each contact's roster item and asks for a subscription, then, once every account has asked, it "
+                    + "approves each request waiting for it, so every pair ends subscribed both ways without anybody online to "
+                    + "answer. The journal records each account's pass (the report's roster column: pending, requested, done, "
+                    + "failed), --resume continues where it stopped, and running the same CSV again with the same --report "
+                    + "(which holds the passwords) redoes nothing that is in place. The server's roster storage sets the pace: "
+                    + "each pair is about ten roster writes on the server (see DESIGN-NOTES.md). The contacts column needs the "
+                    + "whole CSV in one run (not --shard) and the accounts' passwords (not --invite).",
+                "These rosters differ from the server's shared rosters (Prosody mod_groups with its groups file, ejabberd "
+                    + "mod_shared_roster with its groups made by ejabberdctl srg_create or the web admin): a shared roster is "
+                    + "computed by the server at every log-in, never stored in the accounts' rosters, follows the group's "
+                    + "members as they change, needs no subscriptions, and cannot be changed from a client; it needs the "
+                    + "server's configuration (and, for Prosody, a restart or reload). The batch's rosters are ordinary roster "
+                    + "items with approved subscriptions: stored, on any server, visible to every client, and each user may "
+                    + "rename, regroup or remove them afterwards; a member who joins later is added by running the batch with "
+                    + "the new rows.",
                 "--delete is idempotent, like rm -f: an account that does not exist (deleted before) is reported 'deleted' "
                     + "with the note 'no such account'. Prosody and ejabberd refuse a log-in to an account that does not exist "
                     + "before their first SCRAM challenge, which a wrong password gets past; where a server does not tell the two "
@@ -146,6 +170,9 @@ extension RegisterTool {
                 Example("xmpp-register batch leavers.csv --delete --json | jq -c 'select(.error)'", "Delete accounts, showing failures."),
                 Example("xmpp-register batch pupils.csv --admin -a admin@school.example --generate-passwords --report pw.csv",
                         "Create accounts as the administrator where registration is closed."),
+                Example("xmpp-register batch teachers.csv --domain school.example --admin --generate-passwords --report pw.csv",
+                        "With a header username,groups,contacts and a row ann,Teachers,Teachers per teacher: create the "
+                            + "teachers and give each all the others in a group Teachers, subscribed both ways."),
                 Example("xmpp-register batch pupils.csv --invite --report invites.csv",
                         "Make an invite link per pupil instead of accounts and passwords."),
             ]
@@ -176,8 +203,9 @@ extension RegisterTool {
                                      showProgress: Output.stderrIsTTY && !context.common.quiet)
             let columns = sheet.columns
             if !columns.unknown.isEmpty { output.note("ignoring unknown columns: " + columns.unknown.joined(separator: ", ")) }
-            if options.mode != .create && !columns.presentProfileColumns.isEmpty {
-                output.note("ignoring profile columns with --\(options.mode.rawValue): " + columns.presentProfileColumns.joined(separator: ", "))
+            let creationOnly = columns.presentProfileColumns + columns.presentRosterColumns
+            if options.mode != .create && !creationOnly.isEmpty {
+                output.note("ignoring profile and roster columns with --\(options.mode.rawValue): " + creationOnly.joined(separator: ", "))
             }
             let invalid = sheet.invalid
             if options.strict && !invalid.isEmpty {

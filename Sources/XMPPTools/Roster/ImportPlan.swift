@@ -34,18 +34,21 @@ struct ImportPlan {
     }
 
     /// Compares the resolved entries with `roster`; `subscribeAllowed` false (--no-subscribe)
-    /// asks nobody for their presence.
-    init(_ entries: [(JID, RosterFile.Entry)], roster: [JID: RosterItem], skipped: [String], subscribeAllowed: Bool) {
+    /// asks nobody for their presence; every contact also goes into `extraGroups` (--group).
+    init(_ entries: [(JID, RosterFile.Entry)], roster: [JID: RosterItem], skipped: [String], subscribeAllowed: Bool,
+         extraGroups: [String] = []) {
         self.skipped = skipped
         for (jid, entry) in entries {
             guard let old = roster[jid] else {
-                let item = RosterItem(jid: jid, name: entry.name ?? nil, groups: entry.groups ?? [])
+                let item = RosterItem(jid: jid, name: entry.name ?? nil, groups: (entry.groups ?? []) + extraGroups)
                 add.append((item, subscribeAllowed && entry.wantsSubscription))
                 continue
             }
             var new = old
             if let name = entry.name { new.name = name }
-            if let groups = entry.groups { new.groups = RosterItem(jid: jid, groups: groups).groups }
+            if entry.groups != nil || !extraGroups.isEmpty {
+                new.groups = RosterItem(jid: jid, groups: (entry.groups ?? old.groups) + extraGroups).groups
+            }
             if new.name != old.name || Set(new.groups) != Set(old.groups) {
                 update.append((new, old))
             } else {

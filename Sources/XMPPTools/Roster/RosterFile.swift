@@ -2,8 +2,9 @@ import TextFormats
 import XMPPStanzas
 
 /// The files `export` writes and `import` reads: a JSON array of contacts (as `export` and
-/// `list --json` print) or CSV with a header naming at least `jid` (columns jid, name, groups,
-/// subscription, ask; groups separated by ';', with '\;' and '\\' for a literal ';' and '\').
+/// `list --json` print) or CSV with a header naming `jid` or `username` (columns jid or username,
+/// name, groups, subscription, ask; groups separated by ';', with '\;' and '\\' for a literal ';'
+/// and '\').
 enum RosterFile {
     /// One contact of an import file; nil fields were not given and are left as they are.
     struct Entry: Equatable {
@@ -24,12 +25,13 @@ enum RosterFile {
     /// Largest file read.
     static let maxBytes = 16 << 20
 
-    /// Reads entries from JSON or CSV, telling them apart by the first character.
-    static func parse(_ bytes: [UInt8]) throws(ToolFailure) -> [Entry] {
+    /// Reads entries from JSON or CSV, telling them apart by the first character; a CSV
+    /// `username` column means users on `domain` (nil: on the account's own domain).
+    static func parse(_ bytes: [UInt8], domain: String? = nil) throws(ToolFailure) -> [Entry] {
         guard bytes.count <= maxBytes else { throw ToolFailure(.badInput, "the roster file is larger than \(maxBytes >> 20) MiB") }
         let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") { return try parseJSON(bytes) }
-        return try parseCSV(bytes)
+        return try parseCSV(bytes, domain: domain)
     }
 
     /// True when `text` can be sent in XML (no control characters other than tab, LF, CR).
@@ -90,7 +92,7 @@ enum RosterFile {
 
     // MARK: CSV
 
-    private static func parseCSV(_ bytes: [UInt8]) throws(ToolFailure) -> [Entry] {
+    private static func parseCSV(_ bytes: [UInt8], domain: String?) throws(ToolFailure) -> [Entry] {
         let table: CSVTable?
         do {
             table = try CSVReader.table(bytes)
@@ -100,8 +102,12 @@ enum RosterFile {
         }
         guard let table else { return [] }
         let header = table.header.fields.map { $0.trimmingWhitespace().lowercased() }
-        guard let jidColumn = header.firstIndex(of: "jid") else {
-            throw ToolFailure(.badInput, "invalid roster CSV: the first line must be a header naming a 'jid' column")
+        let usernameColumn = header.firstIndex(of: "username")
+        if header.contains("jid") && usernameColumn != nil {
+            throw ToolFailure(.badInput, "invalid roster CSV: give either a 'jid' or a 'username' column, not both")
+        }
+        guard let jidColumn = header.firstIndex(of: "jid") ?? usernameColumn else {
+            throw ToolFailure(.badInput, "invalid roster CSV: the first line must be a header naming a 'jid' (or 'username') column")
         }
         let column = { (name: String) in header.firstIndex(of: name) }
         var entries: [Entry] = []
@@ -109,6 +115,14 @@ enum RosterFile {
             let row = record.fields
             func cell(_ i: Int?) -> String? { i.flatMap { $0 < row.count ? row[$0] : nil } }
             var entry = Entry(jid: cell(jidColumn) ?? "", name: nil, groups: nil, subscription: nil, ask: false)
+            if usernameColumn != nil {
+                let user = entry.jid.trimmingWhitespace()
+                guard !user.unicodeScalars.contains("@") else {
+                    throw ToolFailure(.badInput, "invalid roster CSV line \(record.line): username '\(JID.printable(user))' contains '@' "
+                                      + "(use a 'jid' column for full addresses)")
+                }
+                if let domain, !user.isEmpty { entry.jid = user + "@" + domain }
+            }
             if let name = cell(column("name")) { entry.name = .some(name.isEmpty ? nil : name) }
             if let groups = cell(column("groups")) { entry.groups = splitGroups(groups) }
             if let sub = cell(column("subscription"))?.trimmingWhitespace(), !sub.isEmpty {

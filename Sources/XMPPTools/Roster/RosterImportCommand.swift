@@ -13,6 +13,10 @@ extension RosterTool {
     struct Import: ToolCommand {
         static let dryRun = Flag("dry-run", help: "Only show what would change.")
         static let noSubscribe = Flag("no-subscribe", help: "Send no subscription requests for added contacts.")
+        static let domain = Option<String>("domain", value: "DOMAIN",
+                                           help: "The domain of a CSV username column (default: the account's domain).")
+        static let group = Option<String>("group", value: "GROUP", help: "Also put every contact of the file in GROUP (repeat for several).",
+                                          repeatable: true)
         static let file = PositionalSpec("FILE", help: "The file, or - for standard input.",
                                          completion: .file(extensions: ["json", "csv"]))
 
@@ -24,33 +28,55 @@ extension RosterTool {
                          "CSV from a spreadsheet may be comma-, semicolon- or tab-separated (detected from the header line, or "
                          + "from Excel's sep= first line) and UTF-8 or UTF-16 with a byte-order mark; a row with fewer fields "
                          + "than the header is an error naming its line. export --format csv ends lines with CRLF, as the batch "
-                         + "report does."],
-            options: [dryRun, noSubscribe] + PasswordSource.declarations,
+                         + "report does.",
+                         "Instead of jid, a CSV may have a username column: each name is that user on --domain, or on the "
+                         + "account's own domain without it (a list of colleagues from the user directory: username,name). "
+                         + "--group puts every contact of the file in GROUP as well as in the groups the file gives; for a "
+                         + "contact already there, in GROUP as well as its present groups when the file has no groups column.",
+                         "This changes one account's roster, and asks each new contact for a subscription that the contact "
+                         + "still has to approve. To give many accounts each other, approved both ways, use the groups and "
+                         + "contacts columns of xmpp-register batch; for a group the server shows to all its members, the "
+                         + "server's shared rosters (Prosody mod_groups, ejabberd mod_shared_roster)."],
+            options: [dryRun, noSubscribe, domain, group] + PasswordSource.declarations,
             positionals: [file],
             examples: [Example("xmpp-roster export -a old@example.org | xmpp-roster import - -a new@example.net --dry-run",
-                               "Show what moving a roster would change.")])
+                               "Show what moving a roster would change."),
+                       Example("xmpp-roster import staff.csv --domain school.example --group Staff",
+                               "Add everyone of a username,name list to the group Staff and ask each for a subscription.")])
 
         let context: AccountContext
         let path: String
         let dryRun: Bool
         let subscribe: Bool
+        let domain: String?
+        let extraGroups: [String]
 
-        init(_ invocation: Invocation) {
+        init(_ invocation: Invocation) throws {
             context = invocation.passwordContext
             path = invocation.command.argument(Self.file.name) ?? "-"
             dryRun = invocation.command[Self.dryRun]
             subscribe = !invocation.command[Self.noSubscribe]
+            do {
+                domain = try invocation.command.value(Self.domain)
+                extraGroups = try invocation.command.values(Self.group)
+            } catch {
+                throw ToolFailure(.usage, error.reason.description)
+            }
+            if let bad = extraGroups.first(where: { $0.isEmpty || !RosterFile.isValidText($0) }) {
+                throw ToolFailure(.usage, "--group '\(bad)': a group name is some text without control characters")
+            }
         }
 
         func run() throws {
             if path == "-" { try context.passwordForRun?.refuseStandardInput(sharedWith: "the roster") }
-            let entries = try RosterFile.parse(try read(path))
+            let entries = try RosterFile.parse(try read(path), domain: domain)
             let account = try context.accountJID()
             let wanted = try ImportPlan.resolve(entries, account: account)
             let session = try RosterSession.open(context)
             defer { session.close() }
             try session.sync()
-            let plan = ImportPlan(wanted.entries, roster: session.roster, skipped: wanted.skipped, subscribeAllowed: subscribe)
+            let plan = ImportPlan(wanted.entries, roster: session.roster, skipped: wanted.skipped, subscribeAllowed: subscribe,
+                                  extraGroups: extraGroups)
             var failures: [String] = []
             if !dryRun { failures = try apply(plan, session) }
             report(plan, failures: failures)

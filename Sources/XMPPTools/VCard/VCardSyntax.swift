@@ -1,3 +1,4 @@
+import TextFormats
 import XMPPStanzas
 
 /// The one-line syntax of emails, phones and addresses on the command line, shared by `set`

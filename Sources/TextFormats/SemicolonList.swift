@@ -1,8 +1,9 @@
 /// A list in one text field, separated by ';', with '\;' and '\\' for a literal ';' and '\':
-/// roster groups in CSV (`Friends;Work\;Team`) and the parts of `xmpp-vcard set --address`.
-enum SemicolonList {
+/// roster groups in CSV (`Friends;Work\;Team`, also the batch's `groups` and `contacts` columns) and the
+/// parts of `xmpp-vcard set --address`.
+public enum SemicolonList {
     /// `a;b\;c` → ["a", "b;c"]; empty items are kept, and a lone trailing '\' stays itself.
-    static func split(_ text: String) -> [String] {
+    public static func split(_ text: String) -> [String] {
         var items: [String] = []
         var current = ""
         var escaped = false
@@ -25,7 +26,12 @@ enum SemicolonList {
     }
 
     /// One item escaped for `split`.
-    static func escape(_ item: String) -> String {
-        item.replacingAll("\\", with: "\\\\").replacingAll(";", with: "\\;")
+    public static func escape(_ item: String) -> String {
+        var out = ""
+        for ch in item {
+            if ch == "\\" || ch == ";" { out.append("\\") }
+            out.append(ch)
+        }
+        return out
     }
 }
