@@ -1,8 +1,9 @@
 # xmpp-tools: build, install and uninstall; regenerate and check the man pages and completions.
 #
 #   make                                   release build, Swift standard library linked statically
-#   make install PREFIX=/usr/local         programs, man pages and shell completions (DESTDIR honoured)
-#   make install-strip                     the same with the programs stripped (25 MB -> 15 MB each)
+#   make install PREFIX=/usr/local         the programs (one executable, xmpp-tools, and each program's
+#                                          name a link to it), man pages, completions (DESTDIR honoured)
+#   make install-strip                     the same with the program stripped (25 MB -> 15 MB)
 #   make uninstall PREFIX=/usr/local       removes exactly what install put there
 #   make docs                              rewrites man/ and completions/ from the command specs
 #   make check-docs                        fails when man/ or completions/ differ from the specs
@@ -47,7 +48,8 @@ build:
 install: $(if $(BUILDDIR),,build)
 	@test -n "$(TOOLS)" || { echo "no man/*.1 pages: run 'make docs' first" >&2; exit 1; }
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)'
-	$(INSTALL_PROGRAM) $(TOOLS:%='$(BIN)/%') '$(DESTDIR)$(BINDIR)/'
+	$(INSTALL_PROGRAM) '$(BIN)/xmpp-tools' '$(DESTDIR)$(BINDIR)/'
+	for tool in $(TOOLS); do ln -sf xmpp-tools '$(DESTDIR)$(BINDIR)/'"$$tool"; done
 	$(INSTALL) -d '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man7'
 	$(INSTALL_DATA) $(TOOLS:%=man/%.1) '$(DESTDIR)$(MANDIR)/man1/'
 	$(INSTALL_DATA) $(PAGES7) '$(DESTDIR)$(MANDIR)/man7/'
@@ -60,7 +62,7 @@ install-strip:
 	$(MAKE) INSTALL_PROGRAM='$(INSTALL_PROGRAM) -s' install
 
 uninstall:
-	rm -f $(TOOLS:%='$(DESTDIR)$(BINDIR)/%')
+	rm -f $(TOOLS:%='$(DESTDIR)$(BINDIR)/%') '$(DESTDIR)$(BINDIR)/xmpp-tools'
 	rm -f $(TOOLS:%='$(DESTDIR)$(MANDIR)/man1/%.1') $(PAGES7:man/%='$(DESTDIR)$(MANDIR)/man7/%')
 	rm -f $(TOOLS:%='$(DESTDIR)$(BASHCOMPDIR)/%') $(TOOLS:%='$(DESTDIR)$(ZSHCOMPDIR)/_%') \
 	      $(TOOLS:%='$(DESTDIR)$(FISHCOMPDIR)/%.fish')

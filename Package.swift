@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "xmpp-vcard", targets: ["xmpp-vcard"]),
         .executable(name: "xmpp-avatar", targets: ["xmpp-avatar"]),
         .executable(name: "xmpp-adhoc", targets: ["xmpp-adhoc"]),
+        .executable(name: "xmpp-tools", targets: ["xmpp-tools"]),
     ],
     targets: [
         // C libraries, one system-library target each.
@@ -62,6 +63,9 @@ let package = Package(
         .executableTarget(name: "xmpp-vcard", dependencies: ["XMPPTools"]),
         .executableTarget(name: "xmpp-avatar", dependencies: ["XMPPTools"]),
         .executableTarget(name: "xmpp-adhoc", dependencies: ["XMPPTools"]),
+        // All six in one program, chosen by the name it runs as: what `make install` ships (one
+        // copy of the code, the six names as links to it).
+        .executableTarget(name: "xmpp-tools", dependencies: ["XMPPTools"]),
 
         // Writes man/ and completions/ from the specs (`make docs`); a development tool, not a product.
         .executableTarget(name: "xmpp-tools-docgen", dependencies: ["XMPPTools"]),

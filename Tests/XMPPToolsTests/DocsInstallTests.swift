@@ -23,8 +23,8 @@ final class DocsInstallTests: XCTestCase {
 
         var expected: [String: Int] = ["usr/share/man/man7/xmpp-tools.7": 0o644,
                                        "usr/share/man/man7/xmpp-tools-provisioning.7": 0o644]
+        expected["usr/bin/xmpp-tools"] = 0o755  // the one program; each tool's name is a link to it
         for spec in AllSpecs.tools {
-            expected["usr/bin/" + spec.name] = 0o755
             expected["usr/share/man/man1/\(spec.name).1"] = 0o644
             expected["usr/share/bash-completion/completions/" + spec.name] = 0o644
             expected["usr/share/zsh/site-functions/_" + spec.name] = 0o644
@@ -46,6 +46,8 @@ final class DocsInstallTests: XCTestCase {
             XCTAssertTrue(Shell.plain(page.stdout).contains("\(name) — "), "man \(section) \(name)")
         }
         for spec in AllSpecs.tools {
+            XCTAssertEqual(try? FileManager.default.destinationOfSymbolicLink(atPath: destination.path + "/usr/bin/" + spec.name),
+                           "xmpp-tools", "\(spec.name) is a relative link to the one program")
             let help = try Shell.run(destination.path + "/usr/bin/" + spec.name, ["--help"])
             XCTAssertEqual(help.status, 0, spec.name)
             XCTAssertTrue(help.stdout.hasPrefix("Usage: \(spec.name) "), spec.name)
@@ -54,6 +56,7 @@ final class DocsInstallTests: XCTestCase {
         let uninstall = try make(["uninstall"] + variables)
         XCTAssertEqual(uninstall.status, 0, uninstall.stderr)
         XCTAssertEqual(try installedFiles(destination), [:])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: destination.path + "/usr/bin"), [], "no link is left")
     }
 
     /// A release build when one exists, else the programs these tests were built with.
@@ -61,7 +64,7 @@ final class DocsInstallTests: XCTestCase {
         for candidate in [
             ProcessInfo.processInfo.environment["XT_RELEASE_DIR"], DocsSupport.root.path + "/.build/release",
         ] {
-            if let candidate, FileManager.default.isExecutableFile(atPath: candidate + "/xmpp-login") { return candidate }
+            if let candidate, FileManager.default.isExecutableFile(atPath: candidate + "/xmpp-tools") { return candidate }
         }
         return try DocsSupport.binaries()
     }

@@ -34,7 +34,12 @@ struct Tool: Sendable {
 
     /// Parses the process's command line, runs the subcommand it names, and exits.
     func main() -> Never {
-        ToolMain.run(spec: spec) { invocation in try run(invocation) }
+        main(arguments: Array(CommandLine.arguments.dropFirst()))
+    }
+
+    /// The same with `arguments` (without the program's name) in place of the command line's.
+    func main(arguments: [String]) -> Never {
+        ToolMain.run(spec: spec, arguments: arguments) { invocation in try run(invocation) }
     }
 
     /// Runs the subcommand `invocation` names.

@@ -7,10 +7,11 @@ import Glibc
 /// a documented exit status. Executables are a call to `ToolMain.run` and nothing else.
 public enum ToolMain {
     /// Runs a tool whose subcommands `handler` dispatches, then exits.
-    public static func run(spec: ToolSpec, handler: (Invocation) throws -> Void) -> Never {
+    public static func run(spec: ToolSpec, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+                           handler: (Invocation) throws -> Void) -> Never {
         signal(SIGPIPE, SIG_IGN)
         let variables = ToolEnvironment.processVariables()
-        let code = execute(spec: spec, arguments: Array(CommandLine.arguments.dropFirst()), variables: variables, handler: handler)
+        let code = execute(spec: spec, arguments: arguments, variables: variables, handler: handler)
         if Output.stdoutFailure == EPIPE && code == .ok { endBySIGPIPE() }
         exit(code.rawValue)
     }

@@ -1,0 +1,3 @@
+import XMPPTools
+
+MultiCall.main()
