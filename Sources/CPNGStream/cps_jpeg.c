@@ -211,6 +211,15 @@ static void cmyk_to_rgb(uint8_t *row, uint32_t width, int inverted) {
     }
 }
 
+/// Whether a rectangle ending at `end` of `extent` pixels stays clear of a last decoded pixel
+/// that is partly padding at 1/denom. The scaled IDCT averages the encoder's padding (the last
+/// row or column repeated up to the block) into that pixel, so weighting it by its real part
+/// still over-weights the last row: such edges are decoded at a scale they are aligned to.
+static int edge_aligned(double end, uint32_t extent, int denom) {
+    uint32_t whole = extent / (uint32_t)denom * (uint32_t)denom;
+    return whole == extent || end <= (double)whole + 1e-6;
+}
+
 static int resample_jpeg(cps_jpeg *j, const cps_geometry *g, uint8_t *out_rgba, cps_error *error) {
     cps_source *s = j->s;
     j_decompress_ptr d = &j->cinfo;
@@ -218,9 +227,12 @@ static int resample_jpeg(cps_jpeg *j, const cps_geometry *g, uint8_t *out_rgba, 
     int direct = cps_is_identity(g, w, h);
     int denom = 1;
     if (!direct) {
-        // Largest 1/denom that leaves at least two decoded pixels per output pixel.
+        // Largest 1/denom that leaves at least two decoded pixels per output pixel and keeps the
+        // encoder's padding out of the pixels the rectangle reads.
         for (denom = 8; denom > 1; denom /= 2)
-            if (g->src_w / denom >= 2.0 * g->dst_w && g->src_h / denom >= 2.0 * g->dst_h) break;
+            if (g->src_w / denom >= 2.0 * g->dst_w && g->src_h / denom >= 2.0 * g->dst_h &&
+                edge_aligned(g->src_x + g->src_w, w, denom) && edge_aligned(g->src_y + g->src_h, h, denom))
+                break;
     }
     d->scale_num = 1;
     d->scale_denom = (unsigned)denom;
