@@ -59,6 +59,7 @@ extension JID {
 
     static func validResource(_ raw: String) throws(JIDError) -> String {
         guard !raw.isEmpty else { throw .emptyResource }
+        if isPlainASCIIResource(raw) { return raw }
         return try enforce(.opaqueString, raw, part: "resource")
     }
 
@@ -96,6 +97,12 @@ extension JID {
         raw.utf8.count <= maxPartBytes && raw.utf8.allSatisfy { b in
             (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2E || b == 0x5F || b == 0x2D || b == 0x2B
         }
+    }
+
+    /// A resource PRECIS OpaqueString leaves as it is: printable ASCII and U+0020 (all PVALID
+    /// in FreeformClass, no mapping, left-to-right only).
+    static func isPlainASCIIResource(_ raw: String) -> Bool {
+        raw.utf8.count <= maxPartBytes && raw.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     /// A domain IDNA leaves as it is: dot-separated labels of 1–63 lower-case ASCII letters,

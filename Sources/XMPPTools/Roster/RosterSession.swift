@@ -108,7 +108,7 @@ final class RosterSession {
     func gatherPresence(expecting expected: Set<JID>, quiet: Duration = .milliseconds(300),
                         cap: Duration = .seconds(2)) throws -> [IncomingEvent] {
         let versionID = connection.makeID()
-        let probes = expected.sorted { $0.description < $1.description }.map { PresenceService.probe($0).element }
+        let probes = expected.map { PresenceService.probe($0).element }
         let version = PresenceService.softwareVersionRequest(id: versionID, domain: account.domain)
         var events = try barrier(sending: probes + [version.element])
         let versionReply = events.lazy.compactMap { if case .reply(let iq) = $0, iq.id == versionID { return iq } else { return nil } }.first
