@@ -41,6 +41,33 @@ public enum PresenceService {
         return .image(hash: AvatarService.hash(bytes))
     }
 
+    /// A presence probe (RFC 6121 §4.3) for `jid`'s current presence. Sent by a client that has
+    /// not sent initial presence, it asks without announcing the account: the answers come to
+    /// this resource only, and no contact sees the account come online.
+    public static func probe(_ jid: JID) -> Presence {
+        Presence(type: .probe, to: jid.bare)
+    }
+
+    /// Lower-cased XEP-0092 software names of servers measured to drop the probes a client
+    /// sends (jabberd2 2.7 answers none): there a presence snapshot has to go online instead.
+    public static let serversDroppingClientProbes: Set<String> = ["jabberd2"]
+
+    /// A XEP-0092 software version request to the account's server, sent with the probes (no extra
+    /// round trip) so that a server which drops them is recognised by the barrier's end.
+    public static func softwareVersionRequest(id: String, domain: String) -> Iq {
+        var iq = Iq(type: .get, id: id, payload: XMLElement("query", namespace: Namespace.softwareVersion))
+        iq.to = try? JID(local: nil, domain: domain)
+        return iq
+    }
+
+    /// Whether a software version reply names a server that drops client probes (false when
+    /// there is no reply or no name: probes are then assumed to work).
+    public static func dropsClientProbes(versionReply iq: Iq?) -> Bool {
+        guard let iq, iq.type == .result,
+              let name = iq.payload?.child("name")?.text else { return false }
+        return serversDroppingClientProbes.contains(name.lowercased())
+    }
+
     /// The presence that ends availability.
     public static var unavailable: Presence { Presence(type: .unavailable) }
 

@@ -52,4 +52,24 @@ final class PresenceServiceTests: XCTestCase {
         XCTAssertEqual(refusal.error?.condition, .serviceUnavailable)
         XCTAssertEqual(refusal.to?.description, "mallory@evil.example/x")
     }
+
+    /// A probe goes to the contact's bare JID and is not available presence.
+    func testAProbeIsAddressedToTheBareJID() throws {
+        let probe = PresenceService.probe(try JID("romeo@example.net/orchard")).element
+        XCTAssertEqual(probe[attribute: "type"], "probe")
+        XCTAssertEqual(probe[attribute: "to"], "romeo@example.net")
+    }
+
+    /// jabberd2 (measured: it drops client probes) is recognised by its software version; any
+    /// other name, an error or no reply keeps the probes.
+    func testServersThatDropClientProbesAreRecognisedByName() throws {
+        func reply(_ xml: String) throws -> Iq { try Iq(element: try parseXMLDocument(xml)) }
+        let jabberd2 = try reply("<iq xmlns='jabber:client' type='result' id='v'><query xmlns='jabber:iq:version'><name>jabberd2</name><version>2.7.0</version></query></iq>")
+        let prosody = try reply("<iq xmlns='jabber:client' type='result' id='v'><query xmlns='jabber:iq:version'><name>Prosody</name></query></iq>")
+        let refused = try reply("<iq xmlns='jabber:client' type='error' id='v'><query xmlns='jabber:iq:version'><name>jabberd2</name></query><error type='cancel'><service-unavailable xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>")
+        XCTAssertTrue(PresenceService.dropsClientProbes(versionReply: jabberd2))
+        XCTAssertFalse(PresenceService.dropsClientProbes(versionReply: prosody))
+        XCTAssertFalse(PresenceService.dropsClientProbes(versionReply: refused))
+        XCTAssertFalse(PresenceService.dropsClientProbes(versionReply: nil))
+    }
 }

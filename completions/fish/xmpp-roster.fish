@@ -88,7 +88,7 @@ complete -c xmpp-roster -n '__xmpp_roster_at list +0' -l online -d 'Only contact
 complete -c xmpp-roster -n '__xmpp_roster_at list +0' -l group -x -a '(__xmpp_roster_dynamic groups)' -d 'Only contacts in GROUP (repeat for any of several).'
 complete -c xmpp-roster -n '__xmpp_roster_at list +0' -l subscription -x -a 'none to from both ask' -d 'Only contacts in this subscription state (ask: a request of yours is pending).'
 complete -c xmpp-roster -n '__xmpp_roster_at list +0' -l cached -d 'Answer from the local cache without touching the network.'
-complete -c xmpp-roster -n '__xmpp_roster_at list +0' -l no-presence -d 'Do not go online to learn presence.'
+complete -c xmpp-roster -n '__xmpp_roster_at list +0' -l no-presence -d 'Do not ask for contacts\' presence.'
 complete -c xmpp-roster -n '__xmpp_roster_at list +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
 complete -c xmpp-roster -n '__xmpp_roster_at list +0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-roster -n '__xmpp_roster_at add +0' -l name -x -d 'The name to show for the contact.'

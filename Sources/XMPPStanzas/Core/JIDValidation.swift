@@ -49,6 +49,7 @@ extension JID {
 
     static func validLocal(_ raw: String) throws(JIDError) -> String {
         guard !raw.isEmpty else { throw .emptyLocal }
+        if isPlainASCIILocal(raw) { return raw }
         let local = try enforce(.usernameCaseMapped, raw, part: "local part")
         if let c = local.unicodeScalars.first(where: localForbidden.contains) {
             throw .forbiddenCharacter(part: "local part", character: c)
@@ -58,6 +59,7 @@ extension JID {
 
     static func validResource(_ raw: String) throws(JIDError) -> String {
         guard !raw.isEmpty else { throw .emptyResource }
+        if isPlainASCIIResource(raw) { return raw }
         return try enforce(.opaqueString, raw, part: "resource")
     }
 
@@ -73,6 +75,7 @@ extension JID {
             else { throw .invalidDomain(raw, reason: "not an IPv6 address") }
             return d.lowercased()
         }
+        if isPlainASCIIDomain(d) { return d }
         let canonical: String
         do throws(IDNADomain.Failure) {
             canonical = try IDNADomain.canonical(d).unicode
@@ -85,6 +88,35 @@ extension JID {
         }
         guard canonical.utf8.count <= maxPartBytes else { throw .tooLong(part: "domain") }
         return canonical
+    }
+
+    /// A local part PRECIS UsernameCaseMapped leaves as it is: lower-case ASCII letters, digits
+    /// and `.`, `_`, `-`, `+` only (PVALID, no mapping, NFC-stable). Skipping the full profile
+    /// for it makes a 2,000-contact roster's JIDs (cache, presences) several times cheaper.
+    static func isPlainASCIILocal(_ raw: String) -> Bool {
+        raw.utf8.count <= maxPartBytes && raw.utf8.allSatisfy { b in
+            (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2E || b == 0x5F || b == 0x2D || b == 0x2B
+        }
+    }
+
+    /// A resource PRECIS OpaqueString leaves as it is: printable ASCII and U+0020 (all PVALID
+    /// in FreeformClass, no mapping, left-to-right only).
+    static func isPlainASCIIResource(_ raw: String) -> Bool {
+        raw.utf8.count <= maxPartBytes && raw.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
+    /// A domain IDNA leaves as it is: dot-separated labels of 1–63 lower-case ASCII letters,
+    /// digits and inner hyphens, none with `--` in its third and fourth places (A-labels and
+    /// other reserved forms take the full conversion).
+    static func isPlainASCIIDomain(_ d: String) -> Bool {
+        guard d.utf8.count <= maxPartBytes else { return false }
+        for label in d.utf8.split(separator: 0x2E, omittingEmptySubsequences: false) {
+            guard (1...63).contains(label.count), label.first != 0x2D, label.last != 0x2D else { return false }
+            guard label.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }) else { return false }
+            let bytes = Array(label)
+            if bytes.count >= 4 && bytes[2] == 0x2D && bytes[3] == 0x2D { return false }
+        }
+        return true
     }
 
     /// The A-label form of a canonical domain (IP literals as they are).

@@ -64,6 +64,8 @@ public enum Namespace {
     public static let avatarMetadata = "urn:xmpp:avatar:metadata"
     /// XEP-0199 ping.
     public static let ping = "urn:xmpp:ping"
+    /// XEP-0092 Software Version.
+    public static let softwareVersion = "jabber:iq:version"
     /// XEP-0030 service discovery, info.
     public static let discoInfo = "http://jabber.org/protocol/disco#info"
     /// XEP-0030 service discovery, items.

@@ -19,12 +19,18 @@ extension RosterTool {
         static let subscription = Option<SubscriptionState>.choice(
             "subscription", value: "STATE", help: "Only contacts in this subscription state (ask: a request of yours is pending).")
         static let cached = Flag("cached", help: "Answer from the local cache without touching the network.")
-        static let noPresence = Flag("no-presence", help: "Do not go online to learn presence.")
+        static let noPresence = Flag("no-presence", help: "Do not ask for contacts' presence.")
 
         static let spec = CommandSpec(
             "list", summary: "List contacts with subscription and presence.",
             discussion: ["Presence is online, chat, away, xa, dnd or offline (unknown with --cached or --no-presence). "
-                         + "The subscription column shows none, to, from or both, with +ask while a request of yours is pending."],
+                         + "The subscription column shows none, to, from or both, with +ask while a request of yours is pending.",
+                         "Presence is learnt without announcing the account: list sends no initial presence but a presence probe "
+                         + "to each contact whose presence you may see (subscription to or both), so your contacts do not see you "
+                         + "come online and go again. Prosody answers every probe before a ping that follows them; on ejabberd the "
+                         + "contacts answer themselves, perhaps after the ping, and offline ones not at all, so list then waits until "
+                         + "0.3 s pass without an answer (2 s at most). jabberd2 drops probes from clients: there list goes online "
+                         + "with priority -1 as before, and contacts see the account come and go."],
             options: [online, group, subscription, cached, noPresence] + PasswordSource.declarations,
             rules: [
                 .exclusive(online.spec.long, cached.spec.long, because: "the cache holds no presence"),

@@ -96,15 +96,27 @@ final class RosterSession {
         return events
     }
 
-    /// Goes online (negative priority) and returns what arrived before the ping's answer
-    /// (ARCHITECTURE.md §5). Servers that answer probes from other processes (ejabberd) may still
-    /// owe presences then: while contacts in `expected` have not answered, it keeps reading
-    /// until `quiet` passes without a presence, and never longer than `cap`. On Prosody every
-    /// subscribed contact answers before the pong, so this costs nothing there.
+    /// The presence of `expected` (the contacts whose presence the account may see), without
+    /// announcing the account: a probe to each (RFC 6121 §4.3) and a ping; answers come to this
+    /// resource only. Prosody answers every probe (offline contacts with unavailable) before the
+    /// pong. ejabberd's contacts answer from their own sessions, possibly after the pong, and
+    /// offline ones not at all: while contacts in `expected` have not answered, it keeps reading
+    /// until `quiet` passes without a presence, and never longer than `cap`. A server that drops
+    /// client probes (PresenceService.serversDroppingClientProbes, recognised by the software
+    /// version asked in the same batch) gets initial presence instead, as before: there the
+    /// contacts see the account come and go.
     func gatherPresence(expecting expected: Set<JID>, quiet: Duration = .milliseconds(300),
                         cap: Duration = .seconds(2)) throws -> [IncomingEvent] {
-        let photo = PresenceService.ownPhotoUpdate(on: connection)
-        var events = try barrier(sending: [PresenceService.available(priority: -1, photo: photo).element])
+        let versionID = connection.makeID()
+        let probes = expected.map { PresenceService.probe($0).element }
+        let version = PresenceService.softwareVersionRequest(id: versionID, domain: account.domain)
+        var events = try barrier(sending: probes + [version.element])
+        let versionReply = events.lazy.compactMap { if case .reply(let iq) = $0, iq.id == versionID { return iq } else { return nil } }.first
+        if !expected.isEmpty && PresenceService.dropsClientProbes(versionReply: versionReply) {
+            // The one server that goes online for a snapshot: its presence carries the photo hash (XEP-0153).
+            let photo = PresenceService.ownPhotoUpdate(on: connection)
+            events += try barrier(sending: [PresenceService.available(priority: -1, photo: photo).element])
+        }
         var waiting = expected
         for case .presence(let p) in events { if let from = p.from?.bare { waiting.remove(from) } }
         let end = ContinuousClock.now + cap
