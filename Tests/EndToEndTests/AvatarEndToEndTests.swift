@@ -184,6 +184,7 @@ final class AvatarEndToEndTests: XCTestCase {
     }
 
     func testAJPEGAvatarPublishedByAnotherClientIsFetched() throws {
+        try requirePEP()
         let jpeg = TestJPEG.small
         let hash = try sha1Hex(jpeg)
         let open = "<publish-options><x xmlns='jabber:x:data' type='submit'>"
