@@ -71,9 +71,18 @@ struct ToolRunner {
         try server.requireAccounts()
         if server.has("register") && server.has("register-unthrottled") {
             let once = login && server.has("scram-session")
-            let r = try run("xmpp-register", [jid(user)] + serverArgs + (once ? ["--login"] : []), password: password)
+            let args = [jid(user)] + serverArgs + (once ? ["--login"] : [])
+            var r = try run("xmpp-register", args, password: password)
+            var loggedIn = once
+            if r.status != 0 && r.stderr.contains("internal-server-error") {
+                // Set-up, not what the test is about: jabberd2 2.7 closes a few streams with this
+                // error (scripts/README.md). Once more; "exists" then means the first one created it.
+                usleep(200_000)
+                r = try run("xmpp-register", args, password: password)
+                if r.status == 5 { r.status = 0; loggedIn = false }
+            }
             XCTAssertEqual(r.status, 0, "register failed: \(r.stderr)")
-            if login && !once { try logIn(jid(user), password) }
+            if login && !loggedIn { try logIn(jid(user), password) }
         } else {
             try server.provision(self, user, password)
             if login { try logIn(jid(user), password) }
