@@ -73,10 +73,13 @@ final class ProfileStoresEndToEndTests: XCTestCase {
         let t = try ToolRunner(server: try TestServer.require())
         try t.server.require("pep", "the nickname node is PEP")
         try t.server.require("register", "the account is made by in-band registration")
+        try t.server.require("register-unthrottled", "each test registers fresh accounts")
         let jid = t.jid(ToolRunner.username("pr"))
-        let r = try t.run("xmpp-register", [jid, "--nickname", "Newbie", "--fullname", "New User", "--login"] + t.serverArgs,
-                          password: "pw-" + UUID().uuidString)
+        let password = "pw-" + UUID().uuidString
+        let r = try t.run("xmpp-register", [jid, "--nickname", "Newbie", "--fullname", "New User"] + t.serverArgs,
+                          password: password)
         XCTAssertEqual(r.status, 0, r.stderr)
+        try t.logIn(jid, password)  // SCRAM keys, or a password command where they cannot be cached
         XCTAssertEqual(try Self.get(t, ["--store", "nick"])["nickname"] as? String, "Newbie")
         let v4 = try Self.get(t, ["--store", "vcard4"])
         XCTAssertEqual(v4["nickname"] as? String, "Newbie")
