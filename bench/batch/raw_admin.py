@@ -10,7 +10,7 @@ USERS_FILE has one "user,password" per line. Exit 0 when every account was creat
 """
 import asyncio, base64, ssl, sys
 import xml.etree.ElementTree as ET
-from xmpp_stream import Stream
+from xmpp_stream import Stream, run_workers
 from xml.sax.saxutils import escape
 
 users_file, domain, host, port, cafile, admin, admin_password, jobs, window = sys.argv[1:10]
@@ -80,15 +80,4 @@ async def worker(queue, results):
     writer.close()
 
 
-async def main():
-    queue = asyncio.Queue()
-    for item in enumerate(users):
-        queue.put_nowait(item)
-    results = []
-    await asyncio.gather(*(worker(queue, results) for _ in range(int(jobs))))
-    return sum(results)
-
-
-created = asyncio.run(main())
-print(created)
-sys.exit(0 if created == len(users) else 1)
+sys.exit(run_workers(worker, users, int(jobs)))

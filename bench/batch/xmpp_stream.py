@@ -1,5 +1,6 @@
 """What bench/batch's raw peers share: the top-level elements of one XML stream, parsed
 incrementally with ElementTree."""
+import asyncio
 import xml.etree.ElementTree as ET
 
 
@@ -23,3 +24,19 @@ class Stream:
                     if self.depth == 1:
                         self.ready.append(element)
         return self.ready.pop(0)
+
+
+def run_workers(worker, users, jobs):
+    """Runs `jobs` copies of `worker(queue, results)` over the (index, user) queue, prints how many
+    accounts were created and returns the exit status (0 when every one was)."""
+    async def main():
+        queue = asyncio.Queue()
+        for item in enumerate(users):
+            queue.put_nowait(item)
+        results = []
+        await asyncio.gather(*(worker(queue, results) for _ in range(jobs)))
+        return sum(results)
+
+    created = asyncio.run(main())
+    print(created)
+    return 0 if created == len(users) else 1
