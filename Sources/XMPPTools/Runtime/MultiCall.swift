@@ -8,7 +8,7 @@ import Glibc
 /// one static copy per tool.
 public enum MultiCall {
     /// The tools by the names they are run as, in `AllSpecs` order.
-    static let tools: [Tool] = [RegisterTool.tool, LoginTool.tool, RosterTool.tool, VCardTool.tool, AvatarTool.tool, AdHocTool.tool]
+    static var tools: [Tool] { AllSpecs.programs }
 
     /// The tool named `name` (a path's last component counts), or nil.
     static func tool(named name: String) -> Tool? {

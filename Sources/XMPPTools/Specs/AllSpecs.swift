@@ -3,24 +3,27 @@ import Arguments
 /// Every tool of the suite whose man page and completion scripts are generated
 /// (`make docs`, `Sources/xmpp-tools-docgen`), and which `make install` ships.
 public enum AllSpecs {
-    /// The tools, in the order `xmpp-tools(7)` lists them.
+    /// The tools' specs, in the order `xmpp-tools(7)` lists them.
+    public static let tools: [ToolSpec] = programs.map(\.spec)
+
+    /// The tools themselves (spec and dispatch), which the one program runs (`MultiCall`).
     ///
     /// Adding a tool: uncomment (or add) its one line below, then run `make docs` and commit
     /// the regenerated `man/` and `completions/`. Nothing else needs to change: the overview
     /// page, the Makefile and the tests all follow this list. The placeholders are kept on
     /// separate lines between comments so that branches adding different tools merge cleanly.
-    public static let tools: [ToolSpec] = [
+    static let programs: [Tool] = [
         // xmpp-register
-        RegisterTool.spec,
+        RegisterTool.tool,
         // xmpp-login
-        LoginTool.spec,
+        LoginTool.tool,
         // xmpp-roster
-        RosterTool.spec,
+        RosterTool.tool,
         // xmpp-vcard
-        VCardTool.spec,
+        VCardTool.tool,
         // xmpp-avatar
-        AvatarTool.spec,
+        AvatarTool.tool,
         // xmpp-adhoc
-        AdHocTool.spec,
+        AdHocTool.tool,
     ]
 }
