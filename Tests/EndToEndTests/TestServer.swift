@@ -15,6 +15,9 @@ final class TestServer: @unchecked Sendable {
     /// What this instance offers (XT_FEATURES from scripts/test-server; scripts/README.md
     /// defines each name). Tests that depend on a server difference ask for it by name.
     let features: Set<String>
+    /// A cluster's nodes' STARTTLS ports, node 1 first (XT_NODE_PORTS; `port` is node 1's);
+    /// empty for a single server.
+    let nodePorts: [Int]
 
     private init(env: [String: String]) throws {
         guard let port = env["XT_PORT"].flatMap(Int.init), let tlsPort = env["XT_TLS_PORT"].flatMap(Int.init),
@@ -29,6 +32,8 @@ final class TestServer: @unchecked Sendable {
         caFile = ca
         directory = dir
         features = Set((env["XT_FEATURES"] ?? "").split(separator: ",").map(String.init))
+        // The script's %q quoting of "p1 p2" reaches launch() as "p1\ p2".
+        nodePorts = (env["XT_NODE_PORTS"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\\" }).compactMap { Int($0) }
     }
 
     /// Whether the server offers `feature` (a name from XT_FEATURES).
