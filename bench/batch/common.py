@@ -5,6 +5,13 @@ import os, subprocess, sys, time
 TICK = os.sysconf("SC_CLK_TCK")
 
 
+def process_cpu(pid):
+    """CPU seconds (user + system) process PID has used so far, from /proc/PID/stat."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime (fields 14, 15)
+
+
 class Server:
     """The private Prosody: its process (for CPU) and its account files (for counting)."""
 
@@ -13,9 +20,7 @@ class Server:
         self.accounts_dir = os.path.join(server_dir, "data", "localhost", "accounts")
 
     def cpu(self):
-        with open(f"/proc/{self.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime (fields 14, 15)
+        return process_cpu(self.pid)
 
     def account_count(self):
         d = self.accounts_dir
