@@ -167,11 +167,14 @@ extension RegisterTool {
                         "Create accounts from a list of user names with generated passwords."),
                 Example("xmpp-register batch staff.csv --report r.csv --resume", "Continue a run that was interrupted."),
                 Example("xmpp-register batch staff.csv --shard 2/4 --report r2.csv", "Run the second quarter on this machine."),
-                Example("{ head -n 1 r1.csv; tail -q -n +2 r1.csv r2.csv r3.csv r4.csv | sort -t, -k1,1n; } > all.csv",
-                        "Merge the four shards' reports (each holds only its own rows) into one report of every row, in "
-                            + "the CSV's order. The shards must all have generated passwords or none (one header). sort "
-                            + "keeps rows whole as long as no field holds a line break; without it the rows follow shard "
-                            + "by shard. For --json rows: cat s1.jsonl s2.jsonl | jq -sc 'sort_by(.line)[]'."),
+                Example("xmpp-register batch staff.csv --shard 1/2 --report r1.csv & "
+                            + "xmpp-register batch staff.csv --shard 2/2 --report r2.csv; wait; "
+                            + "{ head -n 1 r1.csv; tail -q -n +2 r1.csv r2.csv | sort -t, -k1,1n; } > all.csv",
+                        "Run both halves at once (as two machines would, each with its --server), then merge their "
+                            + "reports, each of which holds only its own rows, into one report of every row in the CSV's "
+                            + "order. The shards must all have generated passwords or none (one header). sort keeps rows "
+                            + "whole as long as no field holds a line break; without it the rows follow shard by shard. "
+                            + "For --json rows: cat s1.jsonl s2.jsonl | jq -sc 'sort_by(.line)[]'."),
                 Example("xmpp-register batch leavers.csv --delete --json | jq -c 'select(.error)'", "Delete accounts, showing failures."),
                 Example("xmpp-register batch pupils.csv --admin -a admin@school.example --generate-passwords --report pw.csv",
                         "Create accounts as the administrator where registration is closed."),

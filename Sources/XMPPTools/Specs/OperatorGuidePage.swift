@@ -125,8 +125,8 @@ public enum OperatorGuidePage {
             "--delete is idempotent as rm -f is: an account deleted before is reported 'deleted' with the "
                 + "note 'no such account'. Several machines can split one list with --shard K/N, each with its "
                 + "own report (each lists its own shard's rows only); their header and rows together, sorted by "
-                + "line, give the whole, as xmpp-register(1) shows: { head -n 1 r1.csv; tail -q -n +2 r1.csv r2.csv "
-                + "| sort -t, -k1,1n; } > all.csv. Shards run at once against different nodes of one cluster create "
+                + "line, give the whole: { head -n 1 r1.csv; tail -q -n +2 r1.csv r2.csv | sort -t, -k1,1n; } > all.csv "
+                + "(xmpp-register(1) says when sort may not be used). Shards run at once against different nodes of one cluster create "
                 + "every row exactly once."),
     ]
 
