@@ -10,10 +10,15 @@ final class Relay {
     let process: BatchChildProcess
     let port: Int
 
-    init(to server: TestServer) throws {
+    /// A relay to `server`.
+    convenience init(to server: TestServer) throws { try self.init([server.host, String(server.port)]) }
+
+    /// A port that never answers a SYN (`--blackhole`).
+    static func blackhole() throws -> Relay { try Relay(["--blackhole"]) }
+
+    private init(_ arguments: [String]) throws {
         let portFile = NSTemporaryDirectory() + "xt-relay-" + UUID().uuidString + ".port"
-        process = try BatchChildProcess(["/usr/bin/env", "python3", Paths.root + "/Tests/relay/tcp-relay.py", portFile,
-                                         server.host, String(server.port)],
+        process = try BatchChildProcess(["/usr/bin/env", "python3", Paths.root + "/Tests/relay/tcp-relay.py", portFile] + arguments,
                                         environment: ProcessInfo.processInfo.environment, captureStdout: false)
         let deadline = Date().addingTimeInterval(10)
         while true {
@@ -97,6 +102,21 @@ final class BatchFailoverEndToEndTests: XCTestCase {
         XCTAssertEqual(rows.count, 60)
         XCTAssertEqual(Set(rows.values.map(\.status)), ["created"], r.stderr)
         try assertEveryAccountLogsIn(t, rows)
+    }
+
+    /// A single-account tool tries the --server values in order; the first never answers a
+    /// SYN and costs the connect budget (3 s), not --timeout (15 s).
+    func testABlackholedFirstServerCostsSecondsNotTheTimeout() throws {
+        let server = try TestServer.require()
+        try server.require("register", "the registration form is what the tool asks for")
+        let t = try ToolRunner(server: server)
+        let hole = try Relay.blackhole()
+        let start = Date()
+        let r = try t.run("xmpp-register", ["form", server.domain, "--timeout", "15", "--server", hole.address,
+                                            "--server", server.server, "--ca-file", server.caFile], timeout: 60)
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertLessThan(elapsed, 8, "the unanswered first --server cost \(elapsed) s")
     }
 
     func testANodeKilledMidBatchLosesNoRowAndCreatesNoneTwice() throws {
