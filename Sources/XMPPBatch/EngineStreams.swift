@@ -70,8 +70,8 @@ enum EngineStreams {
         slot.notBefore = now + backoff.delay(failures: slot.failures)
         var note: String?
         if let endpoint, let spread, spread.count > 1, spread.lost(endpoint) {
-            note = "\(endpoint.host):\(endpoint.port) failed (\(error)): backing off; its streams and "
-                + "\(unanswered.count) unanswered row(s) move to the other endpoints"
+            note = "\(endpoint.host):\(endpoint.port) failed (\(error)): backing off; its streams move to the other "
+                + "endpoints, and the rows in flight on them are sent again there"
         }
         return (unanswered, note)
     }
