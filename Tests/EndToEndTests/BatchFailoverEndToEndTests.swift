@@ -157,4 +157,38 @@ final class BatchFailoverEndToEndTests: XCTestCase {
         // rows in flight on the streams that dropped (sent again, or checked by logging in).
         try assertEveryAccountLogsIn(t, rows)
     }
+
+    /// The admin engine (XEP-0133 add-user on administrator streams) over two relays, one
+    /// killed mid-batch: every row created once, counted on the server.
+    func testAnAdminBatchSurvivesANodeKilledMidBatch() throws {
+        let admin = try AdminServer.require()
+        let t = try admin.adminRunner()
+        let prefix = String(ToolRunner.username("ak").prefix(8))
+        let path = try csv(t, rows: 400, prefix: prefix, passwords: true)
+        let reportPath = t.home + "/\(prefix)-report.csv"
+        let before = try admin.accountCount()
+        let doomed = try Relay(to: admin.server)
+        let survivor = try Relay(to: admin.server)
+        let batch = try BatchChildProcess(
+            [Paths.binaries + "/xmpp-register", "batch", path, "--admin", "--report", reportPath, "--jobs", "4",
+             "--server", doomed.address, "--server", survivor.address, "--ca-file", admin.server.caFile],
+            environment: t.environment, captureStdout: false)
+        let deadline = Date().addingTimeInterval(60)
+        while doomed.downstream < 8_000 {
+            guard batch.isRunning else { return XCTFail("the batch ended before the relay was killed: make the CSV bigger. \(batch.stderr)") }
+            guard Date() < deadline else { throw XCTSkip("server too slow: the relay carried \(doomed.downstream) bytes in 60 s") }
+            usleep(5_000)
+        }
+        XCTAssertGreaterThan(survivor.accepted, 0, "administrator streams are spread over both endpoints")
+        doomed.process.kill(SIGKILL)
+        XCTAssertEqual(try doomed.process.wait(timeout: 10), 128 + SIGKILL)
+        let survivorBefore = survivor.accepted
+        XCTAssertEqual(try batch.wait(timeout: 300), 0, batch.stderr)
+        XCTAssertTrue(batch.stderr.contains("\(doomed.address) failed"), batch.stderr)
+        XCTAssertGreaterThan(survivor.accepted, survivorBefore, "the doomed endpoint's streams moved to the survivor")
+        let rows = try report(reportPath)
+        XCTAssertEqual(rows.count, 400, "complete report")
+        XCTAssertEqual(Set(rows.values.map(\.status)), ["created"], batch.stderr)
+        XCTAssertEqual(try admin.accountCount(), before + 400, "every row created exactly once, counted on the server")
+    }
 }
