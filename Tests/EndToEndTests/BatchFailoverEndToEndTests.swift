@@ -104,6 +104,21 @@ final class BatchFailoverEndToEndTests: XCTestCase {
         try assertEveryAccountLogsIn(t, rows)
     }
 
+    /// Every endpoint down: the batch fails as it does with one (status 6, rows left for --resume).
+    func testAllEndpointsDownFailsAsOneDoes() throws {
+        let server = try TestServer.require()
+        let t = try ToolRunner(server: server)
+        let path = try csv(t, rows: 5, prefix: ToolRunner.username("down"), passwords: true)
+        let one = try t.run("xmpp-register", ["batch", path, "--report", t.home + "/one.csv", "--server", "127.0.0.1:1",
+                                              "--ca-file", server.caFile])
+        let two = try t.run("xmpp-register", ["batch", path, "--report", t.home + "/two.csv", "--server", "127.0.0.1:1",
+                                              "--server", "127.0.0.1:2", "--ca-file", server.caFile])
+        XCTAssertEqual(one.status, 6, one.stderr)
+        XCTAssertEqual(two.status, 6, two.stderr)
+        XCTAssertTrue(two.stderr.contains("5 rows: 5 not done"), two.stderr)
+        XCTAssertTrue(two.stderr.contains("continue with --resume"), two.stderr)
+    }
+
     /// A single-account tool tries the --server values in order; the first never answers a
     /// SYN and costs the connect budget (3 s), not --timeout (15 s).
     func testABlackholedFirstServerCostsSecondsNotTheTimeout() throws {
