@@ -69,7 +69,11 @@ enum EngineStreams {
         slot.failures += 1
         slot.notBefore = now + backoff.delay(failures: slot.failures)
         var note: String?
-        if let endpoint, let spread, spread.count > 1, spread.lost(endpoint) {
+        // A throttled form request is the server answering (and throttling is usually per
+        // client address, so every endpoint would say the same): the endpoint did not fail.
+        var endpointFailed = true
+        if case .stanzaError = error { endpointFailed = false }
+        if endpointFailed, let endpoint, let spread, spread.count > 1, spread.lost(endpoint) {
             note = "\(endpoint.host):\(endpoint.port) failed (\(error)): backing off; its streams move to the other "
                 + "endpoints, and the rows in flight on them are sent again there"
         }
