@@ -20,11 +20,10 @@ final class AdminEngine {
     /// Prosody's account-invite command (mod_invites_adhoc).
     static let inviteNode = Namespace.invite + "#create-account"
     private let settings: RegistrationEngine.Settings
-    private let connect: () throws -> PolledConnection
+    private let connect: (_ stream: Int) throws -> PolledConnection
+    private let spread: EndpointSpread?
     private let recorder: BatchRecorder
-    private var queue: [Int]
-    private var head = 0
-    private var retry: [Int] = []
+    private var rows: RowQueue
     private let slots: [AdminSlot]
     private var outcomes: [RowOutcome] = []
     /// Rows that need a log-in follow-up (update, or checking an uncertain "exists").
@@ -39,7 +38,7 @@ final class AdminEngine {
     private var targets: [String: JID?] = [:]
 
     init(items: [WorkItem], mode: BatchMode, invite: Bool = false, settings: RegistrationEngine.Settings, recorder: BatchRecorder,
-         connect: @escaping () throws -> PolledConnection) {
+         spread: EndpointSpread? = nil, connect: @escaping (_ stream: Int) throws -> PolledConnection) {
         self.items = items
         self.mode = mode
         self.invite = invite
@@ -47,8 +46,9 @@ final class AdminEngine {
         self.settings = settings
         self.recorder = recorder
         self.connect = connect
-        queue = Array(items.indices)
-        slots = (0..<max(1, min(settings.jobs, items.count))).map { _ in AdminSlot() }
+        self.spread = spread
+        rows = RowQueue(count: items.count)
+        slots = (0..<max(1, min(settings.jobs, items.count))).map { AdminSlot(stream: $0) }
     }
 
     /// The XEP-0133 command a batch mode runs.
@@ -90,14 +90,9 @@ final class AdminEngine {
 
     // MARK: - Sending
 
-    private var hasQueued: Bool { head < queue.count || !retry.isEmpty }
+    private var hasQueued: Bool { rows.hasQueued }
 
-    private func dequeue() -> Int? {
-        if !retry.isEmpty { return retry.removeFirst() }
-        guard head < queue.count else { return nil }
-        head += 1
-        return queue[head - 1]
-    }
+    private func dequeue() -> Int? { rows.next() }
 
     /// The values of `item`'s command; a generated password is made (and returned) only now.
     private func values(_ index: Int) -> (values: [String: [String]], generated: String?) {
@@ -175,7 +170,7 @@ final class AdminEngine {
 
     private func open(_ slot: AdminSlot, _ now: ContinuousClock.Instant) throws {
         do {
-            let link = try connect()
+            let link = try connect(slot.stream)
             slot.link = link
             everConnected = true
             let id = link.connection.makeID()
@@ -362,39 +357,26 @@ final class AdminEngine {
 
     private func fail(_ slot: AdminSlot, _ error: ConnectionError, _ now: ContinuousClock.Instant) {
         lastReason = error.description
-        let unanswered = slot.inFlight.values.map(\.item).sorted()
-        slot.reset()
-        slot.failures += 1
-        slot.notBefore = now + settings.backoff.delay(failures: slot.failures)
+        let (unanswered, note) = EngineStreams.drop(slot, after: error, now: now, backoff: settings.backoff, spread: spread)
+        if let note { recorder.note(note) }
         for index in unanswered { requeue(index, because: error.description, uncertainNow: true, journal: false) }
     }
 
     private func requeue(_ index: Int, because reason: String, uncertainNow: Bool, journal: Bool) {
-        items[index].uncertain = uncertainNow
-        if items[index].attempts >= settings.maxAttempts {
-            outcomes.append(outcome(index, .failed, error: "gave up after \(items[index].attempts) attempts: \(reason)", retryable: true))
-            return
+        if let outcome = rows.putBack(index, items: &items, because: reason, uncertainNow: uncertainNow, journal: journal,
+                                      maxAttempts: settings.maxAttempts) {
+            outcomes.append(outcome)
         }
-        retry.append(index)
-        if journal { outcomes.append(outcome(index, .pending)) }
     }
 
     private func expire(_ now: ContinuousClock.Instant) {
-        for slot in slots {
-            if let deadline = slot.deadline(timeout: settings.timeout), deadline <= now {
-                fail(slot, .timedOut("waiting for the server's answer"), now)
-            }
+        for slot in EngineStreams.expired(slots, now: now, timeout: settings.timeout) {
+            fail(slot, .timedOut("waiting for the server's answer"), now)
         }
     }
 
     private func nextWake(_ now: ContinuousClock.Instant) -> ContinuousClock.Instant {
-        var wake = now + .seconds(1)
-        if hasQueued && throttledUntil > now { wake = min(wake, throttledUntil) }
-        for slot in slots {
-            if let d = slot.deadline(timeout: settings.timeout) { wake = min(wake, d) }
-            if hasQueued && slot.notBefore > now { wake = min(wake, slot.notBefore) }
-        }
-        return wake
+        EngineStreams.nextWake(slots, now: now, hasQueued: hasQueued, throttledUntil: throttledUntil, timeout: settings.timeout)
     }
 
     private func flush() throws {
@@ -412,7 +394,7 @@ final class AdminEngine {
 }
 
 /// One authenticated administrator stream of the admin engine.
-final class AdminSlot {
+final class AdminSlot: EngineSlot {
     enum State {
         case idle
         /// The first execute (to learn the form) is out.
@@ -427,6 +409,7 @@ final class AdminSlot {
         var stage: Int
     }
 
+    let stream: Int
     var state: State = .idle
     var link: PolledConnection?
     var inFlight: [String: Request] = [:]
@@ -435,6 +418,10 @@ final class AdminSlot {
     var notBefore = ContinuousClock.now
     var failures = 0
     var lastActivity = ContinuousClock.now
+
+    init(stream: Int) { self.stream = stream }
+
+    var unansweredItems: [Int] { inFlight.values.map(\.item) }
 
     /// When this stream counts as dead (as `RegistrationSlot.deadline`).
     func deadline(timeout: Duration) -> ContinuousClock.Instant? {

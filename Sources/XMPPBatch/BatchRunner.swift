@@ -60,16 +60,20 @@ struct BatchRunner {
 
         for domain in BatchRunner.domains(of: plan.work + plan.followUps.map(\.item)) {
             let server = try endpoint(domain)
+            // One spread per domain for all its phases: an endpoint that failed for the
+            // registrations is still backing off when the log-ins start.
+            let spread = EndpointSpread(options: server.options, tls: server.tls, trace: server.trace, streams: configuration.jobs)
             let items = plan.work.filter { $0.row.jid.domain == domain }
             if let admin, !items.isEmpty {
                 // The administrator's own server carries the commands for every domain it serves.
                 let home = try endpoint(admin.jid.domain)
-                let trace = home.trace()
+                let homeSpread = admin.jid.domain == domain ? spread
+                    : EndpointSpread(options: home.options, tls: home.tls, trace: home.trace, streams: configuration.jobs)
                 // Named in the stream header: servers offer SASL2 and FAST only to a stream that names its user.
-                var adminOptions = home.options
-                adminOptions.account = admin.jid.bare.description
-                let engine = AdminEngine(items: items, mode: mode, invite: configuration.invite, settings: settings, recorder: recorder) { () throws -> PolledConnection in
-                    let link = try PolledConnection.open(adminOptions, tls: home.tls, trace: trace)
+                let account = admin.jid.bare.description
+                let engine = AdminEngine(items: items, mode: mode, invite: configuration.invite, settings: settings, recorder: recorder,
+                                         spread: homeSpread) { (stream: Int) throws -> PolledConnection in
+                    let link = try homeSpread.openPolled(stream: stream, account: account)
                     do { try admin.authenticate(link.connection) } catch {
                         link.close()
                         throw error
@@ -82,9 +86,8 @@ struct BatchRunner {
                 followUps += engine.profileFollowUps.map { (item: learned[$0], task: LoginPhase.Task.profile) }
                 if end == .interrupted { return .interrupted }
             } else if mode == .create && !items.isEmpty {
-                let trace = server.trace()
-                let engine = RegistrationEngine(items: items, settings: settings, recorder: recorder) { () throws(ConnectionError) in
-                    try PolledConnection.open(server.options, tls: server.tls, trace: trace)
+                let engine = RegistrationEngine(items: items, settings: settings, recorder: recorder, spread: spread) { (stream: Int) throws(ConnectionError) in
+                    try spread.openPolled(stream: stream)
                 }
                 let end = try engine.run()
                 let learned = engine.workItems
@@ -99,7 +102,7 @@ struct BatchRunner {
             guard !tasks.isEmpty else { continue }
             let phase = LoginPhase(settings: settings, recorder: recorder, resource: configuration.resource,
                                    avatars: avatars) { () throws(ConnectionError) in
-                try Connection.open(server.options, tls: server.tls, trace: server.trace())
+                try spread.open()
             }
             if try phase.run(tasks) == .interrupted { return .interrupted }
         }

@@ -33,11 +33,10 @@ final class RegistrationEngine {
 
     private var items: [WorkItem]
     private let settings: Settings
-    private let connect: () throws(ConnectionError) -> PolledConnection
+    private let connect: (_ stream: Int) throws(ConnectionError) -> PolledConnection
+    private let spread: EndpointSpread?
     private let recorder: BatchRecorder
-    private var queue: [Int]
-    private var head = 0
-    private var retry: [Int] = []
+    private var rows: RowQueue
     private let slots: [RegistrationSlot]
     private var outcomes: [RowOutcome] = []
     /// Rows that need a log-in follow-up (update, or checking an uncertain `conflict`).
@@ -55,15 +54,18 @@ final class RegistrationEngine {
     /// Requests in flight per stream: `settings.window`, or 1 once the server skipped answers.
     private var window: Int
 
-    init(items: [WorkItem], settings: Settings, recorder: BatchRecorder,
-         connect: @escaping () throws(ConnectionError) -> PolledConnection) {
+    /// `connect` opens stream number `stream`'s connection; `spread`, when the batch has several
+    /// endpoints, hears of the streams that drop.
+    init(items: [WorkItem], settings: Settings, recorder: BatchRecorder, spread: EndpointSpread? = nil,
+         connect: @escaping (_ stream: Int) throws(ConnectionError) -> PolledConnection) {
         self.items = items
         self.settings = settings
         self.recorder = recorder
         self.connect = connect
-        queue = Array(items.indices)
+        self.spread = spread
+        rows = RowQueue(count: items.count)
         window = max(1, settings.window)
-        slots = (0..<max(1, min(settings.jobs, items.count))).map { _ in RegistrationSlot() }
+        slots = (0..<max(1, min(settings.jobs, items.count))).map { RegistrationSlot(stream: $0) }
     }
 
     /// The work items, with what this run learned (uncertainty, attempts).
@@ -93,14 +95,9 @@ final class RegistrationEngine {
 
     // MARK: - Sending
 
-    private var hasQueued: Bool { head < queue.count || !retry.isEmpty }
+    private var hasQueued: Bool { rows.hasQueued }
 
-    private func dequeue() -> Int? {
-        if !retry.isEmpty { return retry.removeFirst() }
-        guard head < queue.count else { return nil }
-        head += 1
-        return queue[head - 1]
-    }
+    private func dequeue() -> Int? { rows.next() }
 
     private func fill(_ now: ContinuousClock.Instant) throws {
         guard now >= throttledUntil else { return }
@@ -147,7 +144,7 @@ final class RegistrationEngine {
 
     private func open(_ slot: RegistrationSlot, _ now: ContinuousClock.Instant) throws {
         do {
-            let link = try connect()
+            let link = try connect(slot.stream)
             slot.link = link
             slot.openedAt = .now
             everConnected = true
@@ -273,10 +270,8 @@ final class RegistrationEngine {
     /// queue marked uncertain; the stream reconnects after a back-off.
     private func fail(_ slot: RegistrationSlot, _ error: ConnectionError, _ now: ContinuousClock.Instant) {
         lastReason = error.description
-        let unanswered = slot.inFlight.values.map(\.item).sorted()
-        slot.reset()
-        slot.failures += 1
-        slot.notBefore = now + settings.backoff.delay(failures: slot.failures)
+        let (unanswered, note) = EngineStreams.drop(slot, after: error, now: now, backoff: settings.backoff, spread: spread)
+        if let note { recorder.note(note) }
         for index in unanswered {
             requeue(index, because: error.description, uncertainNow: true, journal: false)
         }
@@ -284,32 +279,20 @@ final class RegistrationEngine {
 
     /// Puts a row back in the queue, or fails it (retryable) after too many attempts.
     private func requeue(_ index: Int, because reason: String, uncertainNow: Bool, journal: Bool) {
-        items[index].uncertain = uncertainNow
-        if items[index].attempts >= settings.maxAttempts {
-            outcomes.append(outcome(index, .failed, error: "gave up after \(items[index].attempts) attempts: \(reason)", retryable: true))
-            return
+        if let outcome = rows.putBack(index, items: &items, because: reason, uncertainNow: uncertainNow, journal: journal,
+                                      maxAttempts: settings.maxAttempts) {
+            outcomes.append(outcome)
         }
-        retry.append(index)
-        // A definitive "not now" answer: the row is pending again (a dropped request stays `sent`).
-        if journal { outcomes.append(outcome(index, .pending)) }
     }
 
     private func expire(_ now: ContinuousClock.Instant) {
-        for slot in slots {
-            if let deadline = slot.deadline(timeout: settings.timeout), deadline <= now {
-                fail(slot, .timedOut("waiting for the server's answer"), now)
-            }
+        for slot in EngineStreams.expired(slots, now: now, timeout: settings.timeout) {
+            fail(slot, .timedOut("waiting for the server's answer"), now)
         }
     }
 
     private func nextWake(_ now: ContinuousClock.Instant) -> ContinuousClock.Instant {
-        var wake = now + .seconds(1)
-        if hasQueued && throttledUntil > now { wake = min(wake, throttledUntil) }
-        for slot in slots {
-            if let d = slot.deadline(timeout: settings.timeout) { wake = min(wake, d) }
-            if hasQueued && slot.notBefore > now { wake = min(wake, slot.notBefore) }
-        }
-        return wake
+        EngineStreams.nextWake(slots, now: now, hasQueued: hasQueued, throttledUntil: throttledUntil, timeout: settings.timeout)
     }
 
     private func flush() throws {

@@ -29,7 +29,7 @@ struct WorkItem: Sendable {
 
 /// One unauthenticated registration stream of the engine: its connection (if any), the form it
 /// fetched, the requests in flight on it, and when it may next connect or send.
-final class RegistrationSlot {
+final class RegistrationSlot: EngineSlot {
     enum State {
         /// No connection (never opened, or dropped): reconnect at `notBefore`.
         case idle
@@ -47,6 +47,7 @@ final class RegistrationSlot {
         var sequence: Int
     }
 
+    let stream: Int
     var state: State = .idle
     var link: PolledConnection?
     /// The registration form this stream fetched (once per stream).
@@ -63,6 +64,10 @@ final class RegistrationSlot {
     var openedAt = ContinuousClock.now
     /// The last time something was sent into an idle stream or arrived from it.
     var lastActivity = ContinuousClock.now
+
+    init(stream: Int) { self.stream = stream }
+
+    var unansweredItems: [Int] { inFlight.values.map(\.item) }
 
     /// When this stream counts as dead: `timeout` after the last sign of life while a request
     /// is unanswered. A busy server answering other streams first is not a dead one, so the clock

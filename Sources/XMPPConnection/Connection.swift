@@ -44,23 +44,34 @@ public final class Connection: StanzaChannel {
     /// Connects to the first endpoint that answers, secures the stream with TLS (direct or
     /// STARTTLS; a server without TLS is refused) and returns it with its post-TLS features.
     public static func open(_ options: ConnectionOptions, tls: TLSContext, trace: TraceSink? = nil) throws(ConnectionError) -> Connection {
-        let endpoints = options.endpoints
+        try open(options, endpoints: options.endpoints, tls: tls, trace: trace)
+    }
+
+    /// `open` over `endpoints` in this order. Each endpoint but the last gets `connectTimeout`
+    /// for its TCP connect, so one that never answers a SYN costs seconds, not `timeout`; the
+    /// last gets `timeout` (with one endpoint nothing changes). Waits on a server that answered
+    /// keep `timeout`. `failed` hears of each endpoint that was given up for another.
+    public static func open(_ options: ConnectionOptions, endpoints: [Endpoint], tls: TLSContext, trace: TraceSink? = nil,
+                            failed: (Endpoint, ConnectionError) -> Void = { _, _ in }) throws(ConnectionError) -> Connection {
         var lastError = ConnectionError.dnsFailed(host: options.domain, reason: "no endpoints")
-        for endpoint in endpoints {
+        for (index, endpoint) in endpoints.enumerated() {
+            let connectBudget = index == endpoints.count - 1 ? options.timeout : min(options.timeout, options.connectTimeout)
             do {
-                return try open(options, endpoint: endpoint, tls: tls, trace: trace)
+                return try open(options, endpoint: endpoint, connectBudget: connectBudget, tls: tls, trace: trace)
             } catch {
                 lastError = error
                 // Certificate and protocol problems are answers, not a failed path: stop there.
                 guard error.isLinkFailure else { throw error }
+                failed(endpoint, error)
             }
         }
         throw lastError
     }
 
-    private static func open(_ options: ConnectionOptions, endpoint: Endpoint, tls: TLSContext, trace: TraceSink?) throws(ConnectionError) -> Connection {
+    private static func open(_ options: ConnectionOptions, endpoint: Endpoint, connectBudget: Duration, tls: TLSContext,
+                             trace: TraceSink?) throws(ConnectionError) -> Connection {
+        let socket = try Socket.connect(host: endpoint.host, port: endpoint.port, deadline: .now + connectBudget)
         let deadline = ContinuousClock.now + options.timeout
-        let socket = try Socket.connect(host: endpoint.host, port: endpoint.port, deadline: deadline)
         let transport = Transport(socket: socket, peerName: "\(endpoint.host):\(endpoint.port)")
         if endpoint.directTLS {
             try transport.startTLS(context: tls, referenceName: options.dnsName, directTLS: true, deadline: deadline)

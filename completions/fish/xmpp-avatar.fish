@@ -73,7 +73,7 @@ end
 complete -c xmpp-avatar -f
 complete -c xmpp-avatar -s a -l account -x -a '(__xmpp_avatar_dynamic accounts)' -d 'Act as this account instead of the active one.'
 complete -c xmpp-avatar -l json -d 'Print one JSON document for scripts instead of text for people.'
-complete -c xmpp-avatar -l server -x -d 'Connect to this host and port instead of looking up the domain\'s SRV records.'
+complete -c xmpp-avatar -l server -x -d 'Connect to this host and port instead of looking up the domain\'s SRV records; given more than once, try them in order (a batch spreads its streams over all of them).'
 complete -c xmpp-avatar -l direct-tls -d 'Start TLS with the first byte (XEP-0368) instead of STARTTLS.'
 complete -c xmpp-avatar -l ca-file -x -a '(__xmpp_avatar_files pem PEM crt CRT)' -d 'Trust the certificate authorities in this PEM file instead of the system\'s.'
 complete -c xmpp-avatar -l pin -x -d 'Accept only a server whose public key has this SHA-256; without --ca-file, the pin replaces certificate verification.'

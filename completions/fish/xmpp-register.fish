@@ -74,7 +74,7 @@ end
 complete -c xmpp-register -f
 complete -c xmpp-register -s a -l account -x -a '(__xmpp_register_dynamic accounts)' -d 'Act as this account instead of the active one.'
 complete -c xmpp-register -l json -d 'Print one JSON document for scripts instead of text for people.'
-complete -c xmpp-register -l server -x -d 'Connect to this host and port instead of looking up the domain\'s SRV records.'
+complete -c xmpp-register -l server -x -d 'Connect to this host and port instead of looking up the domain\'s SRV records; given more than once, try them in order (a batch spreads its streams over all of them).'
 complete -c xmpp-register -l direct-tls -d 'Start TLS with the first byte (XEP-0368) instead of STARTTLS.'
 complete -c xmpp-register -l ca-file -x -a '(__xmpp_register_files pem PEM crt CRT)' -d 'Trust the certificate authorities in this PEM file instead of the system\'s.'
 complete -c xmpp-register -l pin -x -d 'Accept only a server whose public key has this SHA-256; without --ca-file, the pin replaces certificate verification.'

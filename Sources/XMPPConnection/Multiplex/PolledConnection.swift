@@ -19,7 +19,13 @@ public final class PolledConnection {
     /// Connects exactly as `Connection.open` does (first endpoint that answers, TLS direct or by
     /// STARTTLS, clear text refused) and keeps the socket descriptor for polling.
     public static func open(_ options: ConnectionOptions, tls: TLSContext, trace: TraceSink? = nil) throws(ConnectionError) -> PolledConnection {
-        let connection = try Connection.open(options, tls: tls, trace: trace)
+        try open(options, endpoints: options.endpoints, tls: tls, trace: trace)
+    }
+
+    /// `open` over `endpoints` in this order (`Connection.open(_:endpoints:tls:trace:)`).
+    public static func open(_ options: ConnectionOptions, endpoints: [Endpoint], tls: TLSContext, trace: TraceSink? = nil,
+                            failed: (Endpoint, ConnectionError) -> Void = { _, _ in }) throws(ConnectionError) -> PolledConnection {
+        let connection = try Connection.open(options, endpoints: endpoints, tls: tls, trace: trace, failed: failed)
         return PolledConnection(connection: connection, fileDescriptor: connection.stream.transport.fileDescriptor)
     }
 

@@ -24,20 +24,26 @@ public struct Endpoint: Sendable, Equatable, CustomStringConvertible {
 
 /// Finds where a domain's XMPP client service lives (RFC 6120 §3.2, XEP-0368).
 public enum SRVResolver {
-    /// Endpoints for `domain`, best first: SRV records of `_xmpps-client._tcp` and
-    /// `_xmpp-client._tcp` merged by priority (direct TLS first on ties), falling back to
-    /// the domain itself on 5222. With `directTLSOnly`, only direct-TLS records (fallback 5223).
+    /// Endpoints for `domain`, in the order to try them: `targets(for:)` without the weights.
     public static func endpoints(for domain: String, directTLSOnly: Bool = false) -> [Endpoint] {
+        targets(for: domain, directTLSOnly: directTLSOnly).map(\.endpoint)
+    }
+
+    /// Targets for `domain` in RFC 2782 order (`SRVOrder`): SRV records of `_xmpps-client._tcp`
+    /// and `_xmpp-client._tcp` merged by priority (direct TLS first within one), falling back
+    /// to the domain itself on 5222. With `directTLSOnly`, only direct-TLS records (fallback 5223).
+    public static func targets(for domain: String, directTLSOnly: Bool = false,
+                               random: (Int) -> Int = SRVOrder.systemRandom) -> [SRVTarget] {
         // Names without a dot and IP literals have no SRV records worth asking the resolver for.
         let skipLookup = !domain.contains(".") || domain.hasPrefix("[") || domain.allSatisfy { $0.isNumber || $0 == "." }
-        var records: [(priority: Int, weight: Int, endpoint: Endpoint)] = []
+        var records: [SRVTarget] = []
         if !skipLookup {
             for r in lookup("_xmpps-client._tcp." + domain) {
-                records.append((r.priority, r.weight, Endpoint(host: r.target, port: r.port, directTLS: true)))
+                records.append(SRVTarget(endpoint: Endpoint(host: r.target, port: r.port, directTLS: true), priority: r.priority, weight: r.weight))
             }
             if !directTLSOnly {
                 for r in lookup("_xmpp-client._tcp." + domain) {
-                    records.append((r.priority, r.weight, Endpoint(host: r.target, port: r.port, directTLS: false)))
+                    records.append(SRVTarget(endpoint: Endpoint(host: r.target, port: r.port, directTLS: false), priority: r.priority, weight: r.weight))
                 }
             }
         }
@@ -46,14 +52,9 @@ public enum SRVResolver {
         records.removeAll { $0.endpoint.host == "." || $0.endpoint.host.isEmpty }
         if records.isEmpty {
             let host = domain.hasPrefix("[") ? String(domain.dropFirst().dropLast()) : domain
-            return [Endpoint(host: host, port: directTLSOnly ? 5223 : 5222, directTLS: directTLSOnly)]
+            return [SRVTarget(endpoint: Endpoint(host: host, port: directTLSOnly ? 5223 : 5222, directTLS: directTLSOnly), priority: 0, weight: 0)]
         }
-        records.sort { a, b in
-            if a.priority != b.priority { return a.priority < b.priority }
-            if a.endpoint.directTLS != b.endpoint.directTLS { return a.endpoint.directTLS }
-            return a.weight > b.weight
-        }
-        return records.map(\.endpoint)
+        return SRVOrder.ordered(records, random: random)
     }
 
     struct Record { var priority: Int; var weight: Int; var port: Int; var target: String }

@@ -19,7 +19,8 @@ final class BatchEndpoints {
         }
         let tls = try context.environment.tlsContext(TLSSettings(caFile: settings.caFile, pin: settings.pin, insecure: settings.insecure))
         let options = ConnectionOptions(domain: domain, serverHost: settings.server, serverPort: settings.port,
-                                        directTLS: settings.directTLS, timeout: .seconds(context.common.timeout))
+                                        moreServers: context.moreServers(for: settings), directTLS: settings.directTLS,
+                                        timeout: .seconds(context.common.timeout))
         let traceEnabled = context.common.trace
         return BatchEndpoint(options: options, tls: tls, trace: { TraceOutput.sink(enabled: traceEnabled) })
     }

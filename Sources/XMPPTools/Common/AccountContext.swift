@@ -88,8 +88,8 @@ public struct AccountContext {
         }
         let tls = try environment.tlsContext(TLSSettings(caFile: settings.caFile, pin: settings.pin, insecure: settings.insecure))
         let options = ConnectionOptions(domain: domain, serverHost: settings.server, serverPort: settings.port,
-                                        directTLS: settings.directTLS, timeout: .seconds(common.timeout),
-                                        account: account?.bare.description)
+                                        moreServers: moreServers(for: settings), directTLS: settings.directTLS,
+                                        timeout: .seconds(common.timeout), account: account?.bare.description)
         let trace = TraceOutput.sink(enabled: common.trace)
         do {
             return try Connection.open(options, tls: tls, trace: trace)
@@ -97,6 +97,12 @@ public struct AccountContext {
             usleep(200_000)
             return try Connection.open(options, tls: tls, trace: trace)
         }
+    }
+
+    /// The `--server` values after the first, when the command line's `--server` is the one in
+    /// use (only the first is remembered by `xmpp-login`).
+    func moreServers(for settings: AccountSettings) -> [ServerAddress] {
+        common.serverHost != nil && settings.server == common.serverHost ? common.moreServers : []
     }
 
     private func absolutePath(_ path: String) -> String {

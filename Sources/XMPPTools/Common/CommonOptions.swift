@@ -10,7 +10,9 @@ public struct CommonOptions: Sendable {
         env: "XMPP_ACCOUNT", completion: .accounts)
     static let jsonFlag = Flag("json", help: "Print one JSON document for scripts instead of text for people.")
     static let serverOption = Option<String>(
-        "server", value: "HOST[:PORT]", help: "Connect to this host and port instead of looking up the domain's SRV records.")
+        "server", value: "HOST[:PORT]",
+        help: "Connect to this host and port instead of looking up the domain's SRV records; given more than once, try them in order (a batch spreads its streams over all of them).",
+        repeatable: true)
     static let directTLSFlag = Flag("direct-tls", help: "Start TLS with the first byte (XEP-0368) instead of STARTTLS.")
     static let caFileOption = Option<String>(
         "ca-file", value: "PATH", help: "Trust the certificate authorities in this PEM file instead of the system's.",
@@ -43,6 +45,8 @@ public struct CommonOptions: Sendable {
     public var serverHost: String?
     /// Port part of `--server`.
     public var serverPort: Int?
+    /// Further `--server` values, after the first.
+    public var moreServers: [ServerAddress] = []
     /// `--direct-tls`.
     public var directTLS = false
     /// `--ca-file PATH`.
@@ -68,8 +72,13 @@ public struct CommonOptions: Sendable {
         do {
             account = try command.value(Self.accountOption).flatMap { $0.isEmpty ? nil : $0 }
             json = command[Self.jsonFlag]
-            if let server = try command.value(Self.serverOption) {
-                (serverHost, serverPort) = try Self.parseServer(server)
+            for text in try command.values(Self.serverOption) {
+                let (host, port) = try Self.parseServer(text)
+                if serverHost == nil {
+                    (serverHost, serverPort) = (host, port)
+                } else {
+                    moreServers.append(ServerAddress(host: host, port: port))
+                }
             }
             directTLS = command[Self.directTLSFlag]
             caFile = try command.value(Self.caFileOption)

@@ -12,6 +12,7 @@ public enum OverviewPage {
             sections: [
                 .init("DESCRIPTION", description(tools)),
                 .init("ACCOUNTS AND SESSIONS", accounts),
+                .init("CONNECTING", connecting),
                 .init("STORED DATA", stored),
                 .init("JSON OUTPUT", json),
                 .init("OUTPUT FILES AND STANDARD OUTPUT", writing),
@@ -38,6 +39,24 @@ public enum OverviewPage {
                     + "every program and command also prints its help with -h or --help."),
         ]
     }
+
+    private static let connecting: [ManualPage.Block] = [
+        .paragraph(
+            "Every program finds the server of a domain by its SRV records (_xmpps-client._tcp for direct TLS, "
+                + "_xmpp-client._tcp for STARTTLS; with --direct-tls only the first) and tries the targets in the order "
+                + "RFC 2782 gives: by priority, and among targets of one priority in a random order weighted by their "
+                + "weights (a weight-0 target rarely first), direct-TLS targets before STARTTLS ones of the same "
+                + "priority. Without SRV records it connects to the domain itself, port 5222 (5223 with --direct-tls)."),
+        .paragraph(
+            "--server HOST[:PORT] replaces the look-up; given more than once, the servers are tried in the order "
+                + "given. xmpp-login remembers the first one only. A target that cannot be reached (the connection is "
+                + "refused, the name does not resolve, the connection drops) is left for the next. While other targets "
+                + "are left, a TCP connect may take 3 s: a target that never answers (a dead host, a firewall dropping "
+                + "packets) costs 3 s, not --timeout. The last target gets the whole --timeout for its connect, and "
+                + "every wait on a server that answered is bounded by --timeout. A certificate or protocol failure is "
+                + "an answer, not an unreachable target: the program stops there rather than trying the next. "
+                + "xmpp-register batch spreads its streams over all the targets (xmpp-register(1))."),
+    ]
 
     private static let accounts: [ManualPage.Block] = [
         .paragraph(

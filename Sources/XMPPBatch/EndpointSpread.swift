@@ -1,0 +1,69 @@
+import Synchronization
+import XMPPConnection
+
+/// Opens a batch's connections over its endpoints (`EndpointPool`): each stream connects to
+/// its home endpoint, or, while that one backs off, to the next healthy one; a refused connect
+/// or a dropped stream sends the endpoint into back-off, so its work moves to the others.
+/// Shared by the engines' streams and the log-in phase's worker threads.
+final class EndpointSpread: Sendable {
+    private let pool: Mutex<EndpointPool>
+    private let options: ConnectionOptions
+    private let tls: TLSContext
+    private let trace: @Sendable () -> TraceSink?
+    private let backoff: Backoff
+
+    /// A spread over `options.targets` (the `--server` values, or the domain's SRV targets).
+    init(options: ConnectionOptions, tls: TLSContext, trace: @escaping @Sendable () -> TraceSink?, streams: Int,
+         backoff: Backoff = Backoff(base: .seconds(1), maximum: .seconds(30))) {
+        self.options = options
+        self.tls = tls
+        self.trace = trace
+        self.backoff = backoff
+        pool = Mutex(EndpointPool(targets: options.targets, streams: streams, now: .now))
+    }
+
+    /// How many endpoints there are.
+    var count: Int { pool.withLock { $0.members.count } }
+
+    /// The endpoints to try for `stream` (nil: a connection of its own, the next home in turn).
+    func order(for stream: Int?) -> [Endpoint] {
+        pool.withLock { pool in
+            let home = pool.home(of: stream)
+            return pool.order(home: home, now: .now).map { pool.members[$0].target.endpoint }
+        }
+    }
+
+    /// A multiplexed stream for `stream`, with `account` named in its header if given.
+    func openPolled(stream: Int, account: String? = nil) throws(ConnectionError) -> PolledConnection {
+        var options = self.options
+        if let account { options.account = account }
+        let link = try PolledConnection.open(options, endpoints: order(for: stream), tls: tls, trace: trace(),
+                                             failed: { endpoint, _ in self.lost(endpoint) })
+        answered(link.connection.endpoint)
+        return link
+    }
+
+    /// A blocking connection (log-in phase), on the next home in turn.
+    func open() throws(ConnectionError) -> Connection {
+        let connection = try Connection.open(options, endpoints: order(for: nil), tls: tls, trace: trace(),
+                                             failed: { endpoint, _ in self.lost(endpoint) })
+        answered(connection.endpoint)
+        return connection
+    }
+
+    /// `endpoint` refused, timed out or dropped a stream; true when it just went into back-off.
+    @discardableResult
+    func lost(_ endpoint: Endpoint) -> Bool {
+        let backoff = self.backoff
+        return pool.withLock { pool in
+            guard let index = pool.index(of: endpoint) else { return false }
+            return pool.failed(index, now: .now, delay: { backoff.delay(failures: $0) })
+        }
+    }
+
+    private func answered(_ endpoint: Endpoint) {
+        pool.withLock { pool in
+            if let index = pool.index(of: endpoint) { pool.succeeded(index) }
+        }
+    }
+}
