@@ -92,14 +92,15 @@ extension Connection {
         authenticate.userAgentID = request.userAgentID ?? UserAgentID.make()
         authenticate.software = "xmpp-tools"
         // Bind 2 lets the server pick the resource from the tag and the user agent (Prosody:
-        // tag~hash(id); ejabberd: tag.hash(id)), and ejabberd replaces an earlier session of the
-        // same user agent. A token is tied to one user-agent id that every tool of the account
-        // shares, so a token log-in binds the RFC 6120 way (its own random resource, §5); other
-        // log-ins send a fresh id and a random tag, and Bind 2 saves them that round trip.
+        // tag~hash(id); ejabberd: tag.hash(id)), and ejabberd 24.12 replaces every other session
+        // whose resource ends in the same hash(id). A token is tied to one user-agent id that
+        // every tool of the account shares, so a token log-in sends Bind 2 without a tag: both
+        // servers then bind a random resource of their own and replace nothing. Other log-ins
+        // send a fresh id and a random tag.
         let sharedAgent: Bool = if case .token = request.credential { true } else { false }
-        let useBind2 = request.bind && offer.bind2 && request.resource == nil && !sharedAgent
+        let useBind2 = request.bind && offer.bind2 && request.resource == nil
         if useBind2 {
-            authenticate.bindTag = "xmpp-tools." + Hex.encode(Crypto.randomBytes(4))
+            authenticate.bindTag = sharedAgent ? "" : "xmpp-tools." + Hex.encode(Crypto.randomBytes(4))
         }
         var requested: FASTMechanism?
         if request.requestToken, request.userAgentID != nil, let offered = offer.fastMechanisms {
