@@ -126,17 +126,21 @@ extension AccountContext {
             throw error
         }
         if stored != nil, !usedSCRAM, outcome.mechanism != "PLAIN" { try rememberSCRAM(jid) }
-        if let keysSession, keysSession.sasl2 != outcome.usedSASL2 { try rememberSASL2(outcome.usedSASL2, for: keysSession) }
+        if let keysSession, keysSession.sasl2 != outcome.usedSASL2 || keysSession.mechanism != outcome.mechanism {
+            try rememberOffer(mechanism: outcome.mechanism, sasl2: outcome.usedSASL2, for: keysSession)
+        }
         return (connection, jid)
     }
 
-    /// Records in the keys' session file whether the server now offers SASL2, so the next run
-    /// pipelines (or stops pipelining) `<authenticate/>`; a file replaced meanwhile is left alone.
-    private func rememberSASL2(_ sasl2: Bool, for session: StoredSession) throws {
+    /// Records in the keys' session file what the server now offers (SASL2 or not, the mechanism
+    /// the keys went with), so the next run pipelines `<authenticate/>` for that, or not at all;
+    /// a file replaced meanwhile is left alone.
+    private func rememberOffer(mechanism: String, sasl2: Bool, for session: StoredSession) throws {
         let sessions = environment.sessions
         try sessions.withSessionLock(session.jid) {
             guard case .scramKeys(var current)? = try sessions.loadCached(session.jid), current.clientKey == session.clientKey else { return }
             current.sasl2 = sasl2
+            current.mechanism = mechanism
             try sessions.save(current)
         }
     }
