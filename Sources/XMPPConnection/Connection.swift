@@ -22,6 +22,8 @@ public final class Connection: StanzaChannel {
     public internal(set) var refusedBeforeChallenge = false
     /// The server's XEP-0474 downgrade-protection hash was present and matched.
     public internal(set) var downgradeProtected = false
+    /// `open` left the post-TLS stream header for `logIn` (`ConnectionOptions.pipelined`).
+    var streamOpenPending = false
     private var inbox: [XMLElement] = []
     private var nextID = 0
     private let idPrefix = Hex.encode(Crypto.randomBytes(4))
@@ -77,19 +79,33 @@ public final class Connection: StanzaChannel {
             try transport.startTLS(context: tls, referenceName: options.dnsName, directTLS: true, deadline: deadline)
         }
         let stream = XMPPStream(transport: transport, timeout: options.timeout, limits: options.limits, trace: trace)
-        var features = try stream.open(to: options.domain, from: transport.isSecure ? options.account : nil)
+        let startTLS = XMLElement("starttls", namespace: Namespace.tls)
+        var features = StreamFeatures(element: XMLElement("features", namespace: Namespace.streams))
         if !transport.isSecure {
+            // Pipelined, <starttls/> rides with the header (RFC 6120 §5.4.2 says features first;
+            // Prosody and ejabberd both answer it after their features): a server without
+            // STARTTLS is refused whichever way, so nothing else is ever sent in clear text.
+            features = try stream.open(to: options.domain, from: nil, then: options.pipelined ? [startTLS] : [])
             guard features.startTLS else { stream.close(); throw .tlsUnavailable }
-            try stream.send(XMLElement("starttls", namespace: Namespace.tls))
+            if !options.pipelined { try stream.send(startTLS) }
             let answer = try stream.nextElement(deadline: .now + options.timeout)
             guard answer.name == "proceed", answer.namespace == Namespace.tls else {
                 stream.close()
                 throw .protocolViolation("server refused STARTTLS (<\(answer.name)/>)")
             }
             try transport.startTLS(context: tls, referenceName: options.dnsName, directTLS: false, deadline: .now + options.timeout)
-            features = try stream.open(to: options.domain, from: options.account)
         }
-        return Connection(stream: stream, options: options, endpoint: endpoint, features: features)
+        let connection = Connection(stream: stream, options: options, endpoint: endpoint, features: features)
+        // Pipelined, logIn opens the stream, with <authenticate/> in the same write.
+        if options.pipelined { connection.streamOpenPending = true } else { try connection.openStreamIfPending(force: true) }
+        return connection
+    }
+
+    /// Opens the stream after TLS if `open` left it for `logIn`; `force` opens it regardless.
+    func openStreamIfPending(force: Bool = false) throws(ConnectionError) {
+        guard streamOpenPending || force else { return }
+        streamOpenPending = false
+        features = try stream.open(to: options.domain, from: options.account)
     }
 
     /// A fresh stanza id.

@@ -24,12 +24,19 @@ public struct ConnectionOptions: Sendable {
     public var limits: XMLLimits
     /// The account's bare JID, for `from=` in stream headers sent under TLS; nil sends none.
     public var account: String?
+    /// A session log-in to a server it has logged in to before: `<starttls/>` goes in the same
+    /// write as the first stream header, and the stream header after TLS is left for `logIn`,
+    /// which sends it with `<authenticate/>` when the request says what the server offered
+    /// (DESIGN-NOTES "Sessions"). Such a connection must be handed to `logIn` first.
+    public var pipelined = false
 
     /// Builds options.
     public init(domain: String, serverHost: String? = nil, serverPort: Int? = nil, moreServers: [ServerAddress] = [],
-                directTLS: Bool = false, timeout: Duration = .seconds(15), limits: XMLLimits = XMLLimits(), account: String? = nil) {
+                directTLS: Bool = false, timeout: Duration = .seconds(15), limits: XMLLimits = XMLLimits(), account: String? = nil,
+                pipelined: Bool = false) {
         self.moreServers = moreServers
         self.account = account
+        self.pipelined = pipelined
         self.domain = domain
         self.serverHost = serverHost
         self.serverPort = serverPort

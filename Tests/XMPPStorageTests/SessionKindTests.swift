@@ -16,6 +16,27 @@ final class SessionKindTests: XCTestCase {
         XCTAssertEqual(session.kind, .scramKeys)
         XCTAssertNil(session.passwordCommand)
         XCTAssertEqual(session.salt, "c2FsdA==")
+        XCTAssertFalse(session.sasl2, "an older file pipelines nothing")
+    }
+
+    /// `sasl2` (the keys last went over SASL2, so the next log-in pipelines `<authenticate/>`)
+    /// is written only when true, so files of servers without SASL2 look as before.
+    func testSASL2IsKeptWhenTrueAndLeftOutWhenFalse() throws {
+        let paths = try Paths(environment: ["HOME": root])
+        let store = SessionStore(paths: paths)
+        let jid = try JID("bot@example.org")
+        var session = StoredSession(jid: jid, mechanism: "SCRAM-SHA-1-PLUS", hash: "SHA-1", salt: "c2FsdA==", iterations: 4096,
+                                    clientKey: "Y2s=", serverKey: "c2s=", created: 1, sasl2: true)
+        try store.save(session)
+        XCTAssertEqual(try store.load(jid), session)
+        let file = URL(fileURLWithPath: paths.sessionFile("bot@example.org"))
+        var object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        XCTAssertEqual(object["sasl2"] as? Bool, true)
+        session.sasl2 = false
+        try store.save(session)
+        object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        XCTAssertNil(object["sasl2"])
+        XCTAssertEqual(try store.load(jid), session)
     }
 
     func testAPasswordCommandSessionHoldsTheCommandAndNoKeys() throws {

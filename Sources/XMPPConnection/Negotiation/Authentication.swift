@@ -16,6 +16,7 @@ extension Connection {
     /// refuses PLAIN before anything is sent, for callers that need the keys.
     public func authenticate(username: String, credential: SCRAMCredential, usedSCRAMBefore: Bool,
                              requireSCRAM: Bool = false) throws(ConnectionError) -> AuthenticationOutcome {
+        try openStreamIfPending()
         let tlsSession = stream.transport.tlsSession
         let binding = tlsSession.map {
             TLSBindingInfo(version: $0.version == .tls13 ? .tls13 : .tls12, tlsUnique: $0.tlsUnique, tlsExporter: $0.tlsExporter)

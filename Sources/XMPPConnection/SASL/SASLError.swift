@@ -47,6 +47,9 @@ public enum SASLError: Error, Sendable, Equatable, CustomStringConvertible {
     case fastResponseMismatch
     /// The server wants more than SASL2 offers this client (`<continue/>` tasks).
     case tasksRequired([String])
+    /// A pipelined log-in: the server no longer offers what the session remembered, and the
+    /// stream already carries an `<authenticate/>` made for that offer. Connect again without.
+    case rememberedOfferChanged
 
     /// One line for people.
     public var description: String {
@@ -93,6 +96,8 @@ public enum SASLError: Error, Sendable, Equatable, CustomStringConvertible {
             "the server accepted the token without proving it knows it: it may not be the real server"
         case .tasksRequired(let tasks):
             "the server asks for further steps this tool cannot do (\(tasks.isEmpty ? "unnamed" : tasks.joined(separator: ", ")))"
+        case .rememberedOfferChanged:
+            "the server no longer offers the mechanisms this session remembered"
         }
     }
 }

@@ -32,11 +32,16 @@ public struct LoginRequest: Sendable {
     public var invalidateToken: Bool
     /// Bind a resource after authenticating.
     public var bind: Bool
+    /// The SASL2 mechanism the server offered at the session's last log-in (the token's, or the
+    /// cached keys'). On a `pipelined` connection the stream header and `<authenticate/>` then
+    /// go in one write; if the features that arrive would not make the same choice, the log-in
+    /// throws `SASLError.rememberedOfferChanged` and the caller connects again without it.
+    public var expectedMechanism: String?
 
     /// A request from its parts.
     public init(username: String, credential: LoginCredential, usedSCRAMBefore: Bool, requireSCRAM: Bool = false,
                 resource: String? = nil, userAgentID: String? = nil, requestToken: Bool = false,
-                invalidateToken: Bool = false, bind: Bool = true) {
+                invalidateToken: Bool = false, bind: Bool = true, expectedMechanism: String? = nil) {
         self.username = username
         self.credential = credential
         self.usedSCRAMBefore = usedSCRAMBefore
@@ -46,6 +51,7 @@ public struct LoginRequest: Sendable {
         self.requestToken = requestToken
         self.invalidateToken = invalidateToken
         self.bind = bind
+        self.expectedMechanism = expectedMechanism
     }
 }
 

@@ -8,8 +8,40 @@ extension Connection {
     /// token needs SASL2 and FAST on offer: there is nothing to fall back to, so its absence is
     /// an authentication error, never a quiet downgrade.
     public func logIn(_ request: LoginRequest) throws(ConnectionError) -> LoginOutcome {
+        if streamOpenPending, let expected = request.expectedMechanism, let attempt = Self.pipelinable(request, expected, on: self) {
+            return try pipelinedLogIn(request, attempt)
+        }
+        try openStreamIfPending()
         guard let offer = features.sasl2 else { return try legacyLogIn(request) }
-        return try sasl2LogIn(request, offer: offer)
+        let attempt = try prepareSASL2(request, offer: offer, serverCBTypes: serverCBTypes)
+        try stream.send(attempt.authenticate.element)
+        return try finishSASL2(attempt, request: request, offer: offer)
+    }
+
+    /// The `<authenticate/>` made for the offer a session remembers: SASL2 with `expected` (its
+    /// token's mechanism, or its keys' — a -PLUS one with the best binding this connection has)
+    /// and Bind 2, which a server without it answers with no `<bound/>` (`finishSASL2` then
+    /// binds). Nil when even that offer would not do: the stream is then opened the usual way.
+    private static func pipelinable(_ request: LoginRequest, _ expected: String, on connection: Connection) -> SASL2Attempt? {
+        if case .token = request.credential {
+            return try? connection.prepareSASL2(request, offer: SASL2Offer(mechanisms: [], bind2: true, fastMechanisms: [expected]),
+                                                serverCBTypes: nil)
+        }
+        let plus = SCRAMMechanism(name: expected)?.plus ?? false
+        return try? connection.prepareSASL2(request, offer: SASL2Offer(mechanisms: [expected], bind2: true),
+                                            serverCBTypes: plus ? ChannelBindingType.allCases : nil)
+    }
+
+    /// The stream header and `attempt` in one write. The features that arrive must lead to the
+    /// same choice, else the stream is given up (`rememberedOfferChanged`): it already carries
+    /// an `<authenticate/>` the server may read as something else.
+    private func pipelinedLogIn(_ request: LoginRequest, _ attempt: SASL2Attempt) throws(ConnectionError) -> LoginOutcome {
+        streamOpenPending = false
+        features = try stream.open(to: options.domain, from: options.account, then: [attempt.authenticate.element])
+        guard let offer = features.sasl2, let now = try? prepareSASL2(request, offer: offer, serverCBTypes: serverCBTypes),
+              now.plan == attempt.plan
+        else { throw .sasl(.rememberedOfferChanged) }
+        return try finishSASL2(attempt, request: request, offer: offer)
     }
 
     /// What the TLS layer can bind SASL to on this connection.
@@ -19,7 +51,7 @@ extension Connection {
         }
     }
 
-    private var serverCBTypes: [ChannelBindingType]? {
+    var serverCBTypes: [ChannelBindingType]? {
         features.channelBindingTypes?.compactMap(ChannelBindingType.init(rawValue:))
     }
 
@@ -37,11 +69,13 @@ extension Connection {
                             downgradeProtected: downgradeProtected)
     }
 
-    private func sasl2LogIn(_ request: LoginRequest, offer: SASL2Offer) throws(ConnectionError) -> LoginOutcome {
+    /// What to send first for `request` against `offer`, with the state to finish the exchange.
+    func prepareSASL2(_ request: LoginRequest, offer: SASL2Offer, serverCBTypes: [ChannelBindingType]?) throws(ConnectionError) -> SASL2Attempt {
         let tls = tlsBinding
         var authenticate: SASL2Authenticate
         var scramClient: SCRAMClient?
         var fast: (FASTMechanism, String, [UInt8])?
+        var binding: ChannelBinding?
         switch request.credential {
         case .token(let mechanism, let secret):
             guard offer.fastMechanisms?.contains(mechanism.name) ?? false, request.userAgentID != nil else {
@@ -87,26 +121,37 @@ extension Connection {
                 } catch { throw .sasl(error) }
                 authenticate = SASL2Authenticate(mechanism: mechanism.name, initialResponse: Base64.encode(client.clientFirstMessage()))
                 scramClient = client
+                binding = choice.channelBinding
             }
         }
         authenticate.userAgentID = request.userAgentID ?? UserAgentID.make()
         authenticate.software = "xmpp-tools"
         // Bind 2 lets the server pick the resource from the tag and the user agent (Prosody:
-        // tag~hash(id); ejabberd: tag.hash(id)), and ejabberd replaces an earlier session of the
-        // same user agent. A token is tied to one user-agent id that every tool of the account
-        // shares, so a token log-in binds the RFC 6120 way (its own random resource, §5); other
-        // log-ins send a fresh id and a random tag, and Bind 2 saves them that round trip.
+        // tag~hash(id); ejabberd: tag.hash(id)), and ejabberd 24.12 replaces every other session
+        // whose resource ends in the same hash(id). A token is tied to one user-agent id that
+        // every tool of the account shares, so a token log-in sends Bind 2 without a tag: both
+        // servers then bind a random resource of their own and replace nothing. Other log-ins
+        // send a fresh id and a random tag.
         let sharedAgent: Bool = if case .token = request.credential { true } else { false }
-        let useBind2 = request.bind && offer.bind2 && request.resource == nil && !sharedAgent
+        let useBind2 = request.bind && offer.bind2 && request.resource == nil
         if useBind2 {
-            authenticate.bindTag = "xmpp-tools." + Hex.encode(Crypto.randomBytes(4))
+            authenticate.bindTag = sharedAgent ? "" : "xmpp-tools." + Hex.encode(Crypto.randomBytes(4))
         }
         var requested: FASTMechanism?
         if request.requestToken, request.userAgentID != nil, let offered = offer.fastMechanisms {
             requested = FASTMechanism.best(offered: offered, tls: tls, serverCBTypes: serverCBTypes)
             authenticate.requestToken = requested?.name
         }
-        try stream.send(authenticate.element)
+        let plan = SASL2Attempt.Plan(mechanism: authenticate.mechanism, channelBinding: binding, requestedToken: requested?.name)
+        return SASL2Attempt(authenticate: authenticate, scramClient: scramClient, fast: fast, useBind2: useBind2,
+                            requested: requested, plan: plan)
+    }
+
+    /// Reads the server's answers to `attempt` (already sent) up to success and the new features.
+    func finishSASL2(_ attempt: SASL2Attempt, request: LoginRequest, offer: SASL2Offer) throws(ConnectionError) -> LoginOutcome {
+        let authenticate = attempt.authenticate
+        var scramClient = attempt.scramClient
+        let fast = attempt.fast, useBind2 = attempt.useBind2, requested = attempt.requested
 
         var sawChallenge = false
         var ssdp = false

@@ -23,14 +23,21 @@ final class XMPPStream {
     /// Opens (or, after STARTTLS or SASL, restarts) the stream and returns the server's features.
     /// `from` (the account's bare JID) goes into the header only when the caller says so, which
     /// it does only under TLS: servers offer FAST (XEP-0484) only to a stream that names its user.
-    func open(to domain: String, from account: String? = nil) throws(ConnectionError) -> StreamFeatures {
+    /// `then` goes in the same write as the header (pipelining, for a caller that knows what the
+    /// server will offer); the features are still read and returned for the caller to check.
+    func open(to domain: String, from account: String? = nil, then elements: [XMLElement] = []) throws(ConnectionError) -> StreamFeatures {
         parser.reset()
         pending.removeAll()
         let header = "<?xml version='1.0'?><stream:stream xmlns='\(Namespace.client)' "
             + "xmlns:stream='\(Namespace.streams)' to='\(XMLEscaping.attribute(domain))' "
             + (account.map { "from='\(XMLEscaping.attribute($0))' " } ?? "") + "version='1.0' xml:lang='en'>"
         trace?(.sent, header)
-        try transport.send(Array(header.utf8), deadline: .now + timeout)
+        var bytes = Array(header.utf8)
+        for element in elements {
+            if let trace { trace(.sent, TraceRedaction.redact(element).serialized(inheritedNamespace: Namespace.client)) }
+            bytes += element.serialized(inheritedNamespace: Namespace.client).utf8
+        }
+        try transport.send(bytes, deadline: .now + timeout)
         let deadline = ContinuousClock.now + timeout
         while true {
             switch try nextEvent(deadline: deadline) {

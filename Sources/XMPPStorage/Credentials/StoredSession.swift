@@ -25,10 +25,13 @@ public struct StoredSession: Sendable, Codable, Equatable {
     public var serverKey: String
     /// When the keys were derived (seconds since 1970).
     public var created: Int
+    /// The keys last authenticated over SASL2 (XEP-0388), so the next log-in may send its
+    /// `<authenticate/>` with the stream header. Absent (false) in older files.
+    public var sasl2 = false
 
     /// Builds a value.
     public init(jid: JID, mechanism: String, hash: String, salt: String, iterations: Int,
-                clientKey: String, serverKey: String, created: Int) {
+                clientKey: String, serverKey: String, created: Int, sasl2: Bool = false) {
         self.jid = jid
         self.mechanism = mechanism
         self.hash = hash
@@ -37,6 +40,7 @@ public struct StoredSession: Sendable, Codable, Equatable {
         self.clientKey = clientKey
         self.serverKey = serverKey
         self.created = created
+        self.sasl2 = sasl2
     }
 
     /// A session that runs `command` for the password at each authentication.
@@ -50,6 +54,7 @@ public struct StoredSession: Sendable, Codable, Equatable {
         case jid, kind, mechanism, hash, salt, iterations
         case clientKey = "client_key", serverKey = "server_key", created
         case passwordCommand = "password_command"
+        case sasl2
     }
 
     public init(from decoder: any Decoder) throws {
@@ -68,6 +73,7 @@ public struct StoredSession: Sendable, Codable, Equatable {
         iterations = try field(.iterations, 0)
         clientKey = try field(.clientKey, "")
         serverKey = try field(.serverKey, "")
+        sasl2 = try c.decodeIfPresent(Bool.self, forKey: .sasl2) ?? false
         if kind == .passwordCommand, passwordCommand?.isEmpty ?? true {
             throw DecodingError.dataCorruptedError(forKey: .passwordCommand, in: c, debugDescription: "no password command")
         }
@@ -86,6 +92,7 @@ public struct StoredSession: Sendable, Codable, Equatable {
             try c.encode(iterations, forKey: .iterations)
             try c.encode(clientKey, forKey: .clientKey)
             try c.encode(serverKey, forKey: .serverKey)
+            if sasl2 { try c.encode(true, forKey: .sasl2) }
         case .passwordCommand:
             try c.encode(passwordCommand, forKey: .passwordCommand)
         }

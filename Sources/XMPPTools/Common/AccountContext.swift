@@ -82,14 +82,16 @@ public struct AccountContext {
 
     /// Opens a TLS-secured, unauthenticated connection to `domain`'s server; `account` goes into
     /// the stream header under TLS (servers offer FAST only to a stream that names its user).
-    public func open(domain: String, settings: AccountSettings, account: JID? = nil) throws -> Connection {
+    /// `pipelined`: a session log-in to a server it knows (`ConnectionOptions.pipelined`).
+    public func open(domain: String, settings: AccountSettings, account: JID? = nil, pipelined: Bool = false) throws -> Connection {
         if settings.insecure {
             environment.alarm("WARNING: --insecure: the server certificate is NOT verified; anyone on the path can read and change this session")
         }
         let tls = try environment.tlsContext(TLSSettings(caFile: settings.caFile, pin: settings.pin, insecure: settings.insecure))
         let options = ConnectionOptions(domain: domain, serverHost: settings.server, serverPort: settings.port,
                                         moreServers: moreServers(for: settings), directTLS: settings.directTLS,
-                                        timeout: .seconds(common.timeout), account: account?.bare.description)
+                                        timeout: .seconds(common.timeout), account: account?.bare.description,
+                                        pipelined: pipelined)
         let trace = TraceOutput.sink(enabled: common.trace)
         do {
             return try Connection.open(options, tls: tls, trace: trace)

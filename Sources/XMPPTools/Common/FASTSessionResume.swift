@@ -44,7 +44,7 @@ enum FASTSessionResume {
             do throws(ConnectionError) {
                 outcome = try connection.logIn(LoginRequest(
                     username: jid.local ?? "", credential: .token(mechanism, secret: session.token), usedSCRAMBefore: true,
-                    resource: resource, userAgentID: session.userAgentID, bind: bind))
+                    resource: resource, userAgentID: session.userAgentID, bind: bind, expectedMechanism: session.mechanism))
             } catch {
                 return error
             }

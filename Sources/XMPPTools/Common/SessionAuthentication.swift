@@ -91,13 +91,23 @@ extension AccountContext {
                                                    timeout: .seconds(common.timeout))
         let usedSCRAM: Bool
         if case .keys = credential { usedSCRAM = true } else { usedSCRAM = stored?.usedSCRAM ?? false }
+        // Cached keys know the server: <starttls/> rides with the first header, and where they
+        // last went over SASL2, <authenticate/> with the header after TLS.
+        var keysSession: StoredSession?
+        if case .keys = credential { keysSession = session }
         let request = LoginRequest(username: jid.local ?? "", credential: credential.login,
-                                   usedSCRAMBefore: usedSCRAM, resource: common.resource)
-        func attempt() throws -> (Connection, LoginOutcome) {
-            let connection = try open(domain: jid.domain, settings: settings, account: jid)
+                                   usedSCRAMBefore: usedSCRAM, resource: common.resource,
+                                   expectedMechanism: keysSession.flatMap { $0.sasl2 ? $0.mechanism : nil })
+        func attemptOnce(pipelined: Bool) throws -> (Connection, LoginOutcome) {
+            let connection = try open(domain: jid.domain, settings: settings, account: jid, pipelined: pipelined)
             do { return (connection, try connection.logIn(request)) } catch {
                 connection.close()
                 throw error
+            }
+        }
+        func attempt() throws -> (Connection, LoginOutcome) {
+            do { return try attemptOnce(pipelined: keysSession != nil) } catch ConnectionError.sasl(.rememberedOfferChanged) {
+                return try attemptOnce(pipelined: false)
             }
         }
         var connection: Connection, outcome: LoginOutcome
@@ -116,7 +126,23 @@ extension AccountContext {
             throw error
         }
         if stored != nil, !usedSCRAM, outcome.mechanism != "PLAIN" { try rememberSCRAM(jid) }
+        if let keysSession, keysSession.sasl2 != outcome.usedSASL2 || keysSession.mechanism != outcome.mechanism {
+            try rememberOffer(mechanism: outcome.mechanism, sasl2: outcome.usedSASL2, for: keysSession)
+        }
         return (connection, jid)
+    }
+
+    /// Records in the keys' session file what the server now offers (SASL2 or not, the mechanism
+    /// the keys went with), so the next run pipelines `<authenticate/>` for that, or not at all;
+    /// a file replaced meanwhile is left alone.
+    private func rememberOffer(mechanism: String, sasl2: Bool, for session: StoredSession) throws {
+        let sessions = environment.sessions
+        try sessions.withSessionLock(session.jid) {
+            guard case .scramKeys(var current)? = try sessions.loadCached(session.jid), current.clientKey == session.clientKey else { return }
+            current.sasl2 = sasl2
+            current.mechanism = mechanism
+            try sessions.save(current)
+        }
     }
 
     /// A stream error `internal-server-error`: the server's own fault, worth one more stream
@@ -139,7 +165,16 @@ extension AccountContext {
 
     /// The FAST path: the token authenticates (one round trip), the rotated one is stored.
     private func connectWithToken(jid: JID, settings: AccountSettings) throws -> (Connection, JID) {
-        let connection = try open(domain: jid.domain, settings: settings, account: jid)
+        // A token means the server offered SASL2 with FAST: <starttls/> rides with the first
+        // header, <authenticate/> with the one after TLS; features that changed mean one more
+        // stream the unpipelined way, whose answer (no FAST: exit 3) is the one that counts.
+        do { return try connectWithToken(jid: jid, settings: settings, pipelined: true) } catch ConnectionError.sasl(.rememberedOfferChanged) {
+            return try connectWithToken(jid: jid, settings: settings, pipelined: false)
+        }
+    }
+
+    private func connectWithToken(jid: JID, settings: AccountSettings, pipelined: Bool) throws -> (Connection, JID) {
+        let connection = try open(domain: jid.domain, settings: settings, account: jid, pipelined: pipelined)
         let failure: ConnectionError?
         do { failure = try FASTSessionResume.resume(connection, env: environment, jid: jid, resource: common.resource) } catch {
             connection.close()

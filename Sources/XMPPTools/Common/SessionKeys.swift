@@ -17,9 +17,9 @@ enum SessionKeys {
     }
 
     /// The stored form of `keys` for `jid`.
-    static func session(jid: JID, mechanism: String, keys: SCRAMKeys, now: Int) -> StoredSession {
+    static func session(jid: JID, mechanism: String, keys: SCRAMKeys, now: Int, sasl2: Bool = false) -> StoredSession {
         StoredSession(jid: jid.bare, mechanism: mechanism, hash: keys.hash.rawValue, salt: Base64.encode(keys.salt),
                       iterations: keys.iterations, clientKey: Base64.encode(keys.clientKey),
-                      serverKey: Base64.encode(keys.serverKey), created: now)
+                      serverKey: Base64.encode(keys.serverKey), created: now, sasl2: sasl2)
     }
 }

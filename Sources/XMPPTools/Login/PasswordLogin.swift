@@ -33,6 +33,8 @@ enum PasswordLogin {
         var endpoint: Endpoint
         /// The server's XEP-0474 hash was present and matched.
         var downgradeProtected = false
+        /// The log-in went over SASL2.
+        var usedSASL2 = false
     }
 
     /// Parses an account JID, which needs a user part.
@@ -72,7 +74,7 @@ enum PasswordLogin {
         }
         return Result(boundJID: bound, mechanism: outcome.mechanism, session: session,
                       tlsVersion: connection.tlsVersion ?? .other, endpoint: connection.endpoint,
-                      downgradeProtected: outcome.downgradeProtected)
+                      downgradeProtected: outcome.downgradeProtected, usedSASL2: outcome.usedSASL2)
     }
 
     private static func noSCRAM(_ jid: JID) -> ToolFailure {
@@ -127,7 +129,8 @@ enum PasswordLogin {
         try env.sessions.withSessionLock(jid) {
             switch result.session {
             case .scramKeys(let keys):
-                try env.sessions.save(SessionKeys.session(jid: jid, mechanism: result.mechanism, keys: keys, now: env.now))
+                try env.sessions.save(SessionKeys.session(jid: jid, mechanism: result.mechanism, keys: keys, now: env.now,
+                                                       sasl2: result.usedSASL2))
             case .fast(let mechanism, let token, let userAgentID):
                 try env.sessions.save(FASTSession(jid: jid.bare, mechanism: mechanism.name, token: token.secret,
                                                   expiry: token.expiry, userAgentID: userAgentID, created: env.now))

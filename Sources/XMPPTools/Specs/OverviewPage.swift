@@ -100,7 +100,8 @@ public enum OverviewPage {
                 + "seconds is exit status 3, naming the command."),
         .paragraph(
             "Wherever a contact's JID is expected, a name without @ means that name on the account's own "
-                + "domain. Each run binds its own resource, xmpp-tools.RANDOM unless --resource names one, so "
+                + "domain. Each run binds its own resource unless --resource names one (xmpp-tools.RANDOM, or with a "
+                + "FAST session one the server picks at random), so "
                 + "two programs using one account at once never knock each other off the server."),
         .paragraph(
             "JIDs are read as RFC 7622 says and kept in one canonical form, which is what is shown, sent, "
