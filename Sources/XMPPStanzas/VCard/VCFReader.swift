@@ -18,6 +18,10 @@ public enum VCFReader {
         public var warnings: [String] = []
         /// The same drops as values (`PRODID`, a second `FN` of one ALTID…), for reports.
         public var dropped: [VCardLoss] = []
+        /// A VERSION:4.0 card as RFC 6351 xCard: every property as the file has it, the ones
+        /// `card` does not map too, for the vCard4 node; nil for 2.1 and 3.0. VERSION, PRODID
+        /// and REV are left out (they describe the file), and so are groups (`item1.`).
+        public var xcard: XMLElement?
     }
 
     /// A card being read.
@@ -26,6 +30,9 @@ public enum VCFReader {
         var version = false
         /// `NAME ALTID` of the properties read so far, and their lines: RFC 6350 §5.4 forms of one value.
         var alternatives: [String: Int] = [:]
+        /// The VERSION value, and the content lines, for a 4.0 card's xCard.
+        var versionValue = ""
+        var lines: [VCFContentLine] = []
 
         mutating func drop(_ line: VCFContentLine, value: String, because reason: String) {
             let shown = VCFContentLine.excerpt(value)
@@ -58,11 +65,16 @@ public enum VCFReader {
                 guard open.version || depth > 0 else {
                     throw .malformed(line: open.entry.line, reason: "the vCard begun here has no VERSION line (add VERSION:3.0 after BEGIN:VCARD)")
                 }
+                if open.versionValue == "4.0" { open.entry.xcard = XCardText.element(of: open.lines) }
                 entries.append(open.entry)
                 current = nil
                 continue
             }
-            if line.name == "VERSION" { open.version = true }
+            if line.name == "VERSION" {
+                open.version = true
+                open.versionValue = line.value.trimmingWhitespace()
+            }
+            if !["VERSION", "PRODID", "REV", ""].contains(line.name) { open.lines.append(line) }
             try apply(line, to: &open, depth: depth)
             current = open
         }
