@@ -8,7 +8,7 @@ import XMLTree
 /// written. xCard → text returns nil for what text cannot carry (attributes, elements of other
 /// namespaces, a name that is no vCard name, a control character). Groups (`item1.TEL`) are
 /// dropped on the way in, as the 3.0 reader drops them, so Apple's grouped properties still map.
-enum XCardText {
+public enum XCardText {
     /// RFC 6350 §6 (and RFC 6474, RFC 6715) default value types; any other property's is `unknown`.
     static let defaultTypes: [String: String] = [
         "source": "uri", "kind": "text", "xml": "text", "fn": "text", "n": "structured", "nickname": "text",
@@ -58,8 +58,9 @@ enum XCardText {
     /// The xCard property of one content line (its group dropped); nil for a name that cannot
     /// start an XML element (`1X`), which the reader drops with a warning anyway.
     static func property(_ line: VCFContentLine) -> XMLElement? {
-        guard startsXMLName(line.name) else { return nil }
         let name = line.name.lowercased()
+        // `<group/>` and `<parameters/>` are xCard's own structure, not properties.
+        guard startsXMLName(name), name != "group", name != "parameters" else { return nil }
         var property = XMLElement(name, namespace: Namespace.vcard4)
         var valueType = defaultTypes[name] ?? "unknown"
         var parameters: [(name: String, values: [String])] = []
@@ -97,8 +98,10 @@ enum XCardText {
         switch type {
         case "structured":
             guard let (names, fixed) = components[property] else { return [leaf("unknown", raw)] }
-            let parts = VCFText.split(raw, on: ";")
+            var parts = VCFText.split(raw, on: ";")
             guard parts.count <= names.count else { return [leaf("unknown", raw)] }
+            // GENDER:M; and GENDER:M are one value, as the writer drops empty trailing components.
+            if !fixed { while parts.count > 1, parts.last?.isEmpty == true { parts.removeLast() } }
             var out: [XMLElement] = []
             for (i, componentName) in names.enumerated() {
                 guard i < parts.count else {
@@ -127,7 +130,7 @@ enum XCardText {
 
     /// The content lines of xCard properties (`<group/>` members prefixed with its name), and
     /// the properties text cannot carry.
-    static func lines(of properties: [XMLElement]) -> (lines: [String], refused: [XMLElement]) {
+    public static func lines(of properties: [XMLElement]) -> (lines: [String], refused: [XMLElement]) {
         var lines: [String] = []
         var refused: [XMLElement] = []
         for p in properties {
@@ -198,10 +201,23 @@ enum XCardText {
             guard let text = parameters(p) else { return nil }
             head += text
         }
-        let implied = valueType == defaultType || valueType == "unknown" || valueType == "structured"
-            || defaultType == "date-and-or-time" && ["date", "time", "date-time"].contains(valueType)
-        if !implied { head += ";VALUE=" + valueType }
+        if !isImplied(valueType, by: defaultType, value: value) { head += ";VALUE=" + valueType }
         return head + ":" + value
+    }
+
+    /// True when a reader takes `value` for `valueType` without a VALUE parameter. A property
+    /// of unknown type reads as `unknown`; one of a known type with an unknown value gets
+    /// `VALUE=unknown`, which `property` reads back as such (no RFC names it, so others take it as text).
+    static func isImplied(_ valueType: String, by defaultType: String, value: String) -> Bool {
+        if valueType == defaultType || valueType == "structured" { return true }
+        guard defaultType == "date-and-or-time" else { return false }
+        // RFC 6350 §4.3.4: a time starts with T, a date-time holds one after the date, a date none.
+        switch valueType {
+        case "time": return true
+        case "date-time": return value.contains("T") && !value.hasPrefix("T")
+        case "date": return !value.contains("T")
+        default: return false
+        }
     }
 
     /// `;NAME=value,value…` for each parameter; values quoted where they hold a separator, with
