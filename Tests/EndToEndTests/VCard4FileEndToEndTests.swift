@@ -8,7 +8,8 @@ final class VCard4FileEndToEndTests: XCTestCase {
     static let file = """
         BEGIN:VCARD\r
         VERSION:4.0\r
-        FN:Zoë Four\r
+        FN;ALTID=1;LANGUAGE=en:Zoë Four\r
+        FN;ALTID=1;LANGUAGE=fr:Zoë Quatre\r
         NICKNAME:Zed\r
         EMAIL;TYPE=work:zoe@example.org\r
         NOTE:commas\\, semicolons\\; and a\\nline break\r
@@ -22,7 +23,7 @@ final class VCard4FileEndToEndTests: XCTestCase {
         """
 
     /// The unmapped properties as the export writes them.
-    static let unmappedLines = ["GENDER:F", "ANNIVERSARY:20090808", "LANG;PREF=1:fr", "GEO:geo:46.772673,-71.282945",
+    static let unmappedLines = ["FN;ALTID=1;LANGUAGE=en:Zoë Four", "FN;ALTID=1;LANGUAGE=fr:Zoë Quatre", "GENDER:F", "ANNIVERSARY:20090808", "LANG;PREF=1:fr", "GEO:geo:46.772673,-71.282945",
                                 "X-FOO;X-PARAM=\"a:b\":bar\\, baz"]
 
     func testA40FileReachesTheVCard4NodeWithItsUnmappedPropertiesAndComesBack() throws {
@@ -32,7 +33,9 @@ final class VCard4FileEndToEndTests: XCTestCase {
         let imported = try t.run("xmpp-vcard", ["import", path, "--json"])
         XCTAssertEqual(imported.status, 0, imported.stderr)
         XCTAssertFalse(imported.stderr.contains("GENDER"), "the vCard4 node keeps GENDER, so it is not lost: \(imported.stderr)")
+        XCTAssertTrue(imported.stderr.contains("vcard-temp leaves out FN 'Zoë Quatre'"), imported.stderr)
         let report = try VCardEndToEndTests.object(imported)
+        XCTAssertEqual(report["dropped_fields"] as? [String], [], "the other FN form reached the vCard4 node")
         let stores = try XCTUnwrap(report["stores"] as? [[String: Any]])
         XCTAssertEqual(stores.first { $0["store"] as? String == "vcard4" }?["status"] as? String, "updated")
 
@@ -44,13 +47,13 @@ final class VCard4FileEndToEndTests: XCTestCase {
         XCTAssertEqual(try ProfileStoresEndToEndTests.get(t, ["--store", "nick"])["nickname"] as? String, "Zed")
         let merged = try ProfileStoresEndToEndTests.get(t, [])
         XCTAssertEqual(merged["note"] as? String, "commas, semicolons; and a\nline break")
-        XCTAssertEqual((merged["field_sources"] as? [String: String])?["fullname"], "vcard4")
+        XCTAssertEqual(merged["fullname"] as? String, "Zoë Four")
 
         // Another client reads the unmapped properties from the vCard4 node itself.
         if (try? SlixmppPeer.require()) != nil {
             let seen = try SlixmppPeer.run(t, account: account, mode: "read", [account.0])
             let v4 = try XCTUnwrap(seen["vcard4"] as? [String: [String]], "\(seen)")
-            XCTAssertEqual(v4["fn"], ["Zoë Four"])
+            XCTAssertEqual(v4["fn"], ["1", "en", "Zoë Four"], "the first FN, its ALTID and LANGUAGE")
             XCTAssertEqual(v4["gender"], ["F"])
             XCTAssertEqual(v4["anniversary"], ["20090808"])
             XCTAssertEqual(v4["lang"], ["1", "fr"], "the PREF parameter and the language tag")
@@ -61,7 +64,7 @@ final class VCard4FileEndToEndTests: XCTestCase {
         // Exported from the vCard4 node again, intact, and the export imports to the same file.
         let export = try t.run("xmpp-vcard", ["get", "--format", "vcf4", "--store", "vcard4"])
         XCTAssertEqual(export.status, 0, export.stderr)
-        XCTAssertTrue(export.stdout.hasPrefix("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Zoë Four\r\n"), export.stdout)
+        XCTAssertTrue(export.stdout.hasPrefix("BEGIN:VCARD\r\nVERSION:4.0\r\n"), export.stdout)
         let lines = export.stdout.components(separatedBy: "\r\n")
         for line in Self.unmappedLines { XCTAssertTrue(lines.contains(line), "\(line) in \(export.stdout)") }
         XCTAssertTrue(lines.contains("NOTE:commas\\, semicolons\\; and a\\nline break"), export.stdout)

@@ -268,4 +268,17 @@ final class XCardTextTests: XCTestCase {
         let vcard4 = try VCard4(element: try XCTUnwrap(entry.xcard))
         XCTAssertEqual(vcard4.extras.filter { $0.name != "photo" }, extras)
     }
+
+    /// A field the node holds only in a form it does not map (FN with its ALTID forms, which
+    /// vcard-temp got the first of) is written once, in the node's form.
+    func testVCF4WriterWritesAFieldOnceWhenTheNodeHoldsItWithParameters() throws {
+        let entry = try XCTUnwrap(VCFReader.read("BEGIN:VCARD\r\nVERSION:4.0\r\nFN;ALTID=1;LANGUAGE=en:Taro\r\n"
+                                                 + "FN;ALTID=1;LANGUAGE=ja:太郎\r\nEND:VCARD\r\n").first)
+        let vcard4 = try VCard4(element: try XCTUnwrap(entry.xcard))
+        XCTAssertNil(vcard4.fields.fullName)
+        XCTAssertEqual(entry.card.fullName, "Taro")
+        let text = VCF4Writer.write(entry.card, vcard4Extras: vcard4.extras)
+        XCTAssertEqual(text.components(separatedBy: "\r\n").filter { $0.hasPrefix("FN") },
+                       ["FN;ALTID=1;LANGUAGE=en:Taro", "FN;ALTID=1;LANGUAGE=ja:太郎"])
+    }
 }

@@ -22,6 +22,9 @@ public enum VCFReader {
         /// `card` does not map too, for the vCard4 node; nil for 2.1 and 3.0. VERSION, PRODID
         /// and REV are left out (they describe the file), and so are groups (`item1.`).
         public var xcard: XMLElement?
+        /// What `card` (vcard-temp) cannot hold of a 4.0 card but `xcard` does: another ALTID form,
+        /// a GEO with an altitude. Not in `dropped`: the profile as a whole keeps it.
+        public var keptInVCard4Only: [VCardLoss] = []
     }
 
     /// A card being read.
@@ -36,6 +39,12 @@ public enum VCFReader {
 
         mutating func drop(_ line: VCFContentLine, value: String, because reason: String) {
             let shown = VCFContentLine.excerpt(value)
+            // A 4.0 card's xCard holds every property but these: what vcard-temp cannot, it still has.
+            if versionValue == "4.0", !["PRODID", "REV"].contains(line.name), XCardText.property(line) != nil {
+                entry.warnings.append("line \(line.line): vcard-temp leaves out \(line.name) '\(shown)' (\(reason)); the vCard4 node keeps it")
+                entry.keptInVCard4Only.append(VCardLoss(field: line.name, value: shown))
+                return
+            }
             entry.warnings.append("line \(line.line): left out \(line.name) '\(shown)' (\(reason))")
             entry.dropped.append(VCardLoss(field: line.name, value: shown))
         }

@@ -31,11 +31,15 @@ public enum VCF4Writer {
     static func lines(_ card: VCard, vcard4Extras: [XMLElement]) -> (lines: [String], refused: [XMLElement]) {
         var mapped = VCard4.mappable(card)
         mapped.emails = card.emails.map { VCard.Email(address: $0.address, types: $0.types) }
-        var (lines, refused) = XCardText.lines(of: VCard4Writer.properties(of: mapped, droppedEmailTypes: []))
-        // FN is required in 4.0; an empty one reads back as "not set".
-        if mapped.fullName == nil { lines.insert("FN:", at: 0) }
-        if let photo = card.photo, let line = photoLine(photo) { lines.append(line) }
+        // A field the node also holds in a form it does not map (an FN with its ALTID forms) is written once, in that form.
+        let properties = VCard4Writer.properties(of: mapped, droppedEmailTypes: []).filter { p in
+            !vcard4Extras.contains { $0.name == p.name && values($0) == values(p) }
+        }
+        var (lines, refused) = XCardText.lines(of: properties)
         let extras = vcard4Extras.filter { card.photo == nil || $0.name.lowercased() != "photo" }
+        // FN is required in 4.0; an empty one reads back as "not set".
+        if !properties.contains(where: { $0.name == "fn" }) && !extras.contains(where: { $0.name == "fn" }) { lines.insert("FN:", at: 0) }
+        if let photo = card.photo, let line = photoLine(photo) { lines.append(line) }
         let (extraLines, extraRefused) = XCardText.lines(of: extras)
         lines += extraLines
         refused += extraRefused
@@ -44,6 +48,11 @@ public enum VCF4Writer {
             if let line = e.name.uppercased() == "GEO" ? geoLine(e) : VCFWriter.extraLine(e, depth: 0) { lines.append(line) }
         }
         return (["BEGIN:VCARD", "VERSION:4.0"] + lines + ["END:VCARD"], refused)
+    }
+
+    /// The texts of a property's value elements (not its parameters).
+    static func values(_ property: XMLElement) -> [String] {
+        property.elements.filter { $0.name != "parameters" }.map(\.text)
     }
 
     /// `PHOTO:data:image/png;base64,…` or `PHOTO;MEDIATYPE=…:URI`; nil when it holds neither.
