@@ -269,21 +269,7 @@ public enum VCFReader {
     /// A URI value: not escaped by the RFCs, but some writers escape ':' ',' ';' anyway, and
     /// only those escapes are undone (a JID may hold a literal backslash, XEP-0106).
     static func uriValue(_ raw: String) -> String? {
-        var out = String.UnicodeScalarView()
-        var pendingBackslash = false
-        for s in raw.unicodeScalars {
-            if pendingBackslash {
-                pendingBackslash = false
-                if s != ":" && s != "," && s != ";" && s != "\\" { out.append("\\") }
-                out.append(s)
-            } else if s == "\\" {
-                pendingBackslash = true
-            } else {
-                out.append(s)
-            }
-        }
-        if pendingBackslash { out.append("\\") }
-        let result = String(out).trimmingWhitespace()
+        let result = XCardText.unescapeURI(raw).trimmingWhitespace()
         return result.isEmpty ? nil : result
     }
 
