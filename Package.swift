@@ -77,7 +77,7 @@ let package = Package(
         .executableTarget(name: "FuzzJID", dependencies: ["FuzzSupport", "XMPPStanzas"]),
         .executableTarget(name: "FuzzSCRAM", dependencies: ["FuzzSupport", "XMPPConnection", "CryptoPrimitives"]),
         .executableTarget(name: "FuzzPNG", dependencies: ["FuzzSupport", "PNGImage"]),
-        .executableTarget(name: "FuzzVCard", dependencies: ["FuzzSupport", "XMPPStanzas"]),
+        .executableTarget(name: "FuzzVCard", dependencies: ["FuzzSupport", "XMPPStanzas", "XMLTree"]),
         .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "TextFormats"]),
 
         // One unit-test target per library module.

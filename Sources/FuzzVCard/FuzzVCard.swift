@@ -1,4 +1,5 @@
 import FuzzSupport
+import XMLTree
 import XMPPStanzas
 
 /// Fuzz target for `VCFReader`, which reads the .vcf files `xmpp-vcard set --from` and
@@ -6,7 +7,9 @@ import XMPPStanzas
 ///
 /// The input is the file. Invariants checked: reading never crashes; every card read is written
 /// back by `VCFWriter` and read again to an equal card (the writer's promise); the card's
-/// vcard-temp XML, as published and cached, reads back to an equal card.
+/// vcard-temp XML, as published and cached, reads back to an equal card; a 4.0 card's xCard (for
+/// the vCard4 node) writes back as text without refusing a property, and that text reads in to
+/// the same xCard.
 enum FuzzVCardTarget {
     static func run(_ data: UnsafeBufferPointer<UInt8>) {
         guard let entries = try? VCFReader.read(Array(data)) else { return }
@@ -19,6 +22,7 @@ enum FuzzVCardTarget {
             } catch {
                 FuzzReplay.invariant(false, "card of line \(entry.line) written as \(vcf.debugDescription) is refused: \(error)")
             }
+            if let xcard = entry.xcard { checkXCard(xcard, line: entry.line) }
             let xml = card.xml
             do throws(StanzaParseError) {
                 let fromXML = try VCard(xml: xml)
@@ -28,6 +32,20 @@ enum FuzzVCardTarget {
             }
         }
     }
+}
+
+/// xCard → text → xCard is the identity on what the reader made, and refuses nothing.
+private func checkXCard(_ xcard: XMLElement, line: Int) {
+    let (lines, refused) = XCardText.lines(of: xcard.elements)
+    FuzzReplay.invariant(refused.isEmpty, "card of line \(line): xCard properties with no text form: \(refused)")
+    let text = (["BEGIN:VCARD", "VERSION:4.0"] + lines + ["END:VCARD"]).joined(separator: "\r\n") + "\r\n"
+    do throws(VCFError) {
+        let again = try VCFReader.read(text).first?.xcard
+        FuzzReplay.invariant(again == xcard, "card of line \(line): xCard written as \(text.debugDescription) reads back as \(String(describing: again)), not \(xcard)")
+    } catch {
+        FuzzReplay.invariant(false, "card of line \(line): xCard written as \(text.debugDescription) is refused: \(error)")
+    }
+    _ = try? VCard4(element: xcard)
 }
 
 /// The fields where `a` and `b` differ, for the failure message.

@@ -1,3 +1,4 @@
+import XMLTree
 import XMPPStanzas
 
 /// The places a profile lives: vcard-temp (XEP-0054), the vCard4 PEP node (XEP-0292) and the
@@ -73,6 +74,8 @@ public struct MergedProfile: Sendable, Equatable {
     public var conflicts: [ProfileConflict]
     /// The stores that held something.
     public var stores: [ProfileStore]
+    /// The vCard4 node's properties no field maps (GENDER, LANG, X-…), for a vCard 4.0 export.
+    public var vcard4Extras: [XMLElement]
 
     /// Merges `stored`.
     public init(_ stored: StoredProfile) {
@@ -102,6 +105,7 @@ public struct MergedProfile: Sendable, Equatable {
         self.sources = sources
         self.conflicts = conflicts
         stores = stored.presentStores
+        vcard4Extras = stored.vcard4?.extras ?? []
     }
 }
 

@@ -50,8 +50,11 @@ public enum ProfileWriter {
     ///
     /// A store is written only for fields the change alters in it; `fields` names them instead,
     /// for a caller that wrote them elsewhere first (a profile set through the avatar step).
+    /// `vcard4`, when given, makes the vCard4 node's content from its current one instead of
+    /// putting the changed fields over it: a vCard 4.0 file's own properties, read natively.
     public static func write(on connection: any StanzaChannel, stores: Set<ProfileStore>, access: String?,
-                             fields: [VCardField]? = nil, change: (VCard) throws -> VCard) throws -> ProfileWriteResult {
+                             fields: [VCardField]? = nil, vcard4: ((VCard4) -> VCard4)? = nil,
+                             change: (VCard) throws -> VCard) throws -> ProfileWriteResult {
         let before = try ProfileService.fetchOwn(on: connection)
         let base: VCard
         if stores.count > 1 {
@@ -96,9 +99,9 @@ public enum ProfileWriter {
 
         if stores.contains(.vcard4) {
             let current = before.vcard4 ?? VCard4()
-            let desired = current.replacingFields(with: wanted)
+            let desired = vcard4?(current) ?? current.replacingFields(with: wanted)
             var converts = false
-            var w = alters(.vcard4) || publishedTemp
+            var w = alters(.vcard4) || publishedTemp || (vcard4 != nil && desired != current)
                 ? writeVCard4(on: connection, current: current, desired: desired, publishedTemp: publishedTemp, access: access,
                               after: &after, converts: &converts)
                 : write(.vcard4, .unchanged)

@@ -60,29 +60,6 @@ final class VCardServiceTests: XCTestCase {
         }
     }
 
-    /// The pipeline hands out answers in request order, whatever order the server replies in.
-    func testThePipelineKeepsRequestOrder() throws {
-        let jids = try ["a@example.com", "b@example.com", "c@example.com"].map { try JID($0) }
-        var pending: [XMLElement] = []
-        let channel = try FakeChannel(answers: Array(repeating: { request in
-            pending.append(request)
-            guard pending.count == 3 else { return [] }
-            // Reply to all three, last first.
-            return pending.reversed().map { r in
-                let name = r[attribute: "to"] ?? "?"
-                return "<iq xmlns='jabber:client' id='\(r[attribute: "id"] ?? "")' type='result'><vCard xmlns='vcard-temp'><FN>\(name)</FN></vCard></iq>"
-            }
-        }, count: 3))
-        var pipeline = VCardFetchPipeline(connection: channel, jids: jids, window: 8)
-        var seen: [String] = []
-        while let (jid, result) = pipeline.next() {
-            XCTAssertEqual(try result.get().fullName, jid.description)
-            seen.append(jid.description)
-        }
-        XCTAssertEqual(seen, jids.map(\.description))
-        XCTAssertEqual(channel.requests.count, 3)
-    }
-
     /// A publish is one set carrying the whole card.
     func testPublishSendsTheWholeCard() throws {
         let channel = try FakeChannel(replies: ["<iq xmlns='jabber:client' id='{id}' type='result'/>"])

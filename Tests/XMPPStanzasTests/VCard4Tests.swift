@@ -80,6 +80,20 @@ final class VCard4Tests: XCTestCase {
         XCTAssertEqual(v.fields.emails, [VCard.Email(address: "a@example.org")])
     }
 
+    /// nbxmpp (Gajim's library) writes an empty `<parameters/>` into every property, as captured
+    /// from its VCard4 module's publish; the fields are still mapped, not kept as extras.
+    func testNbxmppEmptyParametersAreNoParameters() throws {
+        let v = try VCard4(element: parseXMLDocument("""
+            <vcard xmlns="urn:ietf:params:xml:ns:vcard-4.0"><fn><parameters /><text>Gajim User</text></fn>            <n><parameters /><surname>User</surname><given>Gajim</given></n><org><parameters /><text>Gajim</text></org>            <email><parameters /><text>g@example.org</text></email><gender><parameters /><sex>F</sex></gender>            <note><parameters /><text/></note></vcard>
+            """))
+        XCTAssertEqual(v.fields.fullName, "Gajim User")
+        XCTAssertEqual(v.fields.name.family, "User")
+        XCTAssertEqual(v.fields.organization.name, "Gajim")
+        XCTAssertEqual(v.fields.emails, [VCard.Email(address: "g@example.org")])
+        XCTAssertEqual(v.extras.map(\.name), ["gender"], "a blank NOTE is absent; GENDER is kept as it came")
+        XCTAssertNotNil(v.extras.first?.child("parameters"))
+    }
+
     func testBirthdayIsWrittenInRFC6350BasicFormAndReadBackAsXEP0054() throws {
         var card = VCard()
         card.birthday = "1990-02-03"

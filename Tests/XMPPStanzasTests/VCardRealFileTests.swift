@@ -90,7 +90,9 @@ final class VCardRealFileTests: XCTestCase {
         let entry = try XCTUnwrap(try Self.entries("vobject-vcard40_multilang.vcf").first)
         XCTAssertEqual(entry.card.fullName, "Yamada Taro")
         XCTAssertEqual(entry.card.name, VCard.Name(family: "Yamada", given: "Taro"))
-        XCTAssertEqual(entry.dropped, [VCardLoss(field: "FN", value: "山田太郎"), VCardLoss(field: "N", value: "山田;太郎;;;")])
+        XCTAssertEqual(entry.keptInVCard4Only, [VCardLoss(field: "FN", value: "山田太郎"), VCardLoss(field: "N", value: "山田;太郎;;;")],
+                       "a 4.0 file: the vCard4 node keeps the other forms")
+        XCTAssertEqual(entry.dropped, [])
         XCTAssertEqual(entry.warnings.count, 2)
         XCTAssertEqual(Self.extra(entry.card, "UID"), "urn:uuid:multilang-vcard-example")
     }

@@ -148,7 +148,12 @@ final class VCardVCFStructureTests: XCTestCase {
         XCTAssertEqual(card.note, "one")
         XCTAssertEqual(card.extras.map { VCard.summary(of: $0) },
                        ["T. Sato", "Lecturer", "FAMILY=Satou; GIVEN=Tarou", "ORGNAME=University; ORGUNIT=Physics", "https://b.example", "two"])
-        XCTAssertEqual(entry.warnings, ["line 4: left out FN 'Taro Sato' (ALTID 1 is another form of the FN on line 3, which is kept)"])
+        // A 4.0 card: its xCard, for the vCard4 node, keeps the other form.
+        XCTAssertEqual(entry.warnings, ["line 4: vcard-temp leaves out FN 'Taro Sato' (ALTID 1 is another form of the FN on line 3, "
+                                        + "which is kept); the vCard4 node keeps it"])
+        XCTAssertEqual(entry.dropped, [])
+        XCTAssertEqual(entry.keptInVCard4Only, [VCardLoss(field: "FN", value: "Taro Sato")])
+        XCTAssertEqual(entry.xcard?.children("fn").count, 3)
         // The XML form (as published) reads back to the same card, and so does the file written from it.
         XCTAssertEqual(try VCard(xml: card.xml), card)
         XCTAssertEqual(try VCFReader.read(VCFWriter.write(card)).map(\.card), [card])

@@ -18,6 +18,13 @@ public enum VCFReader {
         public var warnings: [String] = []
         /// The same drops as values (`PRODID`, a second `FN` of one ALTID…), for reports.
         public var dropped: [VCardLoss] = []
+        /// A VERSION:4.0 card as RFC 6351 xCard: every property as the file has it, the ones
+        /// `card` does not map too, for the vCard4 node; nil for 2.1 and 3.0. VERSION, PRODID
+        /// and REV are left out (they describe the file), and so are groups (`item1.`).
+        public var xcard: XMLElement?
+        /// What `card` (vcard-temp) cannot hold of a 4.0 card but `xcard` does: another ALTID form,
+        /// a GEO with an altitude. Not in `dropped`: the profile as a whole keeps it.
+        public var keptInVCard4Only: [VCardLoss] = []
     }
 
     /// A card being read.
@@ -26,9 +33,18 @@ public enum VCFReader {
         var version = false
         /// `NAME ALTID` of the properties read so far, and their lines: RFC 6350 §5.4 forms of one value.
         var alternatives: [String: Int] = [:]
+        /// The VERSION value, and the content lines, for a 4.0 card's xCard.
+        var versionValue = ""
+        var lines: [VCFContentLine] = []
 
         mutating func drop(_ line: VCFContentLine, value: String, because reason: String) {
             let shown = VCFContentLine.excerpt(value)
+            // A 4.0 card's xCard holds every property but these: what vcard-temp cannot, it still has.
+            if versionValue == "4.0", !["PRODID", "REV"].contains(line.name), XCardText.property(line) != nil {
+                entry.warnings.append("line \(line.line): vcard-temp leaves out \(line.name) '\(shown)' (\(reason)); the vCard4 node keeps it")
+                entry.keptInVCard4Only.append(VCardLoss(field: line.name, value: shown))
+                return
+            }
             entry.warnings.append("line \(line.line): left out \(line.name) '\(shown)' (\(reason))")
             entry.dropped.append(VCardLoss(field: line.name, value: shown))
         }
@@ -58,11 +74,16 @@ public enum VCFReader {
                 guard open.version || depth > 0 else {
                     throw .malformed(line: open.entry.line, reason: "the vCard begun here has no VERSION line (add VERSION:3.0 after BEGIN:VCARD)")
                 }
+                if open.versionValue == "4.0" { open.entry.xcard = XCardText.element(of: open.lines) }
                 entries.append(open.entry)
                 current = nil
                 continue
             }
-            if line.name == "VERSION" { open.version = true }
+            if line.name == "VERSION" {
+                open.version = true
+                open.versionValue = line.value.trimmingWhitespace()
+            }
+            if !["VERSION", "PRODID", "REV", ""].contains(line.name) { open.lines.append(line) }
             try apply(line, to: &open, depth: depth)
             current = open
         }
@@ -248,21 +269,7 @@ public enum VCFReader {
     /// A URI value: not escaped by the RFCs, but some writers escape ':' ',' ';' anyway, and
     /// only those escapes are undone (a JID may hold a literal backslash, XEP-0106).
     static func uriValue(_ raw: String) -> String? {
-        var out = String.UnicodeScalarView()
-        var pendingBackslash = false
-        for s in raw.unicodeScalars {
-            if pendingBackslash {
-                pendingBackslash = false
-                if s != ":" && s != "," && s != ";" && s != "\\" { out.append("\\") }
-                out.append(s)
-            } else if s == "\\" {
-                pendingBackslash = true
-            } else {
-                out.append(s)
-            }
-        }
-        if pendingBackslash { out.append("\\") }
-        let result = String(out).trimmingWhitespace()
+        let result = XCardText.unescapeURI(raw).trimmingWhitespace()
         return result.isEmpty ? nil : result
     }
 

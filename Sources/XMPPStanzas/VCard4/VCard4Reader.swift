@@ -11,6 +11,13 @@ enum VCard4Reader {
     /// Reads `property` into `card`; false when it belongs in the extras.
     static func read(_ property: XMLElement, into card: inout VCard, seen: inout Set<String>) -> Bool {
         guard property.attributes.isEmpty else { return false }
+        // nbxmpp (Gajim) writes an empty `<parameters/>` into every property: no parameters at all.
+        var property = property
+        property.children.removeAll { node in
+            guard case .element(let e) = node else { return false }
+            return e.name == "parameters" && e.namespace == Namespace.vcard4 && e.attributes.isEmpty && e.elements.isEmpty
+                && VCard.isBlank(e.text)
+        }
         let name = property.name
         // `<fn><text/></fn>` and the like (Prosody writes them for absent fields): nothing.
         if isBlankProperty(property) { return true }

@@ -2,7 +2,9 @@ import XMLTree
 
 /// `VCard` fields → RFC 6351 properties, in RFC 6350 order.
 enum VCard4Writer {
-    static func properties(of card: VCard) -> [XMLElement] {
+    /// `droppedEmailTypes`: the email type flags left out (vCard 4.0 has no `internet`; a .vcf
+    /// file written for people keeps them, since 4.0 readers take unknown TYPE values).
+    static func properties(of card: VCard, droppedEmailTypes: Set<String> = VCard4.droppedEmailTypes) -> [XMLElement] {
         var out: [XMLElement] = []
         if let fn = card.fullName { out.append(simple("fn", "text", fn)) }
         if !card.name.isEmpty {
@@ -32,7 +34,7 @@ enum VCard4Writer {
         }
         for e in card.emails {
             var email = XMLElement("email", namespace: Namespace.vcard4)
-            if let params = parameters(e.types.filter { !VCard4.droppedEmailTypes.contains($0) }) { email.append(params) }
+            if let params = parameters(e.types.filter { !droppedEmailTypes.contains($0) }) { email.append(params) }
             email.append(leaf("text", e.address))
             out.append(email)
         }

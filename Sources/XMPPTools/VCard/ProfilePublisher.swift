@@ -10,20 +10,23 @@ struct ProfilePublisher {
 
     /// `imported`: `status` is always "imported", even where every store already held the card.
     /// `skipped`: what the input had that was never sent (a file's PRODID), already warned about.
+    /// `vcard4`: the vCard4 node's content from its current one (a 4.0 file's own properties).
     func run(stores: [ProfileStore], access: PEPAccess, imported: Bool = false, skipped: [VCardLoss] = [],
-             change: (VCard) throws -> VCard) throws {
+             vcard4: ((VCard4) -> VCard4)? = nil, change: (VCard) throws -> VCard) throws {
         let (connection, account) = try context.connectWithSession()
         defer { connection.close() }
         let result = try OwnVCardLock.around(account, env: env) {
-            try ProfileWriter.write(on: connection, stores: Set(stores), access: access.rawValue, change: change)
+            try ProfileWriter.write(on: connection, stores: Set(stores), access: access.rawValue, vcard4: vcard4, change: change)
         }
         let wanted = result.wanted
         let merged = MergedProfile(result.after)
         if stores.count > 1 {
             VCardCacheAccess(env: env).record(account: account, cards: [(account, merged.card)], gone: [])
         }
-        // What no store kept is lost; what only some kept is said per store.
-        let lost = stores.count > 1 ? wanted.losses(comparedTo: merged.card)
+        // What no store kept is lost; what only some kept is said per store. An element vcard-temp
+        // did not keep (Prosody keeps no GENDER) is not lost when the vCard4 node holds that property.
+        let inVCard4 = Set(merged.vcard4Extras.map { $0.name.uppercased() })
+        let lost = stores.count > 1 ? wanted.losses(comparedTo: merged.card).filter { !inVCard4.contains($0.field.uppercased()) }
             : result.writes.first?.losses ?? []
         report(account, result.writes, lost: lost, skipped: skipped, single: stores.count == 1, imported: imported)
         if let failed = result.writes.first(where: { $0.status == .failed }), stores.count == 1 || result.writes.allSatisfy({ $0.status != .updated }) {

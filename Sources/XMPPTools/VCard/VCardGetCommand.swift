@@ -17,7 +17,7 @@ extension VCardTool {
             "field", value: "FIELD",
             help: "Print only this field's value: " + printableFields.joined(separator: ", ") + ". Lists print one value a line.",
             completion: .values(printableFields))
-        static let format = Option<VCardPrinter.Format>.choice("format", value: "FORMAT", help: "text (default), json, or vcf (vCard 3.0).")
+        static let format = Option<VCardPrinter.Format>.choice("format", value: "FORMAT", help: "text (default), json, vcf (vCard 3.0) or vcf4 (vCard 4.0).")
         static let photoOut = Option<String>(
             "photo-out", value: "FILE", help: "Also write the embedded photo's bytes to FILE ('-': to stdout, instead of the card).",
             completion: .anyFile)
@@ -52,6 +52,14 @@ extension VCardTool {
                     + "structured fields (GEO, LABEL, KEY, LOGO, SOUND, AGENT, CLASS) included. What vCard 3.0 cannot "
                     + "carry (an element with attributes or in another namespace, PRODID and REV) is left out and "
                     + "named on stderr with its value.",
+                "--format vcf4 writes vCard 4.0 (RFC 6350): the merged fields, the photo as a data: URI, and every "
+                    + "property of the vCard4 node that no field maps (GENDER, ANNIVERSARY, LANG, X-…), converted "
+                    + "from its xCard (RFC 6351); 'xmpp-vcard import' of that file publishes them to the vCard4 node "
+                    + "again. vcard-temp elements that 4.0 has a form for (GEO as a geo: URI, TZ, KEY, CATEGORIES…) "
+                    + "are written unless the vCard4 node holds a property of that name; LABEL, AGENT, CLASS, MAILER, "
+                    + "NAME, PROFILE and SORT-STRING, which 4.0 removed, are left out and named on stderr. --format "
+                    + "vcf stays 3.0, which carries XEP-0054's structured fields. A card from the cache (--cached) "
+                    + "has no vCard4 properties: the cache holds the merged fields only.",
                 "A profile lives in three stores, all read by default (--store picks one): vcard-temp (XEP-0054), "
                     + "the vCard4 PEP node (XEP-0292, urn:xmpp:vcard4, which Gajim edits) and the nickname PEP node "
                     + "(XEP-0172, which Conversations, Dino and Monal show). They are merged field by field: the "
@@ -99,7 +107,9 @@ extension VCardTool {
             format = try Self.format(try command.value(Self.format), json: invocation.common.json)
             field = try command.value(Self.field)
             // Value-dependent, so not an OptionRule: --field with --format text or json is fine.
-            if field != nil && format == .vcf { throw ToolFailure(.usage, "--field prints one field; it does not combine with --format vcf") }
+            if field != nil && (format == .vcf || format == .vcf4) {
+                throw ToolFailure(.usage, "--field prints one field; it does not combine with --format \(format.rawValue)")
+            }
             words = command.argumentList(Self.jids.name)
             list = words.count > 1 || words.contains("-")
             photoOut = try command.value(Self.photoOut)

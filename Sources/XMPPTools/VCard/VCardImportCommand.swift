@@ -1,4 +1,5 @@
 import Arguments
+import XMLTree
 import XMPPServices
 import XMPPStanzas
 
@@ -16,7 +17,10 @@ extension VCardTool {
                     + "'xmpp-vcard set --clear photo'). 'xmpp-vcard get --format vcf' writes files this command reads. "
                     + "The card goes to all three profile stores as 'xmpp-vcard set' writes them (vcard-temp, the vCard4 "
                     + "node with its unmapped properties kept, the nickname node; PEP access presence), and the report "
-                    + "has the same \"stores\" list.",
+                    + "has the same \"stores\" list. A vCard 4.0 file goes to the vCard4 node natively: every property "
+                    + "(GENDER, ANNIVERSARY, LANG, GEO, X-…, the other forms of an ALTID) as RFC 6351 xCard, replacing "
+                    + "the node's content, but the PHOTO, which goes to vcard-temp and the avatar as from a 3.0 file; "
+                    + "vcard-temp and the nickname get the fields they map. Property groups (item1.) are dropped.",
                 "vCard 3.0 and 4.0 are read, and the 2.1 that phones still export: quoted-printable values (with soft "
                     + "line breaks) in UTF-8 or ISO-8859-1, bare TYPE words (TEL;CELL), BASE64 photos. A vendor property "
                     + "whose name vCard does not allow is dropped with a warning naming its line; a card without VERSION, "
@@ -61,10 +65,22 @@ extension VCardTool {
             let imported = entries[0].card
             for warning in entries[0].warnings { context.environment.warn("\(name): \(warning)") }
             try ProfilePublisher(context: context).run(stores: ProfileStore.allCases, access: .presence, imported: true,
-                                                       skipped: entries[0].dropped) { current in
+                                                       skipped: entries[0].dropped, vcard4: Self.nativeVCard4(entries[0])) { current in
                 var card = imported
                 if card.photo == nil { card.photo = current.photo }
                 return card
+            }
+        }
+
+        /// A 4.0 file's properties as the vCard4 node's content, all of them (GENDER, X-…), not
+        /// only those the vcard-temp fields map. PHOTO stays with vcard-temp and the avatar
+        /// nodes; a file without one keeps the node's current photo, as vcard-temp does.
+        static func nativeVCard4(_ entry: VCFReader.Entry) -> ((VCard4) -> VCard4)? {
+            guard let xcard = entry.xcard, let native = try? VCard4(element: xcard) else { return nil }
+            let isPhoto = { (e: XMLElement) in e.name == "photo" }
+            let hasPhoto = native.extras.contains(where: isPhoto)
+            return { current in
+                VCard4(fields: native.fields, extras: native.extras.filter { !isPhoto($0) } + (hasPhoto ? [] : current.extras.filter(isPhoto)))
             }
         }
 

@@ -4,8 +4,8 @@ import XMPPStanzas
 /// Prints `get` results as they arrive: one card alone, or a list (JSON Lines, tab-separated
 /// lines prefixed with the JID, text blocks, or concatenated vCards).
 struct VCardPrinter {
-    /// text, json or vcf.
-    enum Format: String, Sendable, CaseIterable { case text, json, vcf }
+    /// text, json, vcf (vCard 3.0) or vcf4 (vCard 4.0).
+    enum Format: String, Sendable, CaseIterable { case text, json, vcf, vcf4 }
 
     let format: Format
     /// `--field`, if given.
@@ -66,10 +66,11 @@ struct VCardPrinter {
         switch format {
         case .json:
             Output.line(list ? VCardRender.jsonLine(r).compact : VCardRender.json(r).pretty)
-        case .vcf:
-            Output.out(VCFWriter.write(r.card))
-            // vCard 3.0 has no form for some of what vcard-temp holds: say what the file leaves out.
-            let losses = VCFWriter.losses(r.card)
+        case .vcf, .vcf4:
+            let four = format == .vcf4
+            Output.out(four ? VCF4Writer.write(r.card, vcard4Extras: r.vcard4Extras) : VCFWriter.write(r.card))
+            // Neither version has a form for all that the stores hold: say what the file leaves out.
+            let losses = four ? VCF4Writer.losses(r.card, vcard4Extras: r.vcard4Extras) : VCFWriter.losses(r.card)
             for field in VCardPublisher.fieldNames(losses) {
                 let values = losses.filter { $0.field == field }.map { VCardPublisher.short($0.value) }
                 env.warn("warning: the .vcf file of \(r.jid) leaves out \(field) (\(values.joined(separator: "; ")))")

@@ -1,4 +1,5 @@
 import TextFormats
+import XMLTree
 import XMPPServices
 import XMPPStanzas
 
@@ -15,13 +16,15 @@ struct VCardResult {
     var stores: [ProfileStore] = []
     var sources: [VCardField: ProfileStore] = [:]
     var conflicts: [ProfileConflict] = []
+    /// The vCard4 node's unmapped properties, which `--format vcf4` writes (none from the cache).
+    var vcard4Extras: [XMLElement] = []
 }
 
 extension VCardResult {
     /// A result from the server: the merged stores.
     init(jid: JID, merged: MergedProfile) {
         self.init(jid: jid, card: merged.card, cachedAt: nil, stores: merged.stores, sources: merged.sources,
-                  conflicts: merged.conflicts)
+                  conflicts: merged.conflicts, vcard4Extras: merged.vcard4Extras)
     }
 }
 

@@ -23,6 +23,7 @@ public enum VCardTool {
         examples: [
             Example("xmpp-vcard", "Show the account's own vCard."),
             Example("xmpp-vcard get bob@example.org --format vcf > bob.vcf", "Export a contact's card as a vCard 3.0 file."),
+            Example("xmpp-vcard get --format vcf4 > me.vcf", "Export one's own profile as vCard 4.0, vCard4 properties included."),
             Example("xmpp-vcard get --field email | head -n 1", "Use one field in a script: the first email address."),
             Example("xmpp-vcard set --nickname Ali --email work:alice@example.org --clear note",
                     "Change the nickname and email, remove the note, keep everything else."),
