@@ -4,6 +4,22 @@ import PackageDescription
 /// Layers (docs/ARCHITECTURE.md §1, checked by Tests/ArchitectureTests): each module imports
 /// only those above it in this list; each C library comes in through one system-library target.
 /// Linux only: the code calls Glibc directly.
+/// How the shipped program is linked in release builds (docs/DESIGN-NOTES.md "Footprint"): with
+/// lld, the functions that start-up runs placed together (packaging/startup-order.txt, written by
+/// scripts/startup-order), since the kernel maps 64 KB of code around every page first touched;
+/// the relative relocations packed (DT_RELR), so the loader reads 8 KB of them, not 1 MB; and
+/// only the symbols shared libraries need exported (5,600 exported ones cost the loader's look-ups
+/// of every library's symbols a search of them, and 0.8 MB of RSS).
+let shippedProgramLinking: [LinkerSetting] = [
+    .unsafeFlags([
+        "-use-ld=lld",
+        "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+        "-Xlinker", "--no-export-dynamic",
+        "-Xlinker", "--symbol-ordering-file=" + String(#filePath).dropLast("Package.swift".count) + "packaging/startup-order.txt",
+        "-Xlinker", "--no-warn-symbol-ordering",
+    ], .when(configuration: .release)),
+]
+
 let package = Package(
     name: "xmpp-tools",
     products: [
@@ -65,7 +81,7 @@ let package = Package(
         .executableTarget(name: "xmpp-adhoc", dependencies: ["XMPPTools"]),
         // All six in one program, chosen by the name it runs as: what `make install` ships (one
         // copy of the code, the six names as links to it).
-        .executableTarget(name: "xmpp-tools", dependencies: ["XMPPTools"]),
+        .executableTarget(name: "xmpp-tools", dependencies: ["XMPPTools"], linkerSettings: shippedProgramLinking),
 
         // Writes man/ and completions/ from the specs (`make docs`); a development tool, not a product.
         .executableTarget(name: "xmpp-tools-docgen", dependencies: ["XMPPTools"]),

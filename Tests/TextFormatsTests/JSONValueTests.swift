@@ -23,4 +23,12 @@ final class JSONValueTests: XCTestCase {
         XCTAssertEqual(parsed?["jid"] as? String, "a@b")
         XCTAssertEqual(v.pretty, "{\n  \"jid\": \"a@b\",\n  \"items\": [],\n  \"o\": {}\n}")
     }
+
+    /// The bytes `list --json` writes are exactly the pretty text's UTF-8.
+    func testPrettyUTF8IsThePrettyText() {
+        let v = JSONValue.array([.object([("jid", .string("é@b")), ("groups", .array([.string("q\"\u{1}")])),
+                                          ("n", .null), ("i", .int(-3))]), .object([])])
+        XCTAssertEqual(v.prettyUTF8, Array(v.pretty.utf8))
+        XCTAssertEqual(v.pretty, "[\n  {\n    \"jid\": \"é@b\",\n    \"groups\": [\n      \"q\\\"\\u0001\"\n    ],\n    \"n\": null,\n    \"i\": -3\n  },\n  {}\n]")
+    }
 }

@@ -13,7 +13,7 @@ final class JIDASCIIFastPathTests: XCTestCase {
             XCTAssertTrue(JID.isPlainASCIIResource(resource), resource)
             XCTAssertEqual(try PRECISProfile.opaqueString.enforce(resource), resource)
         }
-        for domain in ["localhost", "example.com", "a-b.c0.org", "127.0.0.1"] {
+        for domain in ["localhost", "example.com", "a-b.c0.org", "127.0.0.1", "ab-d.example", "a", "a-b-c", "abc-d--e.x"] {
             XCTAssertTrue(JID.isPlainASCIIDomain(domain), domain)
             XCTAssertEqual(try IDNADomain.canonical(domain).unicode, domain)
         }
@@ -24,7 +24,8 @@ final class JIDASCIIFastPathTests: XCTestCase {
             XCTAssertFalse(JID.isPlainASCIILocal(local), local)
         }
         for domain in ["Example.com", "xn--bcher-kva.example", "ab--cd.example", "-a.example", "a-.example", "a..b", "",
-                       "b\u{FC}cher.example", String(repeating: "a", count: 64) + ".example"] {
+                       "b\u{FC}cher.example", String(repeating: "a", count: 64) + ".example",
+                       "example.com.", ".example", "a-", "-", "abc-", "ab--", "x.ab--cd"] {
             XCTAssertFalse(JID.isPlainASCIIDomain(domain), domain)
         }
         for resource in ["tab\there", "del\u{7F}", "caf\u{E9}", "\u{2000}wide space", String(repeating: "r", count: 1024)] {
@@ -33,5 +34,6 @@ final class JIDASCIIFastPathTests: XCTestCase {
         XCTAssertEqual(try JID("Juliet@Example.COM").description, "juliet@example.com")
         XCTAssertEqual(try JID("juliet@xn--bcher-kva.example").domain, "b\u{FC}cher.example")
         XCTAssertThrowsError(try JID("juliet@-a.example"))
+        XCTAssertEqual(try JID("juliet@example.com.").domain, "example.com")
     }
 }

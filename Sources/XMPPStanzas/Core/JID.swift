@@ -28,19 +28,23 @@ public struct JID: Sendable, Hashable, Codable, CustomStringConvertible, Compara
     /// The separators are found among Unicode scalars, not characters (RFC 7622 §3.1): a
     /// combining mark after '@' or '/' must not hide the separator inside one grapheme cluster.
     public init(_ text: String) throws(JIDError) {
-        var rest = Substring(text).unicodeScalars
+        // Searched in the UTF-8 bytes: '/' and '@' are ASCII, and no byte of a multi-byte scalar
+        // is ASCII, so the same positions as among scalars, without decoding every scalar.
+        let bytes = text.utf8
+        var end = bytes.endIndex
         var resource: String?
         // The resource starts at the first '/', and may itself contain '@' or '/'.
-        if let slash = rest.firstIndex(of: "/") {
-            resource = String(rest[rest.index(after: slash)...])
-            rest = rest[..<slash]
+        if let slash = bytes.firstIndex(of: UInt8(ascii: "/")) {
+            resource = String(text[bytes.index(after: slash)...])
+            end = slash
         }
         var local: String?
-        if let at = rest.firstIndex(of: "@") {
-            local = String(rest[..<at])
-            rest = rest[rest.index(after: at)...]
+        var start = bytes.startIndex
+        if let at = bytes[..<end].firstIndex(of: UInt8(ascii: "@")) {
+            local = String(text[..<at])
+            start = bytes.index(after: at)
         }
-        try self.init(local: local, domain: String(rest), resource: resource)
+        try self.init(local: local, domain: String(text[start..<end]), resource: resource)
     }
 
     /// The JID without its resource.

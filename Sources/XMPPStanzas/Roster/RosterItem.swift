@@ -88,6 +88,9 @@ public struct RosterItem: Sendable, Equatable {
 
     /// Drops empty and repeated group names, keeping the first occurrence's position.
     static func normalized(_ groups: [String]) -> [String] {
+        // Most contacts are in one group or none: no set to build (a Set per item was 2,400
+        // instructions of each cached row).
+        if groups.count < 2 { return groups.filter { !$0.isEmpty } }
         var seen = Set<String>()
         return groups.filter { !$0.isEmpty && seen.insert($0).inserted }
     }

@@ -96,7 +96,9 @@ extension RosterTool {
 
         private func print(_ rows: [(RosterItem, ContactPresence)]) {
             if context.common.json {
-                Output.line(JSONValue.array(rows.map { RosterOutput.json($0.0, presence: $0.1) }).pretty)
+                var json = JSONValue.array(rows.map { RosterOutput.json($0.0, presence: $0.1) }).prettyUTF8
+                json.append(UInt8(ascii: "\n"))
+                Output.bytes(json)
                 return
             }
             RosterOutput.table(
