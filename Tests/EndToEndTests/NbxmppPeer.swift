@@ -117,24 +117,13 @@ enum NbxmppPeer {
     sys.exit(0 if result.get("ok") else 1)
     """#
 
+    private static let peer = PythonPeer(name: "nbxmpp", probeImport: "nbxmpp.client, nbxmpp.modules.vcard4", package: "python3-nbxmpp", script: script)
+
     /// Skips (fails under CI=true) where python3-nbxmpp is not installed.
-    static func require() throws {
-        let probe = try Shell.run(["/usr/bin/python3", "-c", "import nbxmpp.client, nbxmpp.modules.vcard4"])
-        guard probe.status == 0 else {
-            let why = "python3-nbxmpp is not installed (scripts/install-deps installs it)"
-            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail(why) }
-            throw XCTSkip(why)
-        }
-    }
+    static func require() throws { try peer.require() }
 
     /// Runs the peer as `account` (JID, password); its JSON answer.
     static func run(_ t: ToolRunner, account: (String, String), mode: String, _ args: [String]) throws -> [String: Any] {
-        let hostPort = t.server.server
-        let colon = try XCTUnwrap(hostPort.lastIndex(of: ":"))
-        let r = try Shell.run(["/usr/bin/python3", "-c", script, mode, account.0, account.1, String(hostPort[..<colon]),
-                               String(hostPort[hostPort.index(after: colon)...]), t.server.caFile] + args, timeout: 60)
-        XCTAssertEqual(r.status, 0, "nbxmpp \(mode): \(r.stdout) \(r.stderr)")
-        let line = r.stdout.split(separator: "\n").last.map(String.init) ?? ""
-        return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], r.stdout + r.stderr)
+        try peer.run(t, account: account, mode: mode, args)
     }
 }
