@@ -48,10 +48,31 @@ final class BatchChildProcess {
 
     deinit { if stdoutFD >= 0 { close(stdoutFD) } }
 
-    /// Everything the child writes to stdout, until it closes it.
+    /// Bytes `stdoutSoFar` has taken from the pipe.
+    private var captured: [UInt8] = []
+
+    /// What the child has written to stdout so far, without waiting for more (a test watching a
+    /// batch's progress; draining the pipe also keeps the child from blocking on it).
+    func stdoutSoFar() -> String {
+        guard stdoutFD >= 0 else { return String(decoding: captured, as: UTF8.self) }
+        let flags = fcntl(stdoutFD, F_GETFL)
+        _ = fcntl(stdoutFD, F_SETFL, flags | O_NONBLOCK)
+        defer { if stdoutFD >= 0 { _ = fcntl(stdoutFD, F_SETFL, flags) } }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(stdoutFD, $0.baseAddress, $0.count) }
+            if n > 0 { captured += buffer.prefix(n); continue }
+            if n < 0 && errno == EINTR { continue }
+            if n == 0 { close(stdoutFD); stdoutFD = -1 }
+            break
+        }
+        return String(decoding: captured, as: UTF8.self)
+    }
+
+    /// Everything the child writes to stdout, until it closes it (with what `stdoutSoFar` took).
     func readStdout() -> String {
-        guard stdoutFD >= 0 else { return "" }
-        var out: [UInt8] = []
+        guard stdoutFD >= 0 else { return String(decoding: captured, as: UTF8.self) }
+        var out = captured
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = buffer.withUnsafeMutableBytes { read(stdoutFD, $0.baseAddress, $0.count) }
