@@ -96,17 +96,17 @@ extension RosterTool {
 
         private func print(_ rows: [(RosterItem, ContactPresence)]) {
             if context.common.json {
-                var json = JSONValue.array(rows.map { RosterOutput.json($0.0, presence: $0.1) }).prettyUTF8
+                var json = RosterOutput.prettyJSON(rows)
                 json.append(UInt8(ascii: "\n"))
                 Output.bytes(json)
                 return
             }
-            RosterOutput.table(
-                header: ["JID", "NAME", "GROUPS", "SUBSCRIPTION", "PRESENCE", "STATUS"],
-                rows: rows.map { item, presence in
-                    [item.jid.description, item.name ?? "", item.groups.joined(separator: ","),
-                     RosterOutput.subscriptionText(item), presence.state, presence.status ?? ""]
-                })
+            guard Output.stdoutIsTTY else {
+                Output.bytes(RosterOutput.tabSeparatedList(rows))
+                return
+            }
+            RosterOutput.table(header: ["JID", "NAME", "GROUPS", "SUBSCRIPTION", "PRESENCE", "STATUS"],
+                               rows: rows.map(RosterOutput.listCells))
         }
     }
 }
