@@ -36,43 +36,45 @@ enum RosterOutput {
         guard !rows.isEmpty else { return Array("[]".utf8) }
         var s: [UInt8] = []
         s.reserveCapacity(rows.count * 256)
-        func literal(_ text: StaticString) { text.withUTF8Buffer { s.append(contentsOf: $0) } }
-        func bool(_ value: Bool) { value ? literal("true") : literal("false") }
-        func optional(_ text: String?) {
-            if let text { JSONValue.appendQuoted(text, to: &s) } else { literal("null") }
-        }
-        literal("[")
-        for (i, (item, presence)) in rows.enumerated() {
-            literal(i == 0 ? "\n  {\n    \"jid\": " : ",\n  {\n    \"jid\": ")
+        // Static helpers with `s` passed inout, not nested functions capturing it: a capture
+        // costs an exclusivity check per append (2.7 M instructions for 2,000 rows).
+        for (item, presence) in rows {
+            put(s.isEmpty ? "[\n  {\n    \"jid\": " : ",\n  {\n    \"jid\": ", &s)
             JSONValue.appendQuoted(item.jid.description, to: &s)
-            literal(",\n    \"name\": ")
-            optional(item.name)
-            literal(",\n    \"groups\": ")
+            put(",\n    \"name\": ", &s)
+            optional(item.name, &s)
+            put(",\n    \"groups\": ", &s)
             if item.groups.isEmpty {
-                literal("[]")
+                put("[]", &s)
             } else {
                 for (j, group) in item.groups.enumerated() {
-                    literal(j == 0 ? "[\n      " : ",\n      ")
+                    put(j == 0 ? "[\n      " : ",\n      ", &s)
                     JSONValue.appendQuoted(group, to: &s)
                 }
-                literal("\n    ]")
+                put("\n    ]", &s)
             }
-            literal(",\n    \"subscription\": ")
+            put(",\n    \"subscription\": ", &s)
             JSONValue.appendQuoted(item.subscription.rawValue, to: &s)
-            literal(",\n    \"ask\": ")
-            bool(item.ask)
-            literal(",\n    \"approved\": ")
-            bool(item.approved)
-            literal(",\n    \"presence\": ")
+            put(item.ask ? ",\n    \"ask\": true,\n    \"approved\": " : ",\n    \"ask\": false,\n    \"approved\": ", &s)
+            put(item.approved ? "true,\n    \"presence\": " : "false,\n    \"presence\": ", &s)
             JSONValue.appendQuoted(presence.state, to: &s)
-            literal(",\n    \"status\": ")
-            optional(presence.status)
-            literal(",\n    \"resources\": ")
-            if presence.resources.isEmpty { literal("[]") } else { resources(presence).appendPretty(to: &s, level: 2) }
-            literal("\n  }")
+            put(",\n    \"status\": ", &s)
+            optional(presence.status, &s)
+            put(",\n    \"resources\": ", &s)
+            if presence.resources.isEmpty { put("[]", &s) } else { resources(presence).appendPretty(to: &s, level: 2) }
+            put("\n  }", &s)
         }
-        literal("\n]")
+        put("\n]", &s)
         return s
+    }
+
+    @inline(__always)
+    private static func put(_ text: StaticString, _ s: inout [UInt8]) {
+        text.withUTF8Buffer { s.append(contentsOf: $0) }
+    }
+
+    private static func optional(_ text: String?, _ s: inout [UInt8]) {
+        if let text { JSONValue.appendQuoted(text, to: &s) } else { put("null", &s) }
     }
 
     /// The subscription column: `both`, `none+ask`…
