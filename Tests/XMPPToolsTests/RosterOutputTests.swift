@@ -31,6 +31,16 @@ final class RosterOutputTests: XCTestCase {
                         groups: Array(["G\(i % 7)", "H"].prefix(i % 3))), i % 2 == 0 ? ContactPresence.unknown : online)
         }
         XCTAssertEqual(RosterOutput.prettyJSON(many), tree(many))
+        for flushAt in [1, 100, 4096] {
+            var pieces: [UInt8] = []
+            let rest = RosterOutput.prettyJSON(many, flushAt: flushAt) { pieces += $0 }
+            pieces += rest
+            XCTAssertEqual(pieces, tree(many), "flushed at \(flushAt)")
+            var lines: [UInt8] = []
+            let lastLines = RosterOutput.tabSeparatedList(many, flushAt: flushAt) { lines += $0 }
+            lines += lastLines
+            XCTAssertEqual(String(decoding: lines, as: UTF8.self), RosterOutput.tabSeparated(many.map(RosterOutput.listCells)))
+        }
     }
 
     func testTabSeparatedListAgreesWithTheCells() throws {

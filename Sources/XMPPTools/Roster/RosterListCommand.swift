@@ -94,15 +94,20 @@ extension RosterTool {
             print(rows)
         }
 
+        /// Output is written in pieces of about this size: every row is known before the first
+        /// write, so nothing can fail half-way, and one reused buffer is fewer fresh pages to
+        /// fault in than the whole list (480 KB of JSON for 2,000 contacts).
+        static let outputChunk = 64 * 1024
+
         private func print(_ rows: [(RosterItem, ContactPresence)]) {
             if context.common.json {
-                var json = RosterOutput.prettyJSON(rows)
+                var json = RosterOutput.prettyJSON(rows, flushAt: Self.outputChunk, flush: Output.bytes)
                 json.append(UInt8(ascii: "\n"))
                 Output.bytes(json)
                 return
             }
             guard Output.stdoutIsTTY else {
-                Output.bytes(RosterOutput.tabSeparatedList(rows))
+                Output.bytes(RosterOutput.tabSeparatedList(rows, flushAt: Self.outputChunk, flush: Output.bytes))
                 return
             }
             RosterOutput.table(header: ["JID", "NAME", "GROUPS", "SUBSCRIPTION", "PRESENCE", "STATUS"],
