@@ -90,7 +90,14 @@ extension RosterTool {
                 }
                 items = session.items
             }
-            let rows = items.map { ($0, book?.presence(of: $0.jid) ?? .unknown) }.filter { filters.accepts($0.0, $0.1) }
+            // One pass into one array (a map then a filter made two of 2,000 rows).
+            var rows: [(RosterItem, ContactPresence)] = []
+            rows.reserveCapacity(items.count)
+            let unknown = ContactPresence.unknown
+            for item in items {
+                let presence = book?.presence(of: item.jid) ?? unknown
+                if filters.accepts(item, presence) { rows.append((item, presence)) }
+            }
             print(rows)
         }
 
