@@ -20,6 +20,15 @@ public enum JSONValue: Sendable, Equatable {
     /// made, validated and copied again on the way: 600 KB for a 2,000-contact list).
     public var prettyUTF8: [UInt8] { renderedBytes(indent: Array("  ".utf8)) }
 
+    /// Appends this value as `prettyUTF8` writes it when nested `level` deep, for writers that
+    /// stream the outer layers themselves (a roster list's rows) and must lay out the same bytes.
+    public func appendPretty(to bytes: inout [UInt8], level: Int) {
+        write(into: &bytes, indent: Array("  ".utf8), level: level)
+    }
+
+    /// Appends `str` as a JSON string literal, escaped as every JSONValue string is.
+    public static func appendQuoted(_ str: String, to bytes: inout [UInt8]) { quote(str, into: &bytes) }
+
     /// An optional string as `null` or a string.
     public static func optional(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
 

@@ -26,6 +26,17 @@ public enum TerminalText {
         return out
     }
 
+    /// Appends `escaped(text)`'s UTF-8 to `bytes`. Printable ASCII, which needs no escape, is
+    /// copied as it is without a scalar walk or a String made (most roster cells).
+    public static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+        let copied = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied != true { bytes.append(contentsOf: escaped(text).utf8) }
+    }
+
     /// Whether `s` is shown as an escape: C0, DEL, C1, U+061C, U+200E/F, U+2028/9, U+202A–E, U+2066–9.
     public static func needsEscape(_ s: Unicode.Scalar) -> Bool {
         switch s.value {

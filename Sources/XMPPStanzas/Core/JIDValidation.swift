@@ -97,8 +97,10 @@ extension JID {
     /// A local part PRECIS UsernameCaseMapped leaves as it is: lower-case ASCII letters, digits
     /// and `.`, `_`, `-`, `+` only (PVALID, no mapping, NFC-stable). Skipping the full profile
     /// for it makes a 2,000-contact roster's JIDs (cache, presences) several times cheaper.
-    static func isPlainASCIILocal(_ raw: String) -> Bool {
-        raw.utf8.count <= maxPartBytes && raw.utf8.allSatisfy { b in
+    static func isPlainASCIILocal(_ raw: String) -> Bool { isPlainASCIILocal(bytes: raw.utf8) }
+
+    static func isPlainASCIILocal<Bytes: Collection<UInt8>>(bytes raw: Bytes) -> Bool {
+        raw.count <= maxPartBytes && raw.allSatisfy { b in
             (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2E || b == 0x5F || b == 0x2D || b == 0x2B
         }
     }
@@ -112,13 +114,15 @@ extension JID {
     /// A domain IDNA leaves as it is: dot-separated labels of 1–63 lower-case ASCII letters,
     /// digits and inner hyphens, none with `--` in its third and fourth places (A-labels and
     /// other reserved forms take the full conversion).
-    static func isPlainASCIIDomain(_ d: String) -> Bool {
-        guard d.utf8.count <= maxPartBytes else { return false }
+    static func isPlainASCIIDomain(_ d: String) -> Bool { isPlainASCIIDomain(bytes: d.utf8) }
+
+    static func isPlainASCIIDomain<Bytes: Collection<UInt8>>(bytes d: Bytes) -> Bool {
+        guard d.count <= maxPartBytes else { return false }
         // One pass over the bytes, no label arrays.
         var length = 0          // bytes of the current label so far
         var previous: UInt8 = 0 // the label's last byte so far
         var hyphens34 = 0       // hyphens in the current label's third and fourth places
-        for byte in d.utf8 {
+        for byte in d {
             if byte == 0x2E {
                 guard (1...63).contains(length), previous != 0x2D, hyphens34 < 2 else { return false }
                 length = 0

@@ -90,23 +90,35 @@ extension RosterTool {
                 }
                 items = session.items
             }
-            let rows = items.map { ($0, book?.presence(of: $0.jid) ?? .unknown) }.filter { filters.accepts($0.0, $0.1) }
+            // One pass into one array (a map then a filter made two of 2,000 rows).
+            var rows: [(RosterItem, ContactPresence)] = []
+            rows.reserveCapacity(items.count)
+            let unknown = ContactPresence.unknown
+            for item in items {
+                let presence = book?.presence(of: item.jid) ?? unknown
+                if filters.accepts(item, presence) { rows.append((item, presence)) }
+            }
             print(rows)
         }
 
+        /// Output is written in pieces of about this size: every row is known before the first
+        /// write, so nothing can fail half-way, and one reused buffer is fewer fresh pages to
+        /// fault in than the whole list (480 KB of JSON for 2,000 contacts).
+        static let outputChunk = 64 * 1024
+
         private func print(_ rows: [(RosterItem, ContactPresence)]) {
             if context.common.json {
-                var json = JSONValue.array(rows.map { RosterOutput.json($0.0, presence: $0.1) }).prettyUTF8
+                var json = RosterOutput.prettyJSON(rows, flushAt: Self.outputChunk, flush: Output.bytes)
                 json.append(UInt8(ascii: "\n"))
                 Output.bytes(json)
                 return
             }
-            RosterOutput.table(
-                header: ["JID", "NAME", "GROUPS", "SUBSCRIPTION", "PRESENCE", "STATUS"],
-                rows: rows.map { item, presence in
-                    [item.jid.description, item.name ?? "", item.groups.joined(separator: ","),
-                     RosterOutput.subscriptionText(item), presence.state, presence.status ?? ""]
-                })
+            guard Output.stdoutIsTTY else {
+                Output.bytes(RosterOutput.tabSeparatedList(rows, flushAt: Self.outputChunk, flush: Output.bytes))
+                return
+            }
+            RosterOutput.table(header: ["JID", "NAME", "GROUPS", "SUBSCRIPTION", "PRESENCE", "STATUS"],
+                               rows: rows.map(RosterOutput.listCells))
         }
     }
 }

@@ -7,13 +7,13 @@ import Glibc
 /// busybox does; or `xmpp-tools TOOL ARGS…` by its own name. One copy of the code instead of
 /// one static copy per tool.
 public enum MultiCall {
-    /// The tools by the names they are run as, in `AllSpecs` order.
-    static var tools: [Tool] { AllSpecs.programs }
+    /// The names the tools are run as, in `AllSpecs` order.
+    static var names: [String] { AllSpecs.programs.map(\.name) }
 
-    /// The tool named `name` (a path's last component counts), or nil.
+    /// The tool named `name` (a path's last component counts), or nil; only that tool is built.
     static func tool(named name: String) -> Tool? {
         let base = name.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? name
-        return tools.first { $0.spec.name == base }
+        return AllSpecs.programs.first { $0.name == base }?.tool()
     }
 
     public static func main() -> Never {
@@ -27,7 +27,7 @@ public enum MultiCall {
             exit(0)
         default:
             guard let tool = tool(named: arguments[1]), !arguments[1].contains("/") else {
-                Output.err("xmpp-tools: unknown program '\(arguments[1])'; it runs " + tools.map(\.spec.name).joined(separator: ", "))
+                Output.err("xmpp-tools: unknown program '\(arguments[1])'; it runs " + names.joined(separator: ", "))
                 exit(ExitCode.usage.rawValue)
             }
             tool.main(arguments: Array(arguments.dropFirst(2)))
@@ -37,7 +37,7 @@ public enum MultiCall {
     private static func usage(status: Int32) -> Never {
         let text = "Usage: xmpp-tools PROGRAM [ARGUMENTS]\n\nRuns one program of the suite, as its own name does "
             + "(the installed xmpp-register, xmpp-login… are links to this program):\n"
-            + tools.map { "  \($0.spec.name)" }.joined(separator: "\n") + "\n\nSee xmpp-tools(7)."
+            + names.map { "  \($0)" }.joined(separator: "\n") + "\n\nSee xmpp-tools(7)."
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if status == 0 { Output.line(String(line)) } else { Output.err(String(line)) }
         }
