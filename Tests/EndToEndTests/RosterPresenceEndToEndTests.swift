@@ -17,7 +17,8 @@ final class RosterPresenceEndToEndTests: XCTestCase {
         let resources = try XCTUnwrap(view[carol]?["resources"] as? [[String: Any]])
         XCTAssertEqual(resources.count, 1)
         XCTAssertEqual(resources[0]["priority"] as? Int, 5)
-        XCTAssertTrue((resources[0]["resource"] as? String ?? "").hasPrefix("xmpp-tools."))
+        let carolResource = resources[0]["resource"] as? String ?? ""
+        XCTAssertTrue(try w.isOwnResource(carolResource, of: carol), carolResource)
         XCTAssertEqual(view[dave]?["presence"] as? String, "offline")
         XCTAssertEqual((view[dave]?["resources"] as? [Any])?.count, 0)
 
@@ -72,7 +73,10 @@ final class RosterPresenceEndToEndTests: XCTestCase {
         let r = try Shell.run(["/bin/sh", "-c", "\"$0\" watch --json -a \"$1\" | head -n 1", Paths.binaries + "/xmpp-roster", alice],
                               environment: w.tools.environment, timeout: 30)
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stdout.hasPrefix("{\"event\":\"online\",\"jid\":\"\(alice)/xmpp-tools."), r.stdout)
+        XCTAssertTrue(r.stdout.hasPrefix("{\"event\":\"online\",\"jid\":\"\(alice)/"), r.stdout)
+        let event = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        let bound = event?["jid"] as? String ?? ""
+        XCTAssertTrue(try w.isOwnResource(String(bound.dropFirst(alice.count + 1)), of: alice), r.stdout)
         XCTAssertLessThan(Date().timeIntervalSince(started), 10, "watch noticed that nobody reads its output")
     }
 

@@ -41,6 +41,14 @@ struct RosterWorld {
         try tools.run("xmpp-roster", args + ["-a", account], stdin: stdin)
     }
 
+    /// Whether `resource` is what a run of `account` binds: xmpp-tools.RANDOM, or with a FAST
+    /// session (xmpp-tools(7)) whatever non-empty resource the server picked through Bind 2.
+    func isOwnResource(_ resource: String, of account: String) throws -> Bool {
+        let status = try tools.run("xmpp-login", ["status", "--json", "-a", account])
+        let kind = (try? ToolRunner.json(status) as? [String: Any])?["session_kind"] as? String
+        return kind == "fast" ? !resource.isEmpty : resource.hasPrefix("xmpp-tools.")
+    }
+
     /// Runs a command that must succeed and returns its JSON output.
     func json(_ account: String, _ args: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Any {
         let r = try roster(account, args + ["--json"])

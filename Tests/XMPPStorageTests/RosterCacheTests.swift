@@ -77,6 +77,31 @@ final class RosterCacheTests: XCTestCase {
 
     /// Two writers and a reader on separate connections (as separate processes have): no
     /// SQLITE_BUSY surfaces, and every read sees one writer's whole roster, never a mix.
+    /// A copy fetched before another process's change must not overwrite what that process
+    /// stored after it; without roster versions (jabberd2) only the marker can tell.
+    func testACopyFetchedBeforeAnotherWriterDoesNotOverwriteIt() throws {
+        let lister = try open(), renamer = try open()
+        let alice = try JID("alice@example.org"), bob = try JID("bob@example.org")
+        try lister.replace(account: alice, ver: nil, items: [try item("p1@example.org")], now: 1)
+
+        let marker = try lister.changeMarker()  // the list asks the server here
+        try renamer.replace(account: alice, ver: nil, items: [try item("p1@example.org", "N4")], now: 2)
+        XCTAssertFalse(try lister.replace(account: alice, ver: nil, items: [try item("p1@example.org")], now: 3,
+                                          unlessChangedSince: marker))
+        XCTAssertEqual(try lister.load(account: alice)?.items.first?.name, "N4", "the later change stays")
+
+        // Nobody wrote since the marker: the copy is stored; and an account with no cached roster
+        // yet gets its copy whatever else was written meanwhile.
+        let quiet = try lister.changeMarker()
+        XCTAssertTrue(try lister.replace(account: alice, ver: nil, items: [try item("p1@example.org", "N5")], now: 4,
+                                         unlessChangedSince: quiet))
+        let before = try lister.changeMarker()
+        try renamer.replace(account: alice, ver: nil, items: [try item("p1@example.org", "N6")], now: 5)
+        XCTAssertTrue(try lister.replace(account: bob, ver: nil, items: [try item("q1@example.org")], now: 6,
+                                         unlessChangedSince: before))
+        XCTAssertEqual(try lister.load(account: bob)?.items.count, 1)
+    }
+
     func testConcurrentWritersAndReaderStayConsistent() throws {
         _ = try open()  // create the schema once
         let alice = try JID("alice@example.org")

@@ -84,13 +84,30 @@ public final class RosterCache {
             .filter { !$0.isEmpty }.sorted()
     }
 
-    /// Replaces the whole roster of `account` with a fresh copy from the server.
-    public func replace(account: JID, ver: String?, items: [RosterItem], now: Int) throws(StorageError) {
+    /// A marker of the cache file's state, for `replace(…unlessChangedSince:)`: take it before
+    /// asking the server.
+    public func changeMarker() throws(StorageError) -> Int64 { try database.dataVersion() }
+
+    /// Replaces the whole roster of `account` with a fresh copy from the server. With a marker,
+    /// only when no other process has written the cache since it was taken: a copy fetched
+    /// before another tool's change (a rename, say) must not overwrite what that tool stored
+    /// after it. Without roster versions (jabberd2) nothing else could tell the copies apart;
+    /// the check is file-wide, so a concurrent write of anything skips this store (the next run
+    /// stores again), unless the account has no cached roster at all. Returns whether the copy
+    /// was stored.
+    @discardableResult
+    public func replace(account: JID, ver: String?, items: [RosterItem], now: Int,
+                        unlessChangedSince marker: Int64? = nil) throws(StorageError) -> Bool {
         let key = SQLValue.text(account.bare.description)
-        try write {
+        return try write {
+            if let marker, try database.dataVersion() != marker,
+               try !database.query("SELECT 1 FROM roster_meta_v1 WHERE account = ?", [key]).isEmpty {
+                return false
+            }
             try database.query("DELETE FROM roster_items_v1 WHERE account = ?", [key])
             try insert(items, key: key)
             try setMeta(key: key, ver: ver, now: now)
+            return true
         }
     }
 

@@ -57,28 +57,36 @@ final class RosterSession {
     /// items are read while the server works on the request.
     func sync() throws {
         let knownVer = cachedVersion()
+        var marker = changeMarker()
         let pending = try RosterService.requestFetch(on: connection, cachedVer: knownVer)
         let cached = knownVer == nil ? nil : loadCached()
         switch try pending.finish(on: connection) {
         case .unchanged:
             guard let cached, cached.ver == knownVer else {
                 // Another tool replaced the cached copy between the two reads: ask again in full.
-                try take(fresh: RosterService.fetch(on: connection, cachedVer: nil))
+                marker = changeMarker()
+                try take(fresh: RosterService.fetch(on: connection, cachedVer: nil), marker: marker)
                 return
             }
             take(cached.items, ver: cached.ver)
         case .full(let query):
-            try take(fresh: .full(query))
+            try take(fresh: .full(query), marker: marker)
         }
     }
 
-    private func take(fresh fetch: RosterFetch) throws {
+    /// Takes the server's copy, and caches it unless another tool wrote the cache after `marker`.
+    private func take(fresh fetch: RosterFetch, marker: Int64?) throws {
         guard case .full(let query) = fetch else { throw ToolFailure(.network, "the server sent no roster") }
         transferred = true
         for left in query.unreadable { environment.warn(left) }
         let items = query.items.map(Self.sortedGroups)
         take(items, ver: query.ver)
-        store { try $0.replace(account: account, ver: query.ver, items: items, now: environment.now) }
+        store { try $0.replace(account: account, ver: query.ver, items: items, now: environment.now, unlessChangedSince: marker) }
+    }
+
+    private func changeMarker() -> Int64? {
+        guard let cache else { return nil }
+        return try? cache.changeMarker()
     }
 
     /// The contacts, ordered by JID (byte order, as the cache stores them; keys computed once).
