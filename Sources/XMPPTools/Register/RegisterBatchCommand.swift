@@ -62,7 +62,11 @@ extension RegisterTool {
                     + "until its back-off ends. Rows that were in flight on a dropped stream are sent again on another "
                     + "endpoint, marked uncertain and with the same password: an account the dead endpoint had created is "
                     + "answered conflict there and checked by logging in with that password, so it is reported created, "
-                    + "never twice, and a generated password never changes once sent. A note on standard error names each "
+                    + "never twice, and a generated password never changes once sent. ejabberd 23.01 cannot be checked so "
+                    + "after --admin: it keeps the refused add-user in its authentication cache and closes every stream that "
+                    + "logs in to that account until the cache expires (auth_cache_life_time, an hour by default), so such a "
+                    + "row ends failed (exit 1) while its account exists; --resume after that hour reports it (ejabberd 24.12 "
+                    + "does not do this). A note on standard error names each "
                     + "endpoint that failed. When every endpoint is down the batch fails as it does with one server. The "
                     + "endpoints must serve the same accounts (one server, or the nodes of one cluster).",
                 "Each outcome is recorded in a journal (SQLite, mode 0600, every commit synced to disk) as it happens: next "
