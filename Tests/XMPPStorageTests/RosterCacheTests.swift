@@ -75,6 +75,21 @@ final class RosterCacheTests: XCTestCase {
         XCTAssertNil(try cache.load(account: alice))
     }
 
+    /// jabberd2 2.7 versions its rosters but sends pushes without a version (and keeps the
+    /// version across a rename): after such a push the stored version is dropped, so the next
+    /// list fetches the whole roster instead of being told a stale copy is current.
+    func testAPushWithoutAVersionDropsTheStoredVersion() throws {
+        let cache = try open()
+        let alice = try JID("alice@example.org")
+        try cache.replace(account: alice, ver: "23", items: [try item("p1@example.org")], now: 1)
+        let rename = RosterQuery(ver: nil, items: [try item("p1@example.org", "N4")])
+        XCTAssertTrue(try cache.apply(account: alice, pushes: [rename], expectedVer: "23", now: 2))
+        let loaded = try XCTUnwrap(try cache.load(account: alice))
+        XCTAssertNil(loaded.ver)
+        XCTAssertEqual(loaded.items.first?.name, "N4")
+        XCTAssertEqual(try cache.version(account: alice), .some(nil))
+    }
+
     /// Two writers and a reader on separate connections (as separate processes have): no
     /// SQLITE_BUSY surfaces, and every read sees one writer's whole roster, never a mix.
     /// A copy fetched before another process's change must not overwrite what that process

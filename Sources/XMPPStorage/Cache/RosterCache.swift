@@ -114,7 +114,7 @@ public final class RosterCache {
     /// Applies roster pushes (each with one item; `remove` deletes it) and takes the last push's
     /// version, but only when the stored version is still `expectedVer`: if another tool wrote a
     /// different copy meanwhile, that copy stays (it is a consistent snapshot too). Returns
-    /// whether the pushes were applied.
+    /// whether the pushes were applied. A push without a version drops the stored version.
     @discardableResult
     public func apply(account: JID, pushes: [RosterQuery], expectedVer: String?, now: Int) throws(StorageError) -> Bool {
         guard !pushes.isEmpty else { return true }
@@ -132,7 +132,10 @@ public final class RosterCache {
                         try insert([item], key: key)
                     }
                 }
-                if let v = push.ver { ver = v }
+                // A push without a version on a versioned roster (jabberd2 2.7 sends them, and
+                // keeps the version across renames): the stored version no longer names this
+                // copy, so the next fetch must be a full one.
+                if let v = push.ver { ver = v } else { ver = nil }
             }
             try setMeta(key: key, ver: ver, now: now)
             return true

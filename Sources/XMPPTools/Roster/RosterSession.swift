@@ -156,7 +156,7 @@ final class RosterSession {
             }
         }
         let expected = cachedVer
-        if let ver = pushes.last(where: { $0.ver != nil })?.ver { cachedVer = ver }
+        if let ver = pushes.last?.ver { cachedVer = ver } else { cachedVer = nil }
         store { try $0.apply(account: account, pushes: pushes, expectedVer: expected, now: environment.now) }
     }
 
