@@ -13,16 +13,6 @@ final class ClusterEndToEndTests: XCTestCase {
         XCTAssertEqual(server.nodePorts.count, 2, "XT_NODE_PORTS names both nodes")
     }
 
-    private func nodeServer(_ s: TestServer, _ node: Int) -> String { "\(s.host):\(s.nodePorts[node - 1])" }
-
-    /// `ejabberdctl registered_users` on one node, one name a line.
-    private func registeredUsers(_ s: TestServer, node: Int) throws -> [String] {
-        let r = try Shell.run([Paths.root + "/scripts/test-server", "ctl", s.directory, "--node", String(node),
-                               "registered_users", s.domain], timeout: 60)
-        XCTAssertEqual(r.status, 0, "registered_users on node \(node): \(r.stderr)")
-        return r.stdout.split(separator: "\n").map(String.init)
-    }
-
     /// A report's rows by CSV line: its status column (the report is CRLF CSV; these rows quote nothing).
     private func reportRows(_ path: String) throws -> (header: String, rows: [Int: String], count: Int) {
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\r\n").map(String.init)
@@ -49,7 +39,7 @@ final class ClusterEndToEndTests: XCTestCase {
         let shards = try (1...2).map { k in
             let process = try BatchChildProcess(
                 [Paths.binaries + "/xmpp-register", "batch", csv, "--shard", "\(k)/2", "--json",
-                 "--report", t.home + "/r\(k).csv", "--server", nodeServer(s, k), "--ca-file", s.caFile],
+                 "--report", t.home + "/r\(k).csv", "--server", s.nodeAddress(k), "--ca-file", s.caFile],
                 environment: t.environment, captureStdout: true)
             return process
         }
@@ -70,7 +60,7 @@ final class ClusterEndToEndTests: XCTestCase {
 
         // Every account exactly once, whichever node is asked (one Mnesia).
         for node in 1...2 {
-            let listed = try registeredUsers(s, node: node).filter { $0.hasPrefix("cl") }
+            let listed = try s.registeredUsers(node: node).filter { $0.hasPrefix("cl") }
             let mine = listed.filter { Set(users).contains($0) }
             XCTAssertEqual(mine.count, Set(mine).count, "node \(node) lists an account twice")
             XCTAssertEqual(Set(mine), Set(users), "node \(node) lacks \(Set(users).subtracting(mine).sorted())")
@@ -99,7 +89,7 @@ final class ClusterEndToEndTests: XCTestCase {
         // A second run of each shard against the other node: every row exists, nothing is made twice.
         for k in 1...2 {
             let again = try t.run("xmpp-register", ["batch", csv, "--shard", "\(k)/2", "--json",
-                                                    "--server", nodeServer(s, 3 - k), "--ca-file", s.caFile])
+                                                    "--server", s.nodeAddress(3 - k), "--ca-file", s.caFile])
             XCTAssertEqual(again.status, 0, again.stderr)
             XCTAssertEqual(Set(try BatchEndToEndTests.statuses(again).values), ["exists"])
         }
@@ -110,12 +100,12 @@ final class ClusterEndToEndTests: XCTestCase {
         let t = try ToolRunner(server: s)
         let user = ToolRunner.username("rep")
         let password = "pw-" + UUID().uuidString
-        let created = try t.run("xmpp-register", [t.jid(user), "--server", nodeServer(s, 1), "--ca-file", s.caFile], password: password)
+        let created = try t.run("xmpp-register", [t.jid(user), "--server", s.nodeAddress(1), "--ca-file", s.caFile], password: password)
         XCTAssertEqual(created.status, 0, created.stderr)
-        let login = try t.login(t.jid(user), password, ["--server", nodeServer(s, 2), "--ca-file", s.caFile])
+        let login = try t.login(t.jid(user), password, ["--server", s.nodeAddress(2), "--ca-file", s.caFile])
         XCTAssertEqual(login.status, 0, "log-in on node 2: \(login.stderr)")
-        let wrong = try t.login(t.jid(user), password + "x", ["--server", nodeServer(s, 2), "--ca-file", s.caFile])
+        let wrong = try t.login(t.jid(user), password + "x", ["--server", s.nodeAddress(2), "--ca-file", s.caFile])
         XCTAssertNotEqual(wrong.status, 0, "node 2 checks the password node 1 stored")
-        XCTAssertTrue(try registeredUsers(s, node: 2).contains(user))
+        XCTAssertTrue(try s.registeredUsers(node: 2).contains(user))
     }
 }

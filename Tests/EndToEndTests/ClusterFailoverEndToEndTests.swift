@@ -21,11 +21,9 @@ final class ClusterFailoverEndToEndTests: XCTestCase {
 
     // MARK: the cluster's nodes
 
-    private func nodeServer(_ s: TestServer, _ node: Int) -> String { "\(s.host):\(s.nodePorts[node - 1])" }
-
     /// Both nodes, node 1 first: one `--server` each.
     private func bothNodes(_ s: TestServer) -> [String] {
-        ["--server", nodeServer(s, 1), "--server", nodeServer(s, 2), "--ca-file", s.caFile]
+        ["--server", s.nodeAddress(1), "--server", s.nodeAddress(2), "--ca-file", s.caFile]
     }
 
     private static func nodeDirectory(_ s: TestServer, _ node: Int) -> String { node == 1 ? s.directory : s.directory + "/node2" }
@@ -47,16 +45,9 @@ final class ClusterFailoverEndToEndTests: XCTestCase {
         try Shell.run([Paths.root + "/scripts/test-server"] + args, timeout: timeout)
     }
 
-    /// `ejabberdctl registered_users` on one node, one name a line.
-    private func registeredUsers(_ s: TestServer, node: Int) throws -> [String] {
-        let r = try Self.testServer(["ctl", s.directory, "--node", String(node), "registered_users", s.domain], timeout: 60)
-        XCTAssertEqual(r.status, 0, "registered_users on node \(node): \(r.stderr)")
-        return r.stdout.split(separator: "\n").map(String.init)
-    }
-
     /// Each of `users` listed exactly once on `node`.
     private func assertListedOnce(_ s: TestServer, node: Int, _ users: Set<String>, file: StaticString = #filePath, line: UInt = #line) throws {
-        let listed = try registeredUsers(s, node: node).filter { users.contains($0) }
+        let listed = try s.registeredUsers(node: node).filter { users.contains($0) }
         XCTAssertEqual(listed.count, Set(listed).count, "node \(node) lists an account twice", file: file, line: line)
         XCTAssertEqual(Set(listed), users, "node \(node) lacks \(users.subtracting(listed).sorted().prefix(5))…", file: file, line: line)
     }
@@ -235,7 +226,7 @@ final class ClusterFailoverEndToEndTests: XCTestCase {
         // xmpp-register(1): an endpoint that drops is noted and its rows finished elsewhere; only
         // every endpoint down fails the batch.
         XCTAssertEqual(try batch.wait(timeout: 300), 0, batch.stderr)
-        XCTAssertTrue(batch.stderr.contains("\(nodeServer(s, 2)) failed"), batch.stderr)
+        XCTAssertTrue(batch.stderr.contains("\(s.nodeAddress(2)) failed"), batch.stderr)
         XCTAssertEqual(out.split(separator: "\n").count, users.count, "one JSON line per row")
 
         let rows = try report(reportPath)
@@ -254,7 +245,7 @@ final class ClusterFailoverEndToEndTests: XCTestCase {
         try assertListedOnce(s, node: 2, Set(users))
         // The generated passwords in the report are the accounts', the rows in flight on node 2's
         // dropped streams included: each logs in through the node that survived.
-        try assertEveryAccountLogsIn(t, rows, via: nodeServer(s, 1), caFile: s.caFile)
+        try assertEveryAccountLogsIn(t, rows, via: s.nodeAddress(1), caFile: s.caFile)
     }
 
     /// The administrator's add-user (XEP-0133) over both nodes of a private cluster with
@@ -270,7 +261,7 @@ final class ClusterFailoverEndToEndTests: XCTestCase {
         let bossPassword = "boss-" + UUID().uuidString
         let made = try Self.testServer(["ctl", s.directory, "register", "boss", s.domain, bossPassword], timeout: 60)
         XCTAssertEqual(made.status, 0, made.stderr)
-        let login = try t.run("xmpp-login", [t.jid("boss"), "--server", nodeServer(s, 1), "--ca-file", s.caFile], password: bossPassword)
+        let login = try t.run("xmpp-login", [t.jid("boss"), "--server", s.nodeAddress(1), "--ca-file", s.caFile], password: bossPassword)
         XCTAssertEqual(login.status, 0, login.stderr)
 
         let prefix = String(ToolRunner.username("ak").prefix(8))
@@ -284,12 +275,12 @@ final class ClusterFailoverEndToEndTests: XCTestCase {
         XCTAssertLessThan(reportedAtKill, users.count * 2 / 3, "node 2 died mid-batch")
         _ = batch.readStdout()
         let exitStatus = try batch.wait(timeout: 300)
-        XCTAssertTrue(batch.stderr.contains("\(nodeServer(s, 2)) failed"), batch.stderr)
+        XCTAssertTrue(batch.stderr.contains("\(s.nodeAddress(2)) failed"), batch.stderr)
         let rows = try report(reportPath)
         XCTAssertEqual(Set(rows.keys), Set(users), "complete report")
         let created = AddUserConflictOutcome.check(s, exitStatus: exitStatus, rows: rows, stderr: batch.stderr)
         try assertListedOnce(s, node: 1, Set(users))
-        try assertEveryAccountLogsIn(t, rows.filter { created.contains($0.key) }, via: nodeServer(s, 1), caFile: s.caFile)
+        try assertEveryAccountLogsIn(t, rows.filter { created.contains($0.key) }, via: s.nodeAddress(1), caFile: s.caFile)
 
         // Stop with node 2 dead: node 1 and the epmd go, every port closes.
         let stop = try Self.testServer(["stop", s.directory], timeout: 60)
