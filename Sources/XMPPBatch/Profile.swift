@@ -44,25 +44,50 @@ public struct ProfileApplied: Sendable, Equatable {
 
     /// The PEP profile stores that also hold the text fields: vcard4, nick.
     public var storedInPEP: [String]
+    /// PEP stores the server has not (jabberd2 2.7), with its answer: the fields are in the vCard only.
+    public var unavailablePEP: [String: String]
+    /// Values a PEP store accepted but did not keep, read back: "nick: nickname", …
+    public var losses: [String]
 
     /// Builds a value.
-    public init(storedInVCard: [String], noPEP: StanzaError? = nil, storedInPEP: [String] = []) {
+    public init(storedInVCard: [String], noPEP: StanzaError? = nil, storedInPEP: [String] = [],
+                unavailablePEP: [String: String] = [:], losses: [String] = []) {
         self.storedInVCard = storedInVCard
         self.noPEP = noPEP
         self.storedInPEP = storedInPEP
+        self.unavailablePEP = unavailablePEP
+        self.losses = losses
     }
 
-    /// One line saying what was stored and what the server lacks; nil when nothing lacked.
+    /// One line saying what was stored and what the server lacks or dropped; nil when nothing was missing.
     public var shortfall: String? {
-        guard let noPEP else { return nil }
-        return "the server has no PEP (\(noPEP)), so the avatar is only in the vCard; stored in the vCard: "
-            + ProfileApplied.list(storedInVCard)
+        var parts: [String] = []
+        if let noPEP {
+            parts.append("the server has no PEP (\(noPEP)), so the avatar is only in the vCard; stored in the vCard: "
+                + ProfileApplied.list(storedInVCard))
+        } else if !unavailablePEP.isEmpty {
+            let stores = unavailablePEP.keys.sorted()
+            parts.append("the server has no " + ProfileApplied.list(stores) + " store (\(unavailablePEP[stores[0]] ?? "")), "
+                + "so those fields are only in the vCard; stored in the vCard: " + ProfileApplied.list(storedInVCard))
+        }
+        if !losses.isEmpty { parts.append("the server did not keep " + ProfileApplied.list(losses)) }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
     /// "A", "A and B", "A, B and C".
     static func list(_ names: [String]) -> String {
         guard names.count > 1 else { return names.first ?? "nothing" }
         return names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+    }
+}
+
+/// A PEP profile store (vCard4, nickname) refused the profile's fields although the server has PEP.
+public struct ProfileMirrorError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// The store's name (vcard4, nick) and the server's reason, per refusing store.
+    public var refusals: [String: String]
+
+    public var description: String {
+        refusals.keys.sorted().map { "the \($0) store refused it: \(refusals[$0] ?? "")" }.joined(separator: "; ")
     }
 }
 
@@ -91,33 +116,55 @@ public enum ProfileApplier {
             var card = try VCardService.fetch(on: connection, jid: nil)
             edit(&card, with: profile)
             try VCardService.publish(card, on: connection)
-            return ProfileApplied(storedInVCard: stored, storedInPEP: try mirror(profile, on: connection))
+            var applied = try mirror(profile, on: connection)
+            applied.storedInVCard = stored
+            return applied
         }
         let info = try AvatarPipeline.info(data: png)
         let published = try AvatarPublisher.publish(png: png, width: info.width, height: info.height, on: connection) { card in
             edit(&card, with: profile)
         }
         if let refusal = published.vCardRefusal { throw AvatarServiceError.connection(.stanzaError(refusal)) }
-        let pep = published.pepRefusal == nil ? try mirror(profile, on: connection) : []
-        return ProfileApplied(storedInVCard: stored + ["PHOTO"], noPEP: published.pepRefusal, storedInPEP: pep)
+        var applied = published.pepRefusal == nil ? try mirror(profile, on: connection) : ProfileApplied(storedInVCard: [])
+        applied.storedInVCard = stored + ["PHOTO"]
+        applied.noPEP = published.pepRefusal
+        return applied
     }
 
     /// The same text fields in the vCard4 node (XEP-0292) and the nickname in the nickname node
     /// (XEP-0172), which today's clients show; after vcard-temp, so a server converting
     /// vcard-temp has done so (ProfileWriter's order). The nodes keep the server's default access
-    /// model. Returns the PEP stores that took them; none where the server has no PEP.
-    private static func mirror(_ profile: Profile, on connection: Connection) throws -> [String] {
+    /// model. A store the server has not is said in the result; one that refuses throws
+    /// `ProfileMirrorError`, so the row's profile stays pending rather than "applied" without it.
+    private static func mirror(_ profile: Profile, on connection: Connection) throws -> ProfileApplied {
         var fields: [VCardField] = []
         if profile.nickname != nil { fields.append(.nickname) }
         if profile.fullname != nil { fields.append(.fullname) }
         if profile.email != nil { fields.append(.email) }
-        guard !fields.isEmpty else { return [] }
+        guard !fields.isEmpty else { return ProfileApplied(storedInVCard: []) }
         let result = try ProfileWriter.write(on: connection, stores: [.vcard4, .nick], access: nil, fields: fields) { card in
             var c = card
             edit(&c, with: profile)
             return c
         }
-        return result.writes.filter { $0.status == .updated || $0.status == .unchanged }.map(\.store.rawValue)
+        return try outcome(of: result.writes)
+    }
+
+    /// The mirror's result from its store writes: refusals thrown, absent stores and losses said.
+    static func outcome(of writes: [ProfileStoreWrite]) throws(ProfileMirrorError) -> ProfileApplied {
+        var refusals: [String: String] = [:]
+        var applied = ProfileApplied(storedInVCard: [])
+        for w in writes {
+            switch w.status {
+            case .updated, .unchanged:
+                applied.storedInPEP.append(w.store.rawValue)
+                applied.losses += w.losses.map { "\(w.store.rawValue): \($0.field)" }
+            case .unavailable: applied.unavailablePEP[w.store.rawValue] = w.reason ?? "no such store"
+            case .failed: refusals[w.store.rawValue] = w.reason ?? "refused"
+            }
+        }
+        if !refusals.isEmpty { throw ProfileMirrorError(refusals: refusals) }
+        return applied
     }
 
     /// The profile's text fields written into `card`; an email already there is not added twice.

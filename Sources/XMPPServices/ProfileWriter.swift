@@ -25,6 +25,17 @@ public struct ProfileStoreWrite: Sendable, Equatable {
     /// True when the server made this store from another one (Prosody's vcard_legacy makes the
     /// vCard4 node from vcard-temp), so it was not published a second time.
     public var madeByServer: Bool
+
+    /// Builds a value.
+    public init(store: ProfileStore, status: Status, changed: [String] = [], losses: [VCardLoss] = [], reason: String? = nil,
+                madeByServer: Bool = false) {
+        self.store = store
+        self.status = status
+        self.changed = changed
+        self.losses = losses
+        self.reason = reason
+        self.madeByServer = madeByServer
+    }
 }
 
 /// What writing a profile did, store by store, and what the stores hold afterwards.

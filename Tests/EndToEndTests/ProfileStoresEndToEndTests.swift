@@ -105,7 +105,8 @@ final class ProfileStoresEndToEndTests: XCTestCase {
             let me = try ToolRunner(server: t.server)
             XCTAssertEqual(try me.run("xmpp-login", [t.jid(user), "-q"] + t.serverArgs, password: "pw-\(user)").status, 0)
             for store in ["vcard-temp", "vcard4", "nick"] {
-                XCTAssertEqual(try Self.get(me, ["--store", store])["nickname"] as? String, "Nick \(i)", "row \(i), \(store)")
+                let got = try Self.get(me, ["--store", store])
+                XCTAssertEqual(got["nickname"] as? String, "Nick \(i)", "row \(i), \(store): \(got); the batch said: \(r.stdout) \(r.stderr)")
             }
             XCTAssertEqual(try Self.get(me, ["--store", "vcard4"])["fullname"] as? String, "Person \(i)", "row \(i)")
         }

@@ -53,4 +53,30 @@ final class BatchProfileTests: XCTestCase {
         XCTAssertTrue(ProfileStep.isFreshAccountRace(avatarNotFound))
         XCTAssertFalse(ProfileStep.isFreshAccountRace(AvatarServiceError.pepUnavailable(StanzaError(type: "cancel", condition: .serviceUnavailable))))
     }
+
+    /// The PEP mirror of a row's profile: a refusing store fails the profile (it stays pending),
+    /// an absent store and a value not kept are said, and neither is silently "applied".
+    func testMirrorOutcomeNeverDropsARefusalOrALoss() throws {
+        let ok = try ProfileApplier.outcome(of: [ProfileStoreWrite(store: .vcard4, status: .updated),
+                                                 ProfileStoreWrite(store: .nick, status: .unchanged)])
+        XCTAssertEqual(ok.storedInPEP, ["vcard4", "nick"])
+        XCTAssertNil(ok.shortfall)
+
+        XCTAssertThrowsError(try ProfileApplier.outcome(of: [
+            ProfileStoreWrite(store: .vcard4, status: .updated),
+            ProfileStoreWrite(store: .nick, status: .failed, reason: "not-allowed"),
+        ])) { error in
+            XCTAssertEqual((error as? ProfileMirrorError)?.description, "the nick store refused it: not-allowed")
+        }
+
+        var absent = try ProfileApplier.outcome(of: [ProfileStoreWrite(store: .vcard4, status: .unavailable, reason: "service-unavailable"),
+                                                     ProfileStoreWrite(store: .nick, status: .unavailable, reason: "service-unavailable")])
+        absent.storedInVCard = ["FN", "NICKNAME"]
+        XCTAssertEqual(absent.shortfall, "the server has no nick and vcard4 store (service-unavailable), so those fields are only "
+                       + "in the vCard; stored in the vCard: FN and NICKNAME")
+
+        let lost = try ProfileApplier.outcome(of: [ProfileStoreWrite(store: .nick, status: .updated,
+                                                                      losses: [VCardLoss(field: "nickname", value: "N")])])
+        XCTAssertEqual(lost.shortfall, "the server did not keep nick: nickname")
+    }
 }
