@@ -83,11 +83,23 @@ public struct ProfileApplied: Sendable, Equatable {
 
 /// A PEP profile store (vCard4, nickname) refused the profile's fields although the server has PEP.
 public struct ProfileMirrorError: Error, Sendable, CustomStringConvertible, Equatable {
-    /// The store's name (vcard4, nick) and the server's reason, per refusing store.
-    public var refusals: [String: String]
+    public struct Refusal: Sendable, Equatable {
+        public var reason: String
+        public var condition: StanzaError.Condition?
+
+        public init(reason: String, condition: StanzaError.Condition?) {
+            self.reason = reason
+            self.condition = condition
+        }
+    }
+
+    public init(refusals: [String: Refusal]) { self.refusals = refusals }
+
+    /// Per refusing store (vcard4, nick), the server's answer.
+    public var refusals: [String: Refusal]
 
     public var description: String {
-        refusals.keys.sorted().map { "the \($0) store refused it: \(refusals[$0] ?? "")" }.joined(separator: "; ")
+        refusals.keys.sorted().map { "the \($0) store refused it: \(refusals[$0]?.reason ?? "")" }.joined(separator: "; ")
     }
 }
 
@@ -152,7 +164,7 @@ public enum ProfileApplier {
 
     /// The mirror's result from its store writes: refusals thrown, absent stores and losses said.
     static func outcome(of writes: [ProfileStoreWrite]) throws(ProfileMirrorError) -> ProfileApplied {
-        var refusals: [String: String] = [:]
+        var refusals: [String: ProfileMirrorError.Refusal] = [:]
         var applied = ProfileApplied(storedInVCard: [])
         for w in writes {
             switch w.status {
@@ -160,7 +172,7 @@ public enum ProfileApplier {
                 applied.storedInPEP.append(w.store.rawValue)
                 applied.losses += w.losses.map { "\(w.store.rawValue): \($0.field)" }
             case .unavailable: applied.unavailablePEP[w.store.rawValue] = w.reason ?? "no such store"
-            case .failed: refusals[w.store.rawValue] = w.reason ?? "refused"
+            case .failed: refusals[w.store.rawValue] = ProfileMirrorError.Refusal(reason: w.reason ?? "refused", condition: w.condition)
             }
         }
         if !refusals.isEmpty { throw ProfileMirrorError(refusals: refusals) }

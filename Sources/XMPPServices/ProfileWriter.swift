@@ -25,16 +25,19 @@ public struct ProfileStoreWrite: Sendable, Equatable {
     /// True when the server made this store from another one (Prosody's vcard_legacy makes the
     /// vCard4 node from vcard-temp), so it was not published a second time.
     public var madeByServer: Bool
+    /// For a failure or unavailable store, the server's error condition when it answered with one.
+    public var condition: StanzaError.Condition?
 
     /// Builds a value.
     public init(store: ProfileStore, status: Status, changed: [String] = [], losses: [VCardLoss] = [], reason: String? = nil,
-                madeByServer: Bool = false) {
+                madeByServer: Bool = false, condition: StanzaError.Condition? = nil) {
         self.store = store
         self.status = status
         self.changed = changed
         self.losses = losses
         self.reason = reason
         self.madeByServer = madeByServer
+        self.condition = condition
     }
 }
 
@@ -190,14 +193,17 @@ public enum ProfileWriter {
         ProfileStoreWrite(store: store, status: status, changed: [], losses: [], reason: nil, madeByServer: false)
     }
 
-    /// A PEP write the server refused: `unavailable` where it has no PEP at all.
+    /// A PEP write the server refused: `unavailable` where it has no PEP at all (jabberd2 2.7:
+    /// feature-not-implemented). `item-not-found` is a failure: a PEP service creates the node
+    /// on publish, and ejabberd answers it to a brand-new account now and then (ProfileStep retries it).
     private static func refused(_ store: ProfileStore, _ error: PubSubError) -> ProfileStoreWrite {
         var status = ProfileStoreWrite.Status.failed
-        if case .connection(.stanzaError(let e)) = error,
-           [.serviceUnavailable, .featureNotImplemented, .itemNotFound].contains(e.condition) {
-            status = .unavailable
+        var condition: StanzaError.Condition?
+        if case .connection(.stanzaError(let e)) = error {
+            condition = e.condition
+            if [.serviceUnavailable, .featureNotImplemented].contains(e.condition) { status = .unavailable }
         }
-        return ProfileStoreWrite(store: store, status: status, changed: [], losses: [], reason: error.description, madeByServer: false)
+        return ProfileStoreWrite(store: store, status: status, reason: error.description, condition: condition)
     }
 
     /// The names of the fields whose values differ between two cards.

@@ -64,9 +64,15 @@ final class BatchProfileTests: XCTestCase {
 
         XCTAssertThrowsError(try ProfileApplier.outcome(of: [
             ProfileStoreWrite(store: .vcard4, status: .updated),
-            ProfileStoreWrite(store: .nick, status: .failed, reason: "not-allowed"),
+            ProfileStoreWrite(store: .nick, status: .failed, reason: "not-allowed", condition: .notAllowed),
         ])) { error in
             XCTAssertEqual((error as? ProfileMirrorError)?.description, "the nick store refused it: not-allowed")
+            XCTAssertFalse(ProfileStep.isFreshAccountRace(error), "a not-allowed is final")
+        }
+        XCTAssertThrowsError(try ProfileApplier.outcome(of: [
+            ProfileStoreWrite(store: .nick, status: .failed, reason: "item-not-found", condition: .itemNotFound),
+        ])) { error in
+            XCTAssertTrue(ProfileStep.isFreshAccountRace(error), "a new account's item-not-found is retried")
         }
 
         var absent = try ProfileApplier.outcome(of: [ProfileStoreWrite(store: .vcard4, status: .unavailable, reason: "service-unavailable"),

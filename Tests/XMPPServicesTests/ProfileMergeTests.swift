@@ -106,6 +106,26 @@ final class ProfileWriterTests: XCTestCase {
         XCTAssertTrue(channel.requests[6].serialized().contains("configure"))
     }
 
+    /// A nickname publish answered item-not-found failed (a PEP service makes the node on
+    /// publish; ejabberd says it to a brand-new account now and then), with the condition for a
+    /// retry; feature-not-implemented means no PEP at all (jabberd2 2.7).
+    func testANicknamePublishRefusalIsAFailureUnlessThereIsNoPEP() throws {
+        func error(_ condition: String) -> String {
+            "<iq xmlns='jabber:client' id='{id}' type='error'><error type='cancel'><\(condition) xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>"
+        }
+        for (condition, status, expected) in [("item-not-found", ProfileStoreWrite.Status.failed, StanzaError.Condition.itemNotFound),
+                                              ("feature-not-implemented", .unavailable, .featureNotImplemented)] {
+            let channel = try FakeChannel(replies: [Self.vcardTemp(""), Self.noItems, Self.noItems, error(condition)])
+            let result = try ProfileWriter.write(on: channel, stores: [.nick], access: nil) { card in
+                var c = card
+                c.nickname = "Ally"
+                return c
+            }
+            XCTAssertEqual(result.writes.map(\.status), [status], condition)
+            XCTAssertEqual(result.writes.first?.condition, expected, condition)
+        }
+    }
+
     /// A server that keeps the stores apart (ejabberd) gets each one published.
     func testASeparateStoreServerGetsEachStore() throws {
         let channel = try FakeChannel(replies: [

@@ -30,6 +30,15 @@ final class ErrorMappingTests: XCTestCase {
     }
 
     /// The service says what the server wants; only the tool names the option that gives it.
+    /// A PEP profile store's refusal keeps the server's condition's status, naming the store.
+    func testAProfileStoreRefusalMapsByItsCondition() {
+        let refused = ProfileMirrorError(refusals: ["nick": .init(reason: "server error: not-allowed", condition: .notAllowed)])
+        XCTAssertEqual(ErrorMapping.failure(for: refused).code, ErrorMapping.code(forCondition: .notAllowed))
+        XCTAssertEqual(ErrorMapping.failure(for: refused).message, "the nick store refused it: server error: not-allowed")
+        XCTAssertEqual(ErrorMapping.failure(for: ProfileMirrorError(refusals: ["vcard4": .init(reason: "timed out", condition: nil)])).code,
+                       .refused)
+    }
+
     func testAMissingRegistrationFieldIsAUsageErrorNamingTheOption() {
         XCTAssertEqual(RegistrationError.missingField("email").description, "the server requires the field 'email'")
         let failure = ErrorMapping.failure(for: RegistrationError.missingField("email"))

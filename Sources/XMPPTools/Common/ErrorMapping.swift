@@ -32,6 +32,9 @@ public enum ErrorMapping {
         case let e as JIDError: return ToolFailure(.badInput, "invalid JID: \(e)")
         case let e as PNGImageError: return ToolFailure(.badInput, e.description)
         case let e as AvatarServiceError: return failure(for: e)
+        case let e as ProfileMirrorError:
+            let condition = e.refusals.keys.sorted().compactMap { e.refusals[$0]?.condition }.first
+            return ToolFailure(condition.map(code(forCondition:)) ?? .refused, e.description)
         case let e as BatchError: return failure(for: e)
         case let e as JournalError: return failure(for: e)
         default: return ToolFailure(.failed, "\(error)")
