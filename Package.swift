@@ -59,7 +59,7 @@ let package = Package(
             "XMPPStanzas", "XMLTree", "TextFormats", "CryptoPrimitives", "COpenSSL", "CResolv", "CNFKC",
         ]),
         .target(name: "XMPPServices", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree", "CryptoPrimitives"]),
-        .target(name: "XMPPStorage", dependencies: ["XMPPStanzas", "CSQLite3"]),
+        .target(name: "XMPPStorage", dependencies: ["XMPPStanzas", "TextFormats", "CSQLite3"]),
         .target(name: "CPNGStream", dependencies: ["CLibPNG", "CLibJPEG", "CLibLCMS2"]),
         .target(name: "PNGImage", dependencies: ["CPNGStream", "CLibPNG"]),
         // Accounts by the thousand: the batch engine (CSV rows, journal, pipelined registration,

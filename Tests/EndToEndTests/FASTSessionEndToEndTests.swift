@@ -21,7 +21,7 @@ final class FASTSessionEndToEndTests: XCTestCase {
     func testLoginKeepsOnlyATokenAndStatusUsesIt() throws {
         let (t, jid, password) = try fastAccount("fa")
         let session = try String(contentsOfFile: sessionPath(t, jid), encoding: .utf8)
-        XCTAssertTrue(session.contains("\"kind\" : \"fast\""), session)
+        XCTAssertTrue(session.contains("\"kind\": \"fast\""), session)
         for secret in [password, "client_key", "server_key", "salt"] { XCTAssertFalse(session.contains(secret), secret) }
         let attrs = try FileManager.default.attributesOfItem(atPath: sessionPath(t, jid))
         XCTAssertEqual((attrs[.posixPermissions] as? NSNumber)?.intValue, 0o600)
@@ -74,7 +74,7 @@ final class FASTSessionEndToEndTests: XCTestCase {
         let (t, jid, password) = try fastAccount("fw")
         let path = sessionPath(t, jid)
         let session = try String(contentsOfFile: path, encoding: .utf8)
-        guard let range = session.range(of: "\"token\" : \"") else { return XCTFail(session) }
+        guard let range = session.range(of: "\"token\": \"") else { return XCTFail(session) }
         var broken = session
         broken.insert(contentsOf: "x", at: range.upperBound)
         try broken.write(toFile: path, atomically: true, encoding: .utf8)

@@ -77,7 +77,7 @@ final class CredentialStoreTests: XCTestCase {
         XCTAssertEqual(file.accounts["a@x"]?.directTLS, true)
         XCTAssertEqual(file.accounts["b@x"]?.pin, "sha256/x")
         let json = try String(contentsOfFile: root + "/.config/xmpp-tools/accounts.json", encoding: .utf8)
-        XCTAssertTrue(json.contains("\"direct_tls\" : true"), json)
+        XCTAssertTrue(json.contains("\"direct_tls\": true"), json)
     }
 
     private func mode(_ path: String) throws -> Int {

@@ -71,10 +71,10 @@ final class RememberedSettingsTests: XCTestCase {
     func testInsecureIsNeitherWrittenNorRead() throws {
         var s = AccountSettings(server: "h", pin: pin)
         s.insecure = true
-        let json = String(decoding: try JSONEncoder().encode(s), as: UTF8.self)
+        let json = s.json.compact
         XCTAssertFalse(json.contains("insecure"), json)
         let old = #"{"server": "h", "insecure": true, "pin": "\#(pin)", "used_scram": true}"#
-        let decoded = try JSONDecoder().decode(AccountSettings.self, from: Data(old.utf8))
+        let decoded = try AccountSettings(jsonBytes: Array(old.utf8))
         XCTAssertFalse(decoded.insecure)
         XCTAssertEqual(decoded.pin, pin)
         XCTAssertTrue(decoded.usedSCRAM)

@@ -1,8 +1,8 @@
-import FoundationEssentials
+import TextFormats
 import XMPPStanzas
 
 /// Per-account connection settings remembered by `xmpp-login`, so later commands need no flags.
-public struct AccountSettings: Sendable, Codable, Equatable {
+public struct AccountSettings: Sendable, Equatable {
     /// `--server` host, if given.
     public var server: String?
     /// `--server` port, if given.
@@ -31,24 +31,33 @@ public struct AccountSettings: Sendable, Codable, Equatable {
         self.usedSCRAM = usedSCRAM
     }
 
-    enum CodingKeys: String, CodingKey {
-        case server, port, directTLS = "direct_tls", caFile = "ca_file", pin, usedSCRAM = "used_scram"
+    init(fields c: JSONFields) throws(JSONFieldError) {
+        server = try c.optionalString("server")
+        port = try c.optionalInt("port")
+        directTLS = try c.optionalBool("direct_tls") ?? false
+        caFile = try c.optionalString("ca_file")
+        pin = try c.optionalString("pin")
+        insecure = false  // older files stored it; it is ignored now
+        usedSCRAM = try c.optionalBool("used_scram") ?? false
     }
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        server = try c.decodeIfPresent(String.self, forKey: .server)
-        port = try c.decodeIfPresent(Int.self, forKey: .port)
-        directTLS = try c.decodeIfPresent(Bool.self, forKey: .directTLS) ?? false
-        caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
-        pin = try c.decodeIfPresent(String.self, forKey: .pin)
-        insecure = false  // older files stored it; it is ignored now
-        usedSCRAM = try c.decodeIfPresent(Bool.self, forKey: .usedSCRAM) ?? false
+    /// One account's entry of the accounts file, as bytes.
+    public init(jsonBytes: [UInt8]) throws(JSONFieldError) { try self.init(fields: JSONFields(parsing: jsonBytes)) }
+
+    /// `insecure` is never written: `--insecure` does not stick.
+    public var json: JSONValue {
+        var o = SortedJSONObject()
+        o.set("server", server.map(JSONValue.string))
+        o.set("port", port.map(JSONValue.int))
+        o.set("direct_tls", .bool(directTLS))
+        o.set("ca_file", caFile.map(JSONValue.string))
+        o.set("pin", pin.map(JSONValue.string))
+        o.set("used_scram", .bool(usedSCRAM))
+        return o.value
     }
 }
 
-/// The contents of `accounts.json`: the active account and each account's settings.
-public struct AccountsFile: Sendable, Codable, Equatable {
+public struct AccountsFile: Sendable, Equatable {
     /// The account tools use when `--account` and `XMPP_ACCOUNT` are absent.
     public var active: String?
     /// Settings by bare JID.
@@ -58,6 +67,25 @@ public struct AccountsFile: Sendable, Codable, Equatable {
     public init(active: String? = nil, accounts: [String: AccountSettings] = [:]) {
         self.active = active
         self.accounts = accounts
+    }
+
+    init(fields c: JSONFields) throws(JSONFieldError) {
+        active = try c.optionalString("active")
+        accounts = [:]
+        guard let list = try c.optionalObject("accounts") else { throw JSONFieldError(description: "no accounts") }
+        for jid in list.keys {
+            guard let settings = try list.optionalObject(jid) else { continue }
+            accounts[jid] = try AccountSettings(fields: settings)
+        }
+    }
+
+    var json: JSONValue {
+        var list = SortedJSONObject()
+        for (jid, settings) in accounts { list.set(jid, settings.json) }
+        var o = SortedJSONObject()
+        o.set("accounts", list.value)
+        o.set("active", active.map(JSONValue.string))
+        return o.value
     }
 }
 
@@ -73,9 +101,9 @@ public struct AccountStore: Sendable {
     public func load() throws(StorageError) -> AccountsFile {
         guard let bytes = try SecureFile.read(paths.accountsFile, maxBytes: 4 << 20) else { return AccountsFile() }
         do {
-            return try JSONDecoder().decode(AccountsFile.self, from: Data(bytes))
+            return try AccountsFile(fields: JSONFields(parsing: bytes))
         } catch {
-            throw .corrupt(path: paths.accountsFile, reason: "not valid accounts JSON")
+            throw .corrupt(path: paths.accountsFile, reason: "not valid accounts JSON (\(error))")
         }
     }
 
@@ -102,14 +130,6 @@ public struct AccountStore: Sendable {
     }
 
     private func write(_ file: AccountsFile) throws(StorageError) {
-        let bytes: [UInt8]
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            bytes = Array(try encoder.encode(file)) + [0x0A]
-        } catch {
-            throw .io(path: paths.accountsFile, reason: "cannot encode accounts")
-        }
-        try SecureFile.write(bytes, to: paths.accountsFile)
+        try SecureFile.write(file.json.prettyUTF8 + [0x0A], to: paths.accountsFile)
     }
 }

@@ -1,10 +1,10 @@
-import FoundationEssentials
+import TextFormats
 import XMPPStanzas
 
 /// A session that authenticates with a FAST token (XEP-0484) instead of SCRAM keys: the token,
 /// its mechanism and the client id it is tied to. It keeps nothing else that authenticates, so
 /// once the server has invalidated the token (`xmpp-login logout`) a copy of the file is useless.
-public struct FASTSession: Sendable, Codable, Equatable {
+public struct FASTSession: Sendable, Equatable {
     /// Always `fast`: tells this file from a SCRAM-keys one.
     public var kind: String
     /// The account, as a bare JID.
@@ -37,8 +37,28 @@ public struct FASTSession: Sendable, Codable, Equatable {
         self.rotated = rotated
     }
 
-    enum CodingKeys: String, CodingKey {
-        case kind, jid, mechanism, token, expiry, userAgentID = "user_agent_id", created, rotated
+    init(fields c: JSONFields) throws(JSONFieldError) {
+        kind = try c.string("kind")
+        jid = try c.jid("jid")
+        mechanism = try c.string("mechanism")
+        token = try c.string("token")
+        expiry = try c.string("expiry")
+        userAgentID = try c.string("user_agent_id")
+        created = try c.int("created")
+        rotated = try c.optionalInt("rotated")
+    }
+
+    var json: JSONValue {
+        var o = SortedJSONObject()
+        o.set("kind", .string(kind))
+        o.set("jid", .string(jid.description))
+        o.set("mechanism", .string(mechanism))
+        o.set("token", .string(token))
+        o.set("expiry", .string(expiry))
+        o.set("user_agent_id", .string(userAgentID))
+        o.set("created", .int(created))
+        o.set("rotated", rotated.map(JSONValue.int))
+        return o.value
     }
 }
 
@@ -64,23 +84,20 @@ extension SessionStore {
     public func loadCached(_ jid: JID) throws(StorageError) -> CachedSession? {
         let path = paths.sessionFile(jid.bare.description)
         guard let bytes = try SecureFile.read(path, requirePrivate: true, maxBytes: 64 << 10) else { return nil }
-        struct Kind: Decodable { var kind: String? }
-        let decoder = JSONDecoder()
+        let fields: JSONFields
         do {
-            if try decoder.decode(Kind.self, from: Data(bytes)).kind == FASTSession.kindName {
-                return .fast(try decoder.decode(FASTSession.self, from: Data(bytes)))
-            }
+            fields = try JSONFields(parsing: bytes)
+            if try fields.optionalString("kind") == FASTSession.kindName { return .fast(try FASTSession(fields: fields)) }
+            return .scramKeys(try StoredSession(fields: fields))
         } catch {
-            throw .corrupt(path: path, reason: "not a session file")
+            throw .corrupt(path: path, reason: "not a session file (\(error))")
         }
-        guard let scram = try load(jid) else { return nil }
-        return .scramKeys(scram)
     }
 
     /// Saves a FAST session atomically, 0600, replacing whatever the account had: a FAST session
     /// keeps no SCRAM keys beside the token.
     public func save(_ session: FASTSession) throws(StorageError) {
-        try write(session, for: session.jid)
+        try write(session.json, for: session.jid)
     }
 
     /// Runs `body` holding `jid`'s session lock: a FAST authentication and the rotated token it

@@ -1,10 +1,10 @@
-import FoundationEssentials
+import TextFormats
 import XMPPStanzas
 
 /// What `xmpp-login` keeps to authenticate again without the password (ARCHITECTURE.md §4):
 /// the SCRAM salt, iteration count and derived keys, or the command that prints the password
 /// (`kind`). Never the password. The SCRAM fields are empty for a password command.
-public struct StoredSession: Sendable, Codable, Equatable {
+public struct StoredSession: Sendable, Equatable {
     /// The account, as a bare JID.
     public var jid: JID
     /// How this session authenticates; files written before kinds existed hold SCRAM keys.
@@ -50,56 +50,58 @@ public struct StoredSession: Sendable, Codable, Equatable {
         passwordCommand = command
     }
 
-    enum CodingKeys: String, CodingKey {
-        case jid, kind, mechanism, hash, salt, iterations
-        case clientKey = "client_key", serverKey = "server_key", created
-        case passwordCommand = "password_command"
-        case sasl2
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        jid = try c.decode(JID.self, forKey: .jid)
-        kind = try c.decodeIfPresent(SessionKind.self, forKey: .kind) ?? .scramKeys
-        created = try c.decodeIfPresent(Int.self, forKey: .created) ?? 0
-        passwordCommand = try c.decodeIfPresent(String.self, forKey: .passwordCommand)
+    /// Reads a session file's object: SCRAM keys (the kind an older file without `kind` holds)
+    /// or a password command.
+    init(fields c: JSONFields) throws(JSONFieldError) {
+        jid = try c.jid("jid")
+        guard let kind = try c.optionalString("kind").map({ SessionKind(rawValue: $0) }) ?? .scramKeys else {
+            throw JSONFieldError(description: "unknown session kind")
+        }
+        self.kind = kind
+        created = try c.optionalInt("created") ?? 0
+        passwordCommand = try c.optionalString("password_command")
         let scram = kind == .scramKeys
-        func field<T: Decodable>(_ key: CodingKeys, _ empty: T) throws -> T {
-            scram ? try c.decode(T.self, forKey: key) : try c.decodeIfPresent(T.self, forKey: key) ?? empty
-        }
-        mechanism = try field(.mechanism, "")
-        hash = try field(.hash, "")
-        salt = try field(.salt, "")
-        iterations = try field(.iterations, 0)
-        clientKey = try field(.clientKey, "")
-        serverKey = try field(.serverKey, "")
-        sasl2 = try c.decodeIfPresent(Bool.self, forKey: .sasl2) ?? false
+        func text(_ key: String) throws(JSONFieldError) -> String { scram ? try c.string(key) : try c.optionalString(key) ?? "" }
+        mechanism = try text("mechanism")
+        hash = try text("hash")
+        salt = try text("salt")
+        iterations = scram ? try c.int("iterations") : try c.optionalInt("iterations") ?? 0
+        clientKey = try text("client_key")
+        serverKey = try text("server_key")
+        sasl2 = try c.optionalBool("sasl2") ?? false
         if kind == .passwordCommand, passwordCommand?.isEmpty ?? true {
-            throw DecodingError.dataCorruptedError(forKey: .passwordCommand, in: c, debugDescription: "no password command")
+            throw JSONFieldError(description: "no password command")
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(jid, forKey: .jid)
-        try c.encode(kind, forKey: .kind)
-        try c.encode(created, forKey: .created)
+    /// Parses a session file's bytes.
+    public init(fileBytes: [UInt8]) throws(JSONFieldError) {
+        try self.init(fields: JSONFields(parsing: fileBytes))
+    }
+
+    /// The file's object: only what the kind needs; `sasl2` only when true, so files of servers
+    /// without SASL2 look as before.
+    var json: JSONValue {
+        var o = SortedJSONObject()
+        o.set("jid", .string(jid.description))
+        o.set("kind", .string(kind.rawValue))
+        o.set("created", .int(created))
         switch kind {
         case .scramKeys:
-            try c.encode(mechanism, forKey: .mechanism)
-            try c.encode(hash, forKey: .hash)
-            try c.encode(salt, forKey: .salt)
-            try c.encode(iterations, forKey: .iterations)
-            try c.encode(clientKey, forKey: .clientKey)
-            try c.encode(serverKey, forKey: .serverKey)
-            if sasl2 { try c.encode(true, forKey: .sasl2) }
+            o.set("mechanism", .string(mechanism))
+            o.set("hash", .string(hash))
+            o.set("salt", .string(salt))
+            o.set("iterations", .int(iterations))
+            o.set("client_key", .string(clientKey))
+            o.set("server_key", .string(serverKey))
+            if sasl2 { o.set("sasl2", .bool(true)) }
         case .passwordCommand:
-            try c.encode(passwordCommand, forKey: .passwordCommand)
+            o.set("password_command", passwordCommand.map(JSONValue.string))
         }
+        return o.value
     }
 }
 
-/// Reads and writes session files: one 0600 file per account in a 0700 directory.
 public struct SessionStore: Sendable {
     /// The directories in use.
     public let paths: Paths
@@ -113,31 +115,22 @@ public struct SessionStore: Sendable {
         let path = paths.sessionFile(jid.bare.description)
         guard let bytes = try SecureFile.read(path, requirePrivate: true, maxBytes: 64 << 10) else { return nil }
         do {
-            return try JSONDecoder().decode(StoredSession.self, from: Data(bytes))
+            return try StoredSession(fileBytes: bytes)
         } catch {
-            throw .corrupt(path: path, reason: "not a session file")
+            throw .corrupt(path: path, reason: "not a session file (\(error))")
         }
     }
 
     /// Saves `session` atomically, 0600.
     public func save(_ session: StoredSession) throws(StorageError) {
-        try write(session, for: session.jid)
+        try write(session.json, for: session.jid)
     }
 
     /// Writes any kind of session file for `jid`: JSON, atomically, 0600 in the 0700 sessions directory.
-    func write(_ session: some Encodable, for jid: JID) throws(StorageError) {
+    func write(_ json: JSONValue, for jid: JID) throws(StorageError) {
         try SecureFile.makeDirectory(paths.config)
         try SecureFile.makeDirectory(paths.sessionsDirectory)
-        let path = paths.sessionFile(jid.bare.description)
-        let data: Data
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            data = try encoder.encode(session)
-        } catch {
-            throw .io(path: path, reason: "cannot encode session")
-        }
-        try SecureFile.write(Array(data) + [0x0A], to: path)
+        try SecureFile.write(json.prettyUTF8 + [0x0A], to: paths.sessionFile(jid.bare.description))
     }
 
     /// Forgets the session of `jid`.

@@ -1,0 +1,93 @@
+import TextFormats
+import XMPPStanzas
+
+/// Why a stored JSON file does not hold what it should; the store reports it as a corrupt file.
+public struct JSONFieldError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// The fields of one JSON object, read by name with their types checked: the session and
+/// account files' reader (no Foundation: its JSON coders were a sixth of the program and a
+/// megabyte of every start-up's memory, docs/DESIGN-NOTES.md "Footprint"). An absent key and
+/// `null` are both "not there"; a value of the wrong type is an error.
+struct JSONFields {
+    private let fields: [(String, JSONValue)]
+
+    init(_ value: JSONValue) throws(JSONFieldError) {
+        guard case .object(let fields) = value else { throw JSONFieldError(description: "not a JSON object") }
+        self.fields = fields
+    }
+
+    /// Parses `bytes` as one JSON object.
+    init(parsing bytes: [UInt8]) throws(JSONFieldError) {
+        do { try self.init(JSONParser.parse(bytes)) } catch let e as JSONFieldError { throw e } catch {
+            throw JSONFieldError(description: "\(error)")
+        }
+    }
+
+    /// The keys, in the file's order.
+    var keys: [String] { fields.map(\.0) }
+
+    private func present(_ key: String) -> JSONValue? {
+        guard let value = fields.first(where: { $0.0 == key })?.1 else { return nil }
+        if case .null = value { return nil }
+        return value
+    }
+
+    private func missing(_ key: String) -> JSONFieldError { JSONFieldError(description: "no \(key)") }
+    private func wrongType(_ key: String, _ type: String) -> JSONFieldError { JSONFieldError(description: "\(key) is not \(type)") }
+
+    func optionalString(_ key: String) throws(JSONFieldError) -> String? {
+        guard let value = present(key) else { return nil }
+        guard case .string(let s) = value else { throw wrongType(key, "a string") }
+        return s
+    }
+
+    func string(_ key: String) throws(JSONFieldError) -> String {
+        guard let s = try optionalString(key) else { throw missing(key) }
+        return s
+    }
+
+    func optionalInt(_ key: String) throws(JSONFieldError) -> Int? {
+        guard let value = present(key) else { return nil }
+        guard case .int(let i) = value else { throw wrongType(key, "an integer") }
+        return i
+    }
+
+    func int(_ key: String) throws(JSONFieldError) -> Int {
+        guard let i = try optionalInt(key) else { throw missing(key) }
+        return i
+    }
+
+    func optionalBool(_ key: String) throws(JSONFieldError) -> Bool? {
+        guard let value = present(key) else { return nil }
+        guard case .bool(let b) = value else { throw wrongType(key, "true or false") }
+        return b
+    }
+
+    func optionalObject(_ key: String) throws(JSONFieldError) -> JSONFields? {
+        guard let value = present(key) else { return nil }
+        return try JSONFields(value)
+    }
+
+    func jid(_ key: String) throws(JSONFieldError) -> JID {
+        let text = try string(key)
+        do { return try JID(text) } catch { throw JSONFieldError(description: "\(key) is not a JID: \(error)") }
+    }
+}
+
+/// A JSON object written with its keys sorted, as the files always were (JSONEncoder's
+/// `.sortedKeys`), so a file's diff shows only what changed; absent optionals are left out.
+struct SortedJSONObject {
+    private var fields: [(String, JSONValue)] = []
+
+    mutating func set(_ key: String, _ value: JSONValue?) {
+        guard let value else { return }
+        fields.append((key, value))
+    }
+
+    /// Pretty-printed bytes with a final newline.
+    var fileBytes: [UInt8] { value.prettyUTF8 + [0x0A] }
+
+    var value: JSONValue { .object(fields.sorted { $0.0 < $1.0 }) }
+}
