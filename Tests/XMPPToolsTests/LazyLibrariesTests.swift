@@ -43,6 +43,11 @@ final class LazyLibrariesTests: XCTestCase {
         }
     }
 
+    func testTheTrampolinesAreWhatTheListsGive() throws {
+        let check = try Shell.run(Self.root.appendingPathComponent("scripts/lazy-libraries").path, ["--check"])
+        XCTAssertEqual(check.status, 0, check.stderr)
+    }
+
     /// A directory where each of `sonames` is an empty file: loading it fails ("file too short").
     private func brokenLibraries(_ sonames: [String]) throws -> URL {
         let directory = try Shell.temporaryDirectory("broken-libs")
