@@ -225,15 +225,15 @@ static const char *const names_xml2[] = {
 };
 
 struct xt_lazy_library xt_lazy_libraries[] = {
-    { "libcrypto.so.3", -1, names_crypto, xt_lazy_slots_crypto, 22, PTHREAD_ONCE_INIT },
-    { "libicuuc.so.72", -1, names_icuuc, xt_lazy_slots_icuuc, 2, PTHREAD_ONCE_INIT },
-    { "libidn2.so.0", -1, names_idn2, xt_lazy_slots_idn2, 3, PTHREAD_ONCE_INIT },
-    { "libjpeg.so.62", -1, names_jpeg, xt_lazy_slots_jpeg, 20, PTHREAD_ONCE_INIT },
-    { "liblcms2.so.2", -1, names_lcms2, xt_lazy_slots_lcms2, 16, PTHREAD_ONCE_INIT },
-    { "libpng16.so.16", -1, names_png16, xt_lazy_slots_png16, 47, PTHREAD_ONCE_INIT },
-    { "libsqlite3.so.0", -1, names_sqlite3, xt_lazy_slots_sqlite3, 23, PTHREAD_ONCE_INIT },
-    { "libssl.so.3", 0, names_ssl, xt_lazy_slots_ssl, 31, PTHREAD_ONCE_INIT },
-    { "libunistring.so.2", -1, names_unistring, xt_lazy_slots_unistring, 10, PTHREAD_ONCE_INIT },
-    { "libxml2.so.2", -1, names_xml2, xt_lazy_slots_xml2, 9, PTHREAD_ONCE_INIT },
+    { "libcrypto.so.3", -1, names_crypto, xt_lazy_slots_crypto, 22, PTHREAD_ONCE_INIT, NULL },
+    { "libicuuc.so.72", -1, names_icuuc, xt_lazy_slots_icuuc, 2, PTHREAD_ONCE_INIT, NULL },
+    { "libidn2.so.0", -1, names_idn2, xt_lazy_slots_idn2, 3, PTHREAD_ONCE_INIT, NULL },
+    { "libjpeg.so.62", -1, names_jpeg, xt_lazy_slots_jpeg, 20, PTHREAD_ONCE_INIT, NULL },
+    { "liblcms2.so.2", -1, names_lcms2, xt_lazy_slots_lcms2, 16, PTHREAD_ONCE_INIT, NULL },
+    { "libpng16.so.16", -1, names_png16, xt_lazy_slots_png16, 47, PTHREAD_ONCE_INIT, NULL },
+    { "libsqlite3.so.0", -1, names_sqlite3, xt_lazy_slots_sqlite3, 23, PTHREAD_ONCE_INIT, NULL },
+    { "libssl.so.3", 0, names_ssl, xt_lazy_slots_ssl, 31, PTHREAD_ONCE_INIT, NULL },
+    { "libunistring.so.2", -1, names_unistring, xt_lazy_slots_unistring, 10, PTHREAD_ONCE_INIT, NULL },
+    { "libxml2.so.2", -1, names_xml2, xt_lazy_slots_xml2, 9, PTHREAD_ONCE_INIT, NULL },
 };
 const int xt_lazy_library_count = 10;
