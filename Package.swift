@@ -52,7 +52,7 @@ let package = Package(
         // here that loads its library on first use (docs/DESIGN-NOTES.md "Footprint"; the lists
         // in symbols/, the trampolines written from them by scripts/lazy-libraries). x86_64 only.
         // dlopen and pthread_once are in glibc's libc (2.34 and later): nothing to link.
-        .target(name: "CLazyLibraries", exclude: ["symbols"]),
+        .target(name: "CLazyLibraries", exclude: ["symbols", "check"]),
 
         // Pure and protocol layers.
         // Text as people hand it to the tools and see it: CSV and JSON readers and writers,

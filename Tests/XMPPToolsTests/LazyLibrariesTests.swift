@@ -48,6 +48,23 @@ final class LazyLibrariesTests: XCTestCase {
         XCTAssertEqual(check.status, 0, check.stderr)
     }
 
+    /// The trampolines and the resolver, built into a small C program whose first call of
+    /// liblcms2 passes a double, from 8 threads at once (Sources/CLazyLibraries/check/).
+    func testTheFirstCallKeepsItsArgumentsInEveryThread() throws {
+        let target = Self.root.appendingPathComponent("Sources/CLazyLibraries")
+        let scratch = try Shell.temporaryDirectory("lazy-check")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let compiler = ProcessInfo.processInfo.environment["CC"] ?? "cc"
+        let sources = ["check/first_call_check.c", "resolver.c", "unistring.c", "first_call.S",
+                       "generated/trampolines.S", "generated/tables.c"].map { target.appendingPathComponent($0).path }
+        let program = scratch.appendingPathComponent("check").path
+        let build = try Shell.run(try Shell.require(compiler), ["-O1", "-I", target.path + "/include"] + sources + ["-lm", "-lpthread", "-o", program])
+        XCTAssertEqual(build.status, 0, build.stderr)
+        let run = try Shell.run(program, [])
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(run.stdout.hasPrefix("ok:"), run.stdout)
+    }
+
     /// A directory where each of `sonames` is an empty file: loading it fails ("file too short").
     private func brokenLibraries(_ sonames: [String]) throws -> URL {
         let directory = try Shell.temporaryDirectory("broken-libs")
