@@ -32,35 +32,44 @@ let package = Package(
         .executable(name: "xmpp-tools", targets: ["xmpp-tools"]),
     ],
     targets: [
-        // C libraries, one system-library target each.
-        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        // C libraries, one system-library target each. No pkgConfig: its Libs would link them
+        // (see CLazyLibraries below); their headers are in the default search path, but
+        // libxml2's, which CLazyLibraries' include/libxml (a link to /usr/include/libxml2/libxml)
+        // provides to every target that depends on it.
+        .systemLibrary(name: "CLibXML2", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CSQLite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibPNG", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CLibJPEG", providers: [.apt(["libjpeg62-turbo-dev"])]),
         // Little CMS: avatar inputs' ICC profiles and PNG gAMA/cHRM converted to sRGB.
-        .systemLibrary(name: "CLibLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
-        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLibLCMS2", providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CLibCrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CResolv"),
         // IDNA2008/UTS #46 (libidn2) and the Unicode data of PRECIS (libunistring) for JIDs.
-        .systemLibrary(name: "CLibIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev", "libunistring-dev"])]),
+        .systemLibrary(name: "CLibIDN2", providers: [.apt(["libidn2-dev", "libunistring-dev"])]),
+        // The libraries above but libresolv (and ICU's libicuuc, for CNFKC) are not linked: their
+        // modulemaps have no `link`. Every function the code calls from them is a trampoline
+        // here that loads its library on first use (docs/DESIGN-NOTES.md "Footprint"; the lists
+        // in symbols/, the trampolines written from them by scripts/lazy-libraries). x86_64 only.
+        // dlopen and pthread_once are in glibc's libc (2.34 and later): nothing to link.
+        .target(name: "CLazyLibraries", exclude: ["symbols", "check"]),
 
         // Pure and protocol layers.
         // Text as people hand it to the tools and see it: CSV and JSON readers and writers,
         // terminal escaping, code point labels. No XMPP, no app code.
         .target(name: "TextFormats"),
-        .target(name: "XMLTree", dependencies: ["CLibXML2"]),
-        .target(name: "XMPPStanzas", dependencies: ["XMLTree", "TextFormats", "CLibIDN2"]),
-        // NFKC for SASLprep from ICU (libicu-dev), which libxml2 loads anyway.
-        .target(name: "CNFKC", linkerSettings: [.linkedLibrary("icuuc")]),
+        .target(name: "XMLTree", dependencies: ["CLibXML2", "CLazyLibraries"]),
+        .target(name: "XMPPStanzas", dependencies: ["XMLTree", "TextFormats", "CLibIDN2", "CLazyLibraries"]),
+        // NFKC for SASLprep from ICU (libicu-dev), which libxml2 loads anyway; loaded on first use.
+        .target(name: "CNFKC", dependencies: ["CLazyLibraries"]),
         // Digests, HMAC, PBKDF2, random bytes, Base64 and Hex: what SCRAM, avatars and sessions hash and encode.
-        .target(name: "CryptoPrimitives", dependencies: ["CLibCrypto"]),
+        .target(name: "CryptoPrimitives", dependencies: ["CLibCrypto", "CLazyLibraries"]),
         .target(name: "XMPPConnection", dependencies: [
-            "XMPPStanzas", "XMLTree", "TextFormats", "CryptoPrimitives", "COpenSSL", "CResolv", "CNFKC",
+            "XMPPStanzas", "XMLTree", "TextFormats", "CryptoPrimitives", "COpenSSL", "CResolv", "CNFKC", "CLazyLibraries",
         ]),
         .target(name: "XMPPServices", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree", "CryptoPrimitives"]),
-        .target(name: "XMPPStorage", dependencies: ["XMPPStanzas", "TextFormats", "CSQLite3"]),
-        .target(name: "CPNGStream", dependencies: ["CLibPNG", "CLibJPEG", "CLibLCMS2"]),
+        .target(name: "XMPPStorage", dependencies: ["XMPPStanzas", "TextFormats", "CSQLite3", "CLazyLibraries"]),
+        .target(name: "CPNGStream", dependencies: ["CLibPNG", "CLibJPEG", "CLibLCMS2", "CLazyLibraries"]),
         .target(name: "PNGImage", dependencies: ["CPNGStream", "CLibPNG"]),
         // Accounts by the thousand: the batch engine (CSV rows, journal, pipelined registration,
         // log-in phase, report) without the command line; XMPPTools' batch command drives it.
