@@ -30,6 +30,11 @@ final class AdminEngine {
     private(set) var followUps: [Int] = []
     /// Rows created with profile columns still to set.
     private(set) var profileFollowUps: [Int] = []
+    /// Rows whose add-user went out on a stream that dropped unanswered: the batch logs into
+    /// each before sending it again (BatchRunner). Sent again at once, one the first request had
+    /// made met `conflict`, and ejabberd (23.01 and 24.12) then keeps the account unusable in its
+    /// auth cache, so the log-in that checks it failed for an hour (docs/DESIGN-NOTES.md).
+    private(set) var checkFirst: [Int] = []
     private var everConnected = false
     private var lastProgress = ContinuousClock.now
     private var lastReason: String?
@@ -359,7 +364,14 @@ final class AdminEngine {
         lastReason = error.description
         let (unanswered, note) = EngineStreams.drop(slot, after: error, now: now, backoff: settings.backoff, spread: spread)
         if let note { recorder.note(note) }
-        for index in unanswered { requeue(index, because: error.description, uncertainNow: true, journal: false) }
+        for index in unanswered {
+            if mode == .create, !invite, items[index].password != nil {
+                items[index].uncertain = true
+                checkFirst.append(index)
+            } else {
+                requeue(index, because: error.description, uncertainNow: true, journal: false)
+            }
+        }
     }
 
     private func requeue(_ index: Int, because reason: String, uncertainNow: Bool, journal: Bool) {

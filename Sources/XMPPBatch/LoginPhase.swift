@@ -20,6 +20,9 @@ final class LoginPhase: @unchecked Sendable {
     enum Task: Sendable {
         /// A registration went unanswered and the retry met `conflict`: did ours create it?
         case verifyCreated
+        /// An add-user went unanswered: did it create the account? If the row's password does
+        /// not log in, the row is to be sent again (`toResend`), not recorded.
+        case checkBeforeResend
         /// `--on-exists update`.
         case update
         /// `--delete`.
@@ -36,6 +39,10 @@ final class LoginPhase: @unchecked Sendable {
     private let connect: @Sendable () throws(ConnectionError) -> Connection
     private let resource: String?
     private let avatars: ResizedAvatars
+    private let resend = Mutex<[WorkItem]>([])
+
+    /// The `checkBeforeResend` rows whose password did not log in: to be sent again.
+    var toResend: [WorkItem] { resend.withLock { $0 } }
 
     init(settings: RegistrationEngine.Settings, recorder: BatchRecorder, resource: String?, avatars: ResizedAvatars,
          connect: @escaping @Sendable () throws(ConnectionError) -> Connection) {
@@ -62,7 +69,11 @@ final class LoginPhase: @unchecked Sendable {
         while true {
             let result: RowOutcome
             do {
-                result = try perform(&item, task)
+                guard let done = try perform(&item, task) else {
+                    resend.withLock { $0.append(item) }
+                    return true
+                }
+                result = done
             } catch let error as ConnectionError where error.isTransient {
                 failures += 1
                 if failures >= settings.maxAttempts {
@@ -88,12 +99,20 @@ final class LoginPhase: @unchecked Sendable {
         try recorderLock.withLock { _ throws(JournalError) in try recorder.markSent(lines: [line], generated: generated) }
     }
 
-    private func perform(_ item: inout WorkItem, _ task: Task) throws -> RowOutcome {
+    /// The row's outcome; nil for a `checkBeforeResend` row to send again.
+    private func perform(_ item: inout WorkItem, _ task: Task) throws -> RowOutcome? {
         let user = item.row.jid.local ?? ""
         guard let password = item.password else {
             return outcome(item, .failed, error: "no password to log in with (the journal has none for this row)")
         }
         switch task {
+        case .checkBeforeResend:
+            // Any refusal sends it again, still uncertain: an account that exists with another
+            // password then meets `conflict` and is checked as before.
+            guard case .connected(let connection) = try login(user, password) else { return nil }
+            defer { connection.close() }
+            let (profile, problem, note) = try applyProfile(item.row, on: connection)
+            return outcome(item, .created, error: problem, profile: profile, note: note)
         case .verifyCreated, .update:
             guard case .connected(let connection) = try login(user, password) else {
                 item.uncertain = false  // our password does not log in: no request of ours set it
