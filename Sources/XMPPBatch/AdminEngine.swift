@@ -56,6 +56,12 @@ final class AdminEngine {
         slots = (0..<max(1, min(settings.jobs, items.count))).map { AdminSlot(stream: $0) }
     }
 
+    /// Whether an unanswered request for `item` is checked by logging in before it is sent again
+    /// (`checkFirst`): add-user rows with their password known. Invites make no account to log into.
+    static func logsInBeforeResending(_ item: WorkItem, mode: BatchMode, invite: Bool) -> Bool {
+        mode == .create && !invite && item.password != nil
+    }
+
     /// The XEP-0133 command a batch mode runs.
     static func command(for mode: BatchMode) -> ServiceAdministration.Command {
         switch mode {
@@ -365,7 +371,7 @@ final class AdminEngine {
         let (unanswered, note) = EngineStreams.drop(slot, after: error, now: now, backoff: settings.backoff, spread: spread)
         if let note { recorder.note(note) }
         for index in unanswered {
-            if mode == .create, !invite, items[index].password != nil {
+            if AdminEngine.logsInBeforeResending(items[index], mode: mode, invite: invite) {
                 items[index].uncertain = true
                 checkFirst.append(index)
             } else {

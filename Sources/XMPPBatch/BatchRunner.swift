@@ -69,53 +69,10 @@ struct BatchRunner {
                 let home = try endpoint(admin.jid.domain)
                 let homeSpread = admin.jid.domain == domain ? spread
                     : EndpointSpread(options: home.options, tls: home.tls, trace: home.trace, streams: configuration.jobs)
-                // Named in the stream header: servers offer SASL2 and FAST only to a stream that names its user.
-                let account = admin.jid.bare.description
-                // Rows whose add-user may have reached the server unanswered (an earlier run's, or
-                // this one's on a stream that dropped) are logged into before they are sent again;
-                // those whose password does not log in go to the next round.
-                let checksFirst = mode == .create && !configuration.invite
-                var round = items.filter { !(checksFirst && $0.uncertain && $0.password != nil) }
-                var check = items.filter { checksFirst && $0.uncertain && $0.password != nil }
-                var rounds = 0
-                while true {
-                    if !round.isEmpty {
-                        let engine = AdminEngine(items: round, mode: mode, invite: configuration.invite, settings: settings,
-                                                 recorder: recorder, spread: homeSpread) { (stream: Int) throws -> PolledConnection in
-                            let link = try homeSpread.openPolled(stream: stream, account: account)
-                            do { try admin.authenticate(link.connection) } catch {
-                                link.close()
-                                throw error
-                            }
-                            return link
-                        }
-                        let end = try engine.run()
-                        let learned = engine.workItems
-                        followUps += engine.followUps.map { (item: learned[$0], task: BatchPlan.followUpTask(learned[$0])) }
-                        followUps += engine.profileFollowUps.map { (item: learned[$0], task: LoginPhase.Task.profile) }
-                        if end == .interrupted { return .interrupted }
-                        check += engine.checkFirst.map { learned[$0] }
-                    }
-                    guard !check.isEmpty else { break }
-                    rounds += 1
-                    if rounds > settings.maxAttempts {
-                        try recorder.commit(check.map {
-                            RowOutcome(line: $0.row.line, jid: $0.row.jid.description, status: .failed,
-                                       error: "gave up after \(rounds - 1) attempts: its requests went unanswered",
-                                       retryable: true, uncertain: true)
-                        })
-                        break
-                    }
-                    let checker = LoginPhase(settings: settings, recorder: recorder, resource: configuration.resource,
-                                             avatars: avatars) { () throws(ConnectionError) in
-                        try spread.open()
-                    }
-                    if try checker.run(check.map { (item: $0, task: LoginPhase.Task.checkBeforeResend) }) == .interrupted {
-                        return .interrupted
-                    }
-                    round = checker.toResend
-                    check = []
-                }
+                let rounds = try runAdminRounds(items, admin: admin, homeSpread: homeSpread, spread: spread,
+                                                settings: settings, avatars: avatars)
+                followUps += rounds.followUps
+                if rounds.end == .interrupted { return .interrupted }
             } else if mode == .create && !items.isEmpty {
                 let engine = RegistrationEngine(items: items, settings: settings, recorder: recorder, spread: spread) { (stream: Int) throws(ConnectionError) in
                     try spread.openPolled(stream: stream)
@@ -146,6 +103,62 @@ struct BatchRunner {
             return try Connection.open(server.options, tls: server.tls, trace: server.trace())
         }
         return try rosters.run()
+    }
+
+    /// `--admin` over `items`: the admin engine, then rows whose add-user may have reached the
+    /// server unanswered (an earlier run's, or this one's on a stream that dropped) logged into
+    /// before they are sent again; those whose password does not log in go to the next round.
+    private func runAdminRounds(_ items: [WorkItem], admin: AdminSession, homeSpread: EndpointSpread, spread: EndpointSpread,
+                                settings: RegistrationEngine.Settings, avatars: ResizedAvatars)
+        throws -> (end: BatchEnd, followUps: [(item: WorkItem, task: LoginPhase.Task)]) {
+        let mode = configuration.mode
+        // Named in the stream header: servers offer SASL2 and FAST only to a stream that names its user.
+        let account = admin.jid.bare.description
+        let checkedFirst = { (item: WorkItem) in
+            item.uncertain && AdminEngine.logsInBeforeResending(item, mode: mode, invite: self.configuration.invite)
+        }
+        var followUps: [(item: WorkItem, task: LoginPhase.Task)] = []
+        var round = items.filter { !checkedFirst($0) }
+        var check = items.filter(checkedFirst)
+        var rounds = 0
+        while true {
+            if !round.isEmpty {
+                let engine = AdminEngine(items: round, mode: mode, invite: configuration.invite, settings: settings,
+                                         recorder: recorder, spread: homeSpread) { (stream: Int) throws -> PolledConnection in
+                    let link = try homeSpread.openPolled(stream: stream, account: account)
+                    do { try admin.authenticate(link.connection) } catch {
+                        link.close()
+                        throw error
+                    }
+                    return link
+                }
+                let end = try engine.run()
+                let learned = engine.workItems
+                followUps += engine.followUps.map { (item: learned[$0], task: BatchPlan.followUpTask(learned[$0])) }
+                followUps += engine.profileFollowUps.map { (item: learned[$0], task: LoginPhase.Task.profile) }
+                if end == .interrupted { return (.interrupted, followUps) }
+                check += engine.checkFirst.map { learned[$0] }
+            }
+            guard !check.isEmpty else { return (.completed, followUps) }
+            rounds += 1
+            if rounds > settings.maxAttempts {
+                try recorder.commit(check.map {
+                    RowOutcome(line: $0.row.line, jid: $0.row.jid.description, status: .failed,
+                               error: "gave up after \(rounds - 1) attempts: its requests went unanswered",
+                               retryable: true, uncertain: true)
+                })
+                return (.completed, followUps)
+            }
+            let checker = LoginPhase(settings: settings, recorder: recorder, resource: configuration.resource,
+                                     avatars: avatars) { () throws(ConnectionError) in
+                try spread.open()
+            }
+            if try checker.run(check.map { (item: $0, task: LoginPhase.Task.checkBeforeResend) }) == .interrupted {
+                return (.interrupted, followUps)
+            }
+            round = checker.toResend
+            check = []
+        }
     }
 
     /// The distinct domains of `items`, in first-seen order.

@@ -80,7 +80,7 @@ public final class RosterCache {
     public func groups(account: JID) throws(StorageError) -> [String] {
         let rows = try database.query("SELECT DISTINCT groups FROM roster_items_v1 WHERE account = ? AND groups <> ''",
                                       [.text(account.bare.description)])
-        return Set(rows.compactMap { $0.first?.text }.flatMap { $0.split(separator: "\u{1F}").map(String.init) }).sorted()
+        return Set(rows.compactMap { $0.first?.text }.flatMap(Self.groups(joined:))).sorted()
     }
 
     /// A marker of the cache file's state, for `replace(…unlessChangedSince:)`: take it before
