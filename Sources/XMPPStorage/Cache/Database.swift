@@ -137,16 +137,6 @@ public final class Database {
         }
     }
 
-    /// `PRAGMA data_version`: changes whenever another connection (another process) commits to the
-    /// file, never for this connection's own commits. A marker taken before a network request and
-    /// compared inside a write transaction tells whether someone wrote in between.
-    public func dataVersion() throws(StorageError) -> Int64 {
-        guard let value = try query("PRAGMA data_version").first?.first?.int else {
-            throw .sqlite("PRAGMA data_version returned nothing")
-        }
-        return value
-    }
-
     /// `PRAGMA user_version`, used for schema versions.
     public var userVersion: Int {
         get { Int((try? query("PRAGMA user_version").first?.first?.int) ?? 0) }

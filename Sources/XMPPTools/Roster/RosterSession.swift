@@ -14,8 +14,8 @@ final class RosterSession {
     let cache: RosterCache?
     /// The roster as the server has it, by contact.
     private(set) var roster: [JID: RosterItem] = [:]
-    /// The version `roster` matches, as stored in the cache.
-    private(set) var cachedVer: String?
+    /// The cached copy `roster` was made from (or written as): its version and generation.
+    private var base = RosterCacheStamp(ver: nil, generation: 0)
     /// Whether the roster was transferred (false: the cached copy was current).
     private(set) var transferred = false
     private var online = false
@@ -56,37 +56,38 @@ final class RosterSession {
     /// Gets the roster, versioned against the cache, and stores a transferred copy. The cached
     /// items are read while the server works on the request.
     func sync() throws {
-        let knownVer = cachedVersion()
-        var marker = changeMarker()
-        let pending = try RosterService.requestFetch(on: connection, cachedVer: knownVer)
-        let cached = knownVer == nil ? nil : loadCached()
+        let seen = cachedStamp()
+        let pending = try RosterService.requestFetch(on: connection, cachedVer: seen?.ver)
+        let cached = seen?.ver == nil ? nil : loadCached()
         switch try pending.finish(on: connection) {
         case .unchanged:
-            guard let cached, cached.ver == knownVer else {
+            guard let cached, cached.ver == seen?.ver else {
                 // Another tool replaced the cached copy between the two reads: ask again in full.
-                marker = changeMarker()
-                try take(fresh: RosterService.fetch(on: connection, cachedVer: nil), marker: marker)
+                let again = cachedStamp()
+                try take(fresh: RosterService.fetch(on: connection, cachedVer: nil), seen: again)
                 return
             }
-            take(cached.items, ver: cached.ver)
+            take(cached.items, base: cached.stamp)
         case .full(let query):
-            try take(fresh: .full(query), marker: marker)
+            try take(fresh: .full(query), seen: seen)
         }
     }
 
-    /// Takes the server's copy, and caches it unless another tool wrote the cache after `marker`.
-    private func take(fresh fetch: RosterFetch, marker: Int64?) throws {
+    /// Takes the server's copy, and caches it unless another tool wrote this account's cached
+    /// roster after `seen` was read.
+    private func take(fresh fetch: RosterFetch, seen: RosterCacheStamp?) throws {
         guard case .full(let query) = fetch else { throw ToolFailure(.network, "the server sent no roster") }
         transferred = true
         for left in query.unreadable { environment.warn(left) }
         let items = query.items.map(Self.sortedGroups)
-        take(items, ver: query.ver)
-        store { try $0.replace(account: account, ver: query.ver, items: items, now: environment.now, unlessChangedSince: marker) }
-    }
-
-    private func changeMarker() -> Int64? {
-        guard let cache else { return nil }
-        return try? cache.changeMarker()
+        let seenGeneration = seen?.generation ?? 0
+        take(items, base: RosterCacheStamp(ver: query.ver, generation: seenGeneration))
+        store {
+            if let generation = try $0.replace(account: account, ver: query.ver, items: items, now: environment.now,
+                                               ifGeneration: seenGeneration) {
+                base.generation = generation
+            }
+        }
     }
 
     /// The contacts, ordered by JID (byte order, as the cache stores them; keys computed once).
@@ -155,9 +156,13 @@ final class RosterSession {
                 if item.subscription == .remove { roster[item.jid] = nil } else { roster[item.jid] = item }
             }
         }
-        let expected = cachedVer
-        if let ver = pushes.last?.ver { cachedVer = ver } else { cachedVer = nil }
-        store { try $0.apply(account: account, pushes: pushes, expectedVer: expected, now: environment.now) }
+        let onto = base
+        base.ver = pushes.last?.ver
+        // Not applied: another tool stored another copy; this session's copy no longer names one.
+        base.generation = 0
+        store {
+            if let patched = try $0.apply(account: account, pushes: pushes, onto: onto, now: environment.now) { base = patched }
+        }
     }
 
     /// Marks the session as online (after sending available presence directly).
@@ -176,14 +181,14 @@ final class RosterSession {
         return copy
     }
 
-    private func take(_ items: [RosterItem], ver: String?) {
+    private func take(_ items: [RosterItem], base: RosterCacheStamp) {
         roster = Dictionary(items.map { ($0.jid, $0) }, uniquingKeysWith: { _, last in last })
-        cachedVer = ver
+        self.base = base
     }
 
-    private func cachedVersion() -> String? {
+    private func cachedStamp() -> RosterCacheStamp? {
         guard let cache else { return nil }
-        do { return try cache.version(account: account) ?? nil } catch {
+        do { return try cache.stamp(account: account) } catch {
             environment.warn("cannot read the roster cache: \(error)")
             return nil
         }
