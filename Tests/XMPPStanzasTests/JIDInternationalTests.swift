@@ -90,6 +90,8 @@ final class JIDInternationalTests: XCTestCase {
         XCTAssertEqual(try JID("localhost").asciiDomain, "localhost")
         XCTAssertEqual(try JID("u@[::1]").asciiDomain, "[::1]")
         XCTAssertNotNil(error("a@xn--bcher-kvb.example"), "an A-label that does not decode to a valid U-label")
+        XCTAssertEqual(error("a@xn--bshple"), .invalidDomain("xn--bshple", reason: "label 'xn--bshple': its U-label is not valid"),
+                       "an A-label of DISALLOWED characters (⒂⒃⑾⑶; FuzzJID found its canonical form refused)")
         XCTAssertNotNil(error("a@exa_mple.org"), "not a letter, digit or hyphen")
         XCTAssertNotNil(error("a@ab--c.example"), "hyphens in the third and fourth positions")
         XCTAssertNotNil(error("a@-ab.example"))

@@ -35,8 +35,18 @@ enum IDNADomain {
             if let bad = ascii.unicodeScalars.first(where: { !isLDH($0) }) {
                 throw .notLDH(label: label, character: bad)
             }
+            let unicode = try toUnicode(ascii, label: label)
+            // RFC 5891 §5.4: an A-label is valid only if its U-label is, and encodes back to it.
+            // libidn2 decodes "xn--bshple" to "⒂⒃⑾⑶" without that check; UTS #46 maps those to
+            // "(15)(16)(11)(3)", which no host name may hold (FuzzJID: a JID whose canonical
+            // form was refused).
+            if ascii.hasPrefix("xn--") {
+                let again: String
+                do { again = try lookup(unicode) } catch { throw .refused(label: label, reason: "its U-label is not valid") }
+                guard again == ascii else { throw .refused(label: label, reason: "its U-label is not valid") }
+            }
             asciiLabels.append(ascii)
-            unicodeLabels.append(try toUnicode(ascii, label: label))
+            unicodeLabels.append(unicode)
         }
         return (unicodeLabels.joined(separator: "."), asciiLabels.joined(separator: "."))
     }
