@@ -20,6 +20,10 @@ let shippedProgramLinking: [LinkerSetting] = [
     ], .when(configuration: .release)),
 ]
 
+/// Each function in a section of its own in release builds, so that the order file above can
+/// place the functions a run uses together (a module is one object, one `.text`, otherwise).
+let releaseCodeLayout: [SwiftSetting] = [.unsafeFlags(["-function-sections"], .when(configuration: .release))]
+
 let package = Package(
     name: "xmpp-tools",
     products: [
@@ -57,29 +61,29 @@ let package = Package(
         // Pure and protocol layers.
         // Text as people hand it to the tools and see it: CSV and JSON readers and writers,
         // terminal escaping, code point labels. No XMPP, no app code.
-        .target(name: "TextFormats"),
-        .target(name: "XMLTree", dependencies: ["CLibXML2", "CLazyLibraries"]),
-        .target(name: "XMPPStanzas", dependencies: ["XMLTree", "TextFormats", "CLibIDN2", "CLazyLibraries"]),
+        .target(name: "TextFormats", swiftSettings: releaseCodeLayout),
+        .target(name: "XMLTree", dependencies: ["CLibXML2", "CLazyLibraries"], swiftSettings: releaseCodeLayout),
+        .target(name: "XMPPStanzas", dependencies: ["XMLTree", "TextFormats", "CLibIDN2", "CLazyLibraries"], swiftSettings: releaseCodeLayout),
         // NFKC for SASLprep from ICU (libicu-dev), which libxml2 loads anyway; loaded on first use.
         .target(name: "CNFKC", dependencies: ["CLazyLibraries"]),
         // Digests, HMAC, PBKDF2, random bytes, Base64 and Hex: what SCRAM, avatars and sessions hash and encode.
-        .target(name: "CryptoPrimitives", dependencies: ["CLibCrypto", "CLazyLibraries"]),
+        .target(name: "CryptoPrimitives", dependencies: ["CLibCrypto", "CLazyLibraries"], swiftSettings: releaseCodeLayout),
         .target(name: "XMPPConnection", dependencies: [
             "XMPPStanzas", "XMLTree", "TextFormats", "CryptoPrimitives", "COpenSSL", "CResolv", "CNFKC", "CLazyLibraries",
-        ]),
-        .target(name: "XMPPServices", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree", "CryptoPrimitives"]),
-        .target(name: "XMPPStorage", dependencies: ["XMPPStanzas", "TextFormats", "CSQLite3", "CLazyLibraries"]),
+        ], swiftSettings: releaseCodeLayout),
+        .target(name: "XMPPServices", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree", "CryptoPrimitives"], swiftSettings: releaseCodeLayout),
+        .target(name: "XMPPStorage", dependencies: ["XMPPStanzas", "TextFormats", "CSQLite3", "CLazyLibraries"], swiftSettings: releaseCodeLayout),
         .target(name: "CPNGStream", dependencies: ["CLibPNG", "CLibJPEG", "CLibLCMS2", "CLazyLibraries"]),
-        .target(name: "PNGImage", dependencies: ["CPNGStream", "CLibPNG"]),
+        .target(name: "PNGImage", dependencies: ["CPNGStream", "CLibPNG"], swiftSettings: releaseCodeLayout),
         // Accounts by the thousand: the batch engine (CSV rows, journal, pipelined registration,
         // log-in phase, report) without the command line; XMPPTools' batch command drives it.
         .target(name: "XMPPBatch", dependencies: [
             "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "TextFormats", "CryptoPrimitives", "XMLTree",
-        ]),
-        .target(name: "Arguments"),
+        ], swiftSettings: releaseCodeLayout),
+        .target(name: "Arguments", swiftSettings: releaseCodeLayout),
         .target(name: "XMPPTools", dependencies: [
             "Arguments", "XMPPBatch", "TextFormats", "CryptoPrimitives", "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "XMLTree",
-        ]),
+        ], swiftSettings: releaseCodeLayout),
 
         // Thin executables.
         .executableTarget(name: "xmpp-register", dependencies: ["XMPPTools"]),
@@ -90,7 +94,8 @@ let package = Package(
         .executableTarget(name: "xmpp-adhoc", dependencies: ["XMPPTools"]),
         // All six in one program, chosen by the name it runs as: what `make install` ships (one
         // copy of the code, the six names as links to it).
-        .executableTarget(name: "xmpp-tools", dependencies: ["XMPPTools"], linkerSettings: shippedProgramLinking),
+        .executableTarget(name: "xmpp-tools", dependencies: ["XMPPTools"], swiftSettings: releaseCodeLayout,
+                          linkerSettings: shippedProgramLinking),
 
         // Writes man/ and completions/ from the specs (`make docs`); a development tool, not a product.
         .executableTarget(name: "xmpp-tools-docgen", dependencies: ["XMPPTools"]),
