@@ -88,16 +88,24 @@ public enum PresenceService {
     /// it sends because of `first` (probe answers, redelivered subscription requests) and pushes
     /// caused by earlier requests all come before it.
     public static func barrier(on connection: any StanzaChannel, account: JID, sending first: [XMLElement] = []) throws(ConnectionError) -> [IncomingEvent] {
+        var events: [IncomingEvent] = []
+        try barrier(on: connection, account: account, sending: first) { events.append($0) }
+        return events
+    }
+
+    /// `barrier`, handing each event to `each` as it arrives rather than keeping them all (the
+    /// answers to 2,000 probes held at once were a fifth of a roster list's heap).
+    public static func barrier(on connection: any StanzaChannel, account: JID, sending first: [XMLElement] = [],
+                               each: (IncomingEvent) -> Void) throws(ConnectionError) {
         let id = connection.makeID()
         var ping = Iq(type: .get, id: id, payload: XMLElement("ping", namespace: Namespace.ping))
         ping.to = try? JID(local: nil, domain: account.domain)
         try connection.send(first + [ping.element])
         let deadline = ContinuousClock.now + connection.timeout
-        var events: [IncomingEvent] = []
         while true {
             let event = try next(on: connection, account: account, deadline: deadline)
-            if case .reply(let iq) = event, iq.id == id { return events }
-            events.append(event)
+            if case .reply(let iq) = event, iq.id == id { return }
+            each(event)
         }
     }
 

@@ -41,7 +41,9 @@ struct PresenceBook {
             resources[contact, default: [:]][resource] = ContactPresence.Resource(
                 resource: resource, show: show, status: presence.status, priority: presence.priority ?? 0)
         case .unavailable?:
-            if from.resource == nil { resources[contact] = [:] } else { resources[contact]?[resource] = nil }
+            // Nothing kept for an offline contact: most of a big roster answers its probe so.
+            if from.resource == nil { resources[contact] = nil } else { resources[contact]?[resource] = nil }
+            if resources[contact]?.isEmpty == true { resources[contact] = nil }
         default:
             return
         }

@@ -85,7 +85,7 @@ extension RosterTool {
                 if learnPresence {
                     var gathered = PresenceBook(account: session.account)
                     let subscribed = Set(session.roster.values.filter { $0.subscription.receivesPresence }.map(\.jid))
-                    for case .presence(let p) in try session.gatherPresence(expecting: subscribed) { gathered.add(p) }
+                    try session.gatherPresence(expecting: subscribed) { gathered.add($0) }
                     book = gathered
                 }
                 items = session.items

@@ -99,35 +99,65 @@ final class RosterSession {
 
     /// Sends `first` and a ping, applies the pushes that arrive before the pong, returns every event.
     func barrier(sending first: [XMLElement] = []) throws -> [IncomingEvent] {
-        if first.contains(where: { $0.name == "presence" && $0[attribute: "type"] == nil }) { online = true }
-        let events = try PresenceService.barrier(on: connection, account: account, sending: first)
-        apply(events.compactMap { if case .rosterPush(let q) = $0 { return q } else { return nil } })
+        var events: [IncomingEvent] = []
+        try barrier(sending: first) { events.append($0) }
         return events
     }
 
+    /// Probes per write of `gatherPresence`: about one 16 KB TLS record.
+    static let probesPerWrite = 150
+
+    /// `barrier`, handing each event to `each` as it arrives; the pushes are applied at the pong.
+    func barrier(sending first: [XMLElement] = [], each: (IncomingEvent) -> Void) throws {
+        if first.contains(where: { $0.name == "presence" && $0[attribute: "type"] == nil }) { online = true }
+        var pushes: [RosterQuery] = []
+        try PresenceService.barrier(on: connection, account: account, sending: first) { event in
+            if case .rosterPush(let q) = event { pushes.append(q) }
+            each(event)
+        }
+        apply(pushes)
+    }
+
     /// The presence of `expected` (the contacts whose presence the account may see), without
-    /// announcing the account: a probe to each (RFC 6121 §4.3) and a ping; answers come to this
-    /// resource only. Prosody answers every probe (offline contacts with unavailable) before the
-    /// pong. ejabberd's contacts answer from their own sessions, possibly after the pong, and
-    /// offline ones not at all: while contacts in `expected` have not answered, it keeps reading
-    /// until `quiet` passes without a presence, and never longer than `cap`. A server that drops
-    /// client probes (PresenceService.serversDroppingClientProbes, recognised by the software
-    /// version asked in the same batch) gets initial presence instead, as before: there the
-    /// contacts see the account come and go.
+    /// announcing the account, each presence handed to `each` as it arrives: a probe to each
+    /// contact (RFC 6121 §4.3) and a ping; answers come to this resource only. Prosody answers
+    /// every probe (offline contacts with unavailable) before the pong. ejabberd's contacts
+    /// answer from their own sessions, possibly after the pong, and offline ones not at all:
+    /// while contacts in `expected` have not answered, it keeps reading until `quiet` passes
+    /// without a presence, and never longer than `cap`. A server that drops client probes
+    /// (PresenceService.serversDroppingClientProbes, recognised by the software version asked in
+    /// the same batch) gets initial presence instead, as before: there the contacts see the
+    /// account come and go.
     func gatherPresence(expecting expected: Set<JID>, quiet: Duration = .milliseconds(300),
-                        cap: Duration = .seconds(2)) throws -> [IncomingEvent] {
+                        cap: Duration = .seconds(2), each: (Presence) -> Void) throws {
         let versionID = connection.makeID()
-        let probes = expected.map { PresenceService.probe($0).element }
         let version = PresenceService.softwareVersionRequest(id: versionID, domain: account.domain)
-        var events = try barrier(sending: probes + [version.element])
-        let versionReply = events.lazy.compactMap { if case .reply(let iq) = $0, iq.id == versionID { return iq } else { return nil } }.first
+        // Written in pieces, the ping behind the last: 2,000 probes built and written at once
+        // were a sixth of a roster list's heap (their elements, bytes and OpenSSL's copy).
+        let contacts = Array(expected)
+        var start = 0
+        while start < contacts.count {
+            let end = min(start + Self.probesPerWrite, contacts.count)
+            try connection.send(contacts[start..<end].map { PresenceService.probe($0).element })
+            start = end
+        }
+        var waiting = expected
+        var versionReply: Iq?
+        func take(_ event: IncomingEvent) {
+            switch event {
+            case .presence(let p):
+                if let from = p.from?.bare { waiting.remove(from) }
+                each(p)
+            case .reply(let iq) where iq.id == versionID: versionReply = iq
+            default: break
+            }
+        }
+        try barrier(sending: [version.element], each: take)
         if !expected.isEmpty && PresenceService.dropsClientProbes(versionReply: versionReply) {
             // The one server that goes online for a snapshot: its presence carries the photo hash (XEP-0153).
             let photo = PresenceService.ownPhotoUpdate(on: connection)
-            events += try barrier(sending: [PresenceService.available(priority: -1, photo: photo).element])
+            try barrier(sending: [PresenceService.available(priority: -1, photo: photo).element], each: take)
         }
-        var waiting = expected
-        for case .presence(let p) in events { if let from = p.from?.bare { waiting.remove(from) } }
         let end = ContinuousClock.now + cap
         while !waiting.isEmpty {
             let event: IncomingEvent
@@ -137,14 +167,9 @@ final class RosterSession {
                 if case .timedOut = error { break }
                 throw error
             }
-            switch event {
-            case .rosterPush(let push): apply([push])
-            case .presence(let p): if let from = p.from?.bare { waiting.remove(from) }
-            default: break
-            }
-            events.append(event)
+            if case .rosterPush(let push) = event { apply([push]) }
+            take(event)
         }
-        return events
     }
 
     /// Applies roster pushes to the in-memory roster and, when it follows the cached version, the cache.
