@@ -58,17 +58,22 @@ struct BatchRunner {
         let avatars = ResizedAvatars()  // one per run, across domains
         var followUps = plan.followUps
 
-        for domain in BatchRunner.domains(of: plan.work + plan.followUps.map(\.item)) {
+        // One spread per domain for all its phases: an endpoint that failed for the
+        // registrations is still backing off when the log-ins and the rosters start.
+        var spreads: [String: EndpointSpread] = [:]
+        func endpointSpread(for domain: String) throws -> EndpointSpread {
+            if let known = spreads[domain] { return known }
             let server = try endpoint(domain)
-            // One spread per domain for all its phases: an endpoint that failed for the
-            // registrations is still backing off when the log-ins start.
-            let spread = EndpointSpread(options: server.options, tls: server.tls, trace: server.trace, streams: configuration.jobs)
+            let made = EndpointSpread(options: server.options, tls: server.tls, trace: server.trace, streams: configuration.jobs)
+            spreads[domain] = made
+            return made
+        }
+        for domain in BatchRunner.domains(of: plan.work + plan.followUps.map(\.item)) {
+            let spread = try endpointSpread(for: domain)
             let items = plan.work.filter { $0.row.jid.domain == domain }
             if let admin, !items.isEmpty {
                 // The administrator's own server carries the commands for every domain it serves.
-                let home = try endpoint(admin.jid.domain)
-                let homeSpread = admin.jid.domain == domain ? spread
-                    : EndpointSpread(options: home.options, tls: home.tls, trace: home.trace, streams: configuration.jobs)
+                let homeSpread = try endpointSpread(for: admin.jid.domain)
                 let rounds = try runAdminRounds(items, admin: admin, homeSpread: homeSpread, spread: spread,
                                                 settings: settings, avatars: avatars)
                 followUps += rounds.followUps
@@ -95,12 +100,11 @@ struct BatchRunner {
             if try phase.run(tasks) == .interrupted { return .interrupted }
         }
         guard !plan.rosterRows.isEmpty else { return .completed }
-        var servers: [String: BatchEndpoint] = [:]
-        for row in plan.rosterRows.values where servers[row.jid.domain] == nil { servers[row.jid.domain] = try endpoint(row.jid.domain) }
-        let endpoints = servers
+        for row in plan.rosterRows.values { _ = try endpointSpread(for: row.jid.domain) }
+        let rosterSpreads = spreads
         let rosters = RosterPhase(plan: plan, settings: settings, recorder: recorder, resource: configuration.resource) { domain in
-            guard let server = endpoints[domain] else { throw ConnectionError.protocolViolation("no endpoint for \(domain)") }
-            return try Connection.open(server.options, tls: server.tls, trace: server.trace())
+            guard let spread = rosterSpreads[domain] else { throw ConnectionError.protocolViolation("no endpoint for \(domain)") }
+            return try spread.open()
         }
         return try rosters.run()
     }

@@ -76,6 +76,16 @@ final class ClusterFailoverEndToEndTests: XCTestCase {
         }
     }
 
+    /// The users that authenticated on `node` since `offset` ("Accepted c2s … authentication for
+    /// U@localhost by …"), among those starting with `prefix`, once per log-in.
+    private func authenticatedInLog(_ s: TestServer, _ node: Int, since offset: Int, prefix: String) -> [String] {
+        logSince(s, node, offset).split(separator: "\n").compactMap { line -> String? in
+            guard line.contains("Accepted c2s "), let range = line.range(of: " authentication for ") else { return nil }
+            let user = line[range.upperBound...].prefix(while: { $0 != "@" })
+            return user.hasPrefix(prefix) ? String(user) : nil
+        }
+    }
+
     /// Established TCP connections to `node`'s c2s port right now (`ss`): streams it serves.
     private func streamsOn(_ s: TestServer, _ node: Int) -> Int {
         let r = try? Shell.run(["/bin/sh", "-c", "ss -Htn state established '( sport = :\(s.nodePorts[node - 1]) )' | wc -l"], timeout: 10)
@@ -203,6 +213,38 @@ final class ClusterFailoverEndToEndTests: XCTestCase {
 
         // One Mnesia: every account, once, on each node's own list.
         for node in 1...2 { try assertListedOnce(s, node: node, Set(users)) }
+    }
+
+    /// The roster phase (the batch logs in as each account, twice) spreads its log-ins over the
+    /// endpoints too; it used to try `--server` values in order, so node 2 saw none of them.
+    func testRosterPhaseOfABatchOverBothNodesLogsInOnEach() throws {
+        let s = try TestServer.require()
+        let t = try ToolRunner(server: s)
+        let prefix = ToolRunner.username("rp")
+        let users = (0..<12).map { "\(prefix)x\($0)" }
+        let path = t.home + "/rosters.csv"
+        let text = "jid,password,groups,contacts\n" + users.map { "\(t.jid($0)),pw-\($0),G,G\n" }.joined()
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let reportPath = t.home + "/rosters-report.csv"
+        let offsets = [logSize(s, 1), logSize(s, 2)]
+        let r = try t.run("xmpp-register", ["batch", path, "--json", "--jobs", "4", "--report", reportPath] + bothNodes(s), timeout: 180)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = try String(contentsOfFile: reportPath, encoding: .utf8).split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let rosterColumn = try XCTUnwrap(lines.first?.firstIndex(of: "roster"), "the report has a roster column")
+        XCTAssertEqual(Set(lines.dropFirst().map { String($0[rosterColumn]) }), ["done"], "every row's roster done")
+
+        // Each node's c2s logs the accounts that authenticated on it: only the roster phase logs
+        // in here (in-band registration streams do not), two passes of twelve accounts.
+        var byNode: [[String]] = [[], []]
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            byNode = [authenticatedInLog(s, 1, since: offsets[0], prefix: prefix), authenticatedInLog(s, 2, since: offsets[1], prefix: prefix)]
+            if byNode[0].count + byNode[1].count >= 2 * users.count { break }
+            usleep(100_000)
+        } while Date() < deadline
+        XCTAssertFalse(byNode[0].isEmpty, "node 1 served none of the roster phase's log-ins")
+        XCTAssertFalse(byNode[1].isEmpty, "node 2 served none of the roster phase's log-ins: they did not spread")
+        XCTAssertEqual(byNode[0].count + byNode[1].count, 2 * users.count, "two log-ins per account: \(byNode.map(\.count))")
     }
 
     func testNodeTwoKilledMidBatchLosesNoRowAndCreatesNoneTwice() throws {
