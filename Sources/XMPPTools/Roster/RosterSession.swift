@@ -104,9 +104,6 @@ final class RosterSession {
         return events
     }
 
-    /// Probes per write of `gatherPresence`: about one 16 KB TLS record.
-    static let probesPerWrite = 150
-
     /// `barrier`, handing each event to `each` as it arrives; the pushes are applied at the pong.
     func barrier(sending first: [XMLElement] = [], each: (IncomingEvent) -> Void) throws {
         if first.contains(where: { $0.name == "presence" && $0[attribute: "type"] == nil }) { online = true }
@@ -117,6 +114,9 @@ final class RosterSession {
         }
         apply(pushes)
     }
+
+    /// Probes per write of `gatherPresence`: about one 16 KB TLS record.
+    static let probesPerWrite = 150
 
     /// The presence of `expected` (the contacts whose presence the account may see), without
     /// announcing the account, each presence handed to `each` as it arrives: a probe to each
