@@ -75,12 +75,19 @@ final class VCard4FileEndToEndTests: XCTestCase {
         for line in Self.unmappedLines {
             XCTAssertEqual(allLines.filter { $0 == line }.count, 1, "\(line) once, though vcard-temp may hold it too: \(all.stdout)")
         }
+        // The cache holds the node's unmapped properties too: offline, the same 4.0 file.
+        let cached = try t.run("xmpp-vcard", ["get", "--cached", "--format", "vcf4"])
+        XCTAssertEqual(cached.status, 0, cached.stderr)
+        XCTAssertEqual(cached.stdout, all.stdout, "get --cached --format vcf4 writes what the online get wrote")
+        XCTAssertEqual(cached.stderr, "")
         let again = try t.run("xmpp-vcard", ["import", "-", "--json"], stdin: all.stdout)
         XCTAssertEqual(again.status, 0, again.stderr)
         let againStores = try XCTUnwrap(try VCardEndToEndTests.object(again)["stores"] as? [[String: Any]])
         XCTAssertEqual(againStores.first { $0["store"] as? String == "vcard4" }?["status"] as? String, "unchanged",
                        "the export of the import imports to the same vCard4 node")
         XCTAssertEqual(try t.run("xmpp-vcard", ["get", "--format", "vcf4"]).stdout, all.stdout)
+        XCTAssertEqual(try t.run("xmpp-vcard", ["get", "--cached", "--format", "vcf4"]).stdout, all.stdout,
+                       "the import's own read-back cached the properties it published")
     }
 
     /// A 3.0 file still goes through the vcard-temp fields: no 4.0 xCard, the node's unmapped

@@ -73,7 +73,37 @@ final class VCardCacheTests: XCTestCase {
 
     func testUnreadableRowCountsAsMissing() throws {
         let cacheFile = try Cache(paths: try Paths(environment: ["HOME": directory, "XDG_CACHE_HOME": directory]))
-        try cacheFile.database.query("INSERT INTO vcard_cache_v1 VALUES ('a@x', 'b@x', '<not xml', NULL, 0)")
+        try cacheFile.database.query("INSERT INTO vcard_cache_v2 VALUES ('a@x', 'b@x', '<not xml', NULL, NULL, 0)")
         XCTAssertNil(try VCardCache(cache: cacheFile).load(account: try JID("a@x"), jid: try JID("b@x")))
+        try cacheFile.database.query("INSERT INTO vcard_cache_v2 VALUES ('a@x', 'c@x', '<vCard xmlns=\"vcard-temp\"/>', '<x', NULL, 0)")
+        XCTAssertNil(try VCardCache(cache: cacheFile).load(account: try JID("a@x"), jid: try JID("c@x")),
+                     "unreadable vCard4 properties make the row unreadable, not a card without them")
+    }
+
+    /// The vCard4 node's unmapped properties ride along (for `get --cached --format vcf4`),
+    /// verbatim: a second FN (an extra of its node) stays a property, where reading the document
+    /// as a vCard4 would map it.
+    /// A write that did not read them (a vcard-temp-only set) keeps what is stored.
+    func testKeepsTheVCard4PropertiesVerbatimAndAWriteWithoutThemKeepsThem() throws {
+        let cache = try makeCache()
+        let a = try JID("a@x"), b = try JID("b@x")
+        let extras = try VCard4Extras(xml:
+            "<vcard xmlns='urn:ietf:params:xml:ns:vcard-4.0'><fn><text>Second</text></fn>"
+                + "<gender><sex>F</sex></gender><x-custom><text>a &amp; b</text></x-custom></vcard>")
+        XCTAssertEqual(extras.properties.map(\.name), ["fn", "gender", "x-custom"], "read verbatim: the FN is not mapped")
+        var card = VCard()
+        card.fullName = "One"
+        try cache.store([VCardCache.Entry(jid: b, card: card, vcard4Extras: extras, photoHash: nil, fetchedAt: 1)],
+                        account: a)
+        XCTAssertEqual(try cache.load(account: a, jid: b)?.vcard4Extras, extras)
+
+        card.nickname = "N"
+        try cache.store([VCardCache.Entry(jid: b, card: card, vcard4Extras: nil, photoHash: nil, fetchedAt: 2)], account: a)
+        let kept = try XCTUnwrap(try cache.load(account: a, jid: b))
+        XCTAssertEqual(kept.card.nickname, "N")
+        XCTAssertEqual(kept.vcard4Extras, extras, "not read, so not dropped")
+
+        try cache.store([VCardCache.Entry(jid: b, card: card, vcard4Extras: VCard4Extras([]), photoHash: nil, fetchedAt: 3)], account: a)
+        XCTAssertNil(try cache.load(account: a, jid: b)?.vcard4Extras, "read and empty: none stored")
     }
 }

@@ -9,15 +9,19 @@ public struct VCardCache {
         public var jid: JID
         /// The card.
         public var card: VCard
+        /// The vCard4 node's unmapped properties. Writing nil keeps what is stored (they were not
+        /// read); loading gives nil when none are stored.
+        public var vcard4Extras: VCard4Extras?
         /// Lowercase hex SHA-1 of the photo bytes, if the card has an embedded photo.
         public var photoHash: String?
         /// When it was fetched, in seconds since 1970.
         public var fetchedAt: Int
 
         /// Builds an entry.
-        public init(jid: JID, card: VCard, photoHash: String?, fetchedAt: Int) {
+        public init(jid: JID, card: VCard, vcard4Extras: VCard4Extras? = nil, photoHash: String?, fetchedAt: Int) {
             self.jid = jid
             self.card = card
+            self.vcard4Extras = vcard4Extras
             self.photoHash = photoHash
             self.fetchedAt = fetchedAt
         }
@@ -34,9 +38,13 @@ public struct VCardCache {
         do {
             try database.transaction {
                 for e in entries {
+                    let extras: SQLValue = e.vcard4Extras.map { $0.properties.isEmpty ? .null : .text($0.xml) } ?? .null
                     try database.query(
-                        "INSERT OR REPLACE INTO vcard_cache_v1 (account, jid, xml, photo_hash, fetched_at) VALUES (?, ?, ?, ?, ?)",
-                        [.text(account.bare.description), .text(e.jid.bare.description), .text(e.card.xml),
+                        "INSERT INTO vcard_cache_v2 (account, jid, xml, vcard4_extras, photo_hash, fetched_at) "
+                            + "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (account, jid) DO UPDATE SET xml = excluded.xml, "
+                            + "vcard4_extras = " + (e.vcard4Extras == nil ? "vcard4_extras" : "excluded.vcard4_extras")
+                            + ", photo_hash = excluded.photo_hash, fetched_at = excluded.fetched_at",
+                        [.text(account.bare.description), .text(e.jid.bare.description), .text(e.card.xml), extras,
                          e.photoHash.map(SQLValue.text) ?? .null, .int(Int64(e.fetchedAt))])
                 }
             }
@@ -51,33 +59,38 @@ public struct VCardCache {
     /// cache is disposable).
     public func load(account: JID, jid: JID) throws(StorageError) -> Entry? {
         let rows = try database.query(
-            "SELECT xml, photo_hash, fetched_at FROM vcard_cache_v1 WHERE account = ? AND jid = ?",
+            "SELECT xml, photo_hash, fetched_at, vcard4_extras FROM vcard_cache_v2 WHERE account = ? AND jid = ?",
             [.text(account.bare.description), .text(jid.bare.description)])
-        guard let row = rows.first, row.count == 3, let xml = row[0].text, let card = try? VCard(xml: xml) else { return nil }
-        return Entry(jid: jid.bare, card: card, photoHash: row[1].text, fetchedAt: Int(row[2].int ?? 0))
+        guard let row = rows.first, row.count == 4, let xml = row[0].text, let card = try? VCard(xml: xml) else { return nil }
+        var extras: VCard4Extras?
+        if let text = row[3].text {
+            guard let read = try? VCard4Extras(xml: text) else { return nil }
+            extras = read
+        }
+        return Entry(jid: jid.bare, card: card, vcard4Extras: extras, photoHash: row[1].text, fetchedAt: Int(row[2].int ?? 0))
     }
 
     /// The cached photo hash of `jid`'s card, if any.
     public func photoHash(account: JID, jid: JID) throws(StorageError) -> String? {
-        try database.query("SELECT photo_hash FROM vcard_cache_v1 WHERE account = ? AND jid = ?",
+        try database.query("SELECT photo_hash FROM vcard_cache_v2 WHERE account = ? AND jid = ?",
                            [.text(account.bare.description), .text(jid.bare.description)]).first?.first?.text
     }
 
     /// Forgets `jid`'s card.
     public func remove(account: JID, jid: JID) throws(StorageError) {
-        try database.query("DELETE FROM vcard_cache_v1 WHERE account = ? AND jid = ?",
+        try database.query("DELETE FROM vcard_cache_v2 WHERE account = ? AND jid = ?",
                            [.text(account.bare.description), .text(jid.bare.description)])
     }
 
     /// Whose cards `account` has cached, sorted.
     public func jids(account: JID) throws(StorageError) -> [JID] {
-        try database.query("SELECT jid FROM vcard_cache_v1 WHERE account = ? ORDER BY jid", [.text(account.bare.description)])
+        try database.query("SELECT jid FROM vcard_cache_v2 WHERE account = ? ORDER BY jid", [.text(account.bare.description)])
             .compactMap { $0.first?.text.flatMap { try? JID($0) } }
     }
 
     /// How many cards `account` has cached.
     public func count(account: JID) throws(StorageError) -> Int {
-        Int(try database.query("SELECT count(*) FROM vcard_cache_v1 WHERE account = ?",
+        Int(try database.query("SELECT count(*) FROM vcard_cache_v2 WHERE account = ?",
                                [.text(account.bare.description)]).first?.first?.int ?? 0)
     }
 }

@@ -95,7 +95,7 @@ public struct AccountContext {
         let trace = TraceOutput.sink(enabled: common.trace)
         do {
             return try Connection.open(options, tls: tls, trace: trace)
-        } catch let error as ConnectionError where AccountContext.isTransientServerFault(error) {
+        } catch where AccountContext.isTransientServerFault(error) {
             usleep(200_000)
             return try Connection.open(options, tls: tls, trace: trace)
         }

@@ -21,7 +21,9 @@ struct ProfilePublisher {
         let wanted = result.wanted
         let merged = MergedProfile(result.after)
         if stores.count > 1 {
-            VCardCacheAccess(env: env).record(account: account, cards: [(account, merged.card)], gone: [])
+            // The vCard4 properties are known only where the node was written (and read back).
+            let extras = stores.contains(.vcard4) ? merged.vcard4Extras : nil
+            VCardCacheAccess(env: env).record(account: account, cards: [.init(jid: account, card: merged.card, vcard4Extras: extras)], gone: [])
         }
         // What no store kept is lost; what only some kept is said per store. An element vcard-temp
         // did not keep (Prosody keeps no GENDER) is not lost when the vCard4 node holds that property.

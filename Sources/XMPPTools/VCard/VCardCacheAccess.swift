@@ -1,3 +1,4 @@
+import XMLTree
 import XMPPConnection
 import XMPPServices
 import XMPPStanzas
@@ -24,14 +25,24 @@ final class VCardCacheAccess {
         try cache().load(account: account, jid: jid)
     }
 
+    /// One card to cache: the merged fields, and the vCard4 node's unmapped properties when they
+    /// were read (nil keeps what the cache holds).
+    struct Record {
+        var jid: JID
+        var card: VCard
+        var vcard4Extras: [XMLElement]?
+    }
+
     /// Stores freshly fetched cards and forgets those the server says are gone; warns on failure.
-    func record(account: JID, cards: [(JID, VCard)], gone: [JID]) {
+    func record(account: JID, cards: [Record], gone: [JID]) {
         guard !cards.isEmpty || !gone.isEmpty else { return }
         do {
             let cache = try cache()
             let now = env.now
-            try cache.store(cards.map { VCardCache.Entry(jid: $0.0, card: $0.1, photoHash: VCardPhotoFile.hash($0.1), fetchedAt: now) },
-                            account: account)
+            try cache.store(cards.map {
+                VCardCache.Entry(jid: $0.jid, card: $0.card, vcard4Extras: $0.vcard4Extras.map(VCard4Extras.init),
+                                 photoHash: VCardPhotoFile.hash($0.card), fetchedAt: now)
+            }, account: account)
             for jid in gone { try cache.remove(account: account, jid: jid) }
         } catch {
             env.warn("could not update the vCard cache: \(ErrorMapping.failure(for: error).message)")

@@ -59,7 +59,7 @@ extension VCardTool {
                     + "are written unless the vCard4 node holds a property of that name; LABEL, AGENT, CLASS, MAILER, "
                     + "NAME, PROFILE and SORT-STRING, which 4.0 removed, are left out and named on stderr. --format "
                     + "vcf stays 3.0, which carries XEP-0054's structured fields. A card from the cache (--cached) "
-                    + "has no vCard4 properties: the cache holds the merged fields only.",
+                    + "has the vCard4 properties it had when it was last read from every store.",
                 "A profile lives in three stores, all read by default (--store picks one): vcard-temp (XEP-0054), "
                     + "the vCard4 PEP node (XEP-0292, urn:xmpp:vcard4, which Gajim edits) and the nickname PEP node "
                     + "(XEP-0172, which Conversations, Dino and Monal show). They are merged field by field: the "
@@ -159,7 +159,7 @@ extension VCardTool {
                 return
             }
             defer { connection.close() }
-            var fetched: [(JID, VCard)] = []
+            var fetched: [VCardCacheAccess.Record] = []
             var gone: [JID] = []
             var warnedOffline = false
             var own: Result<StoredProfile, ProfileServiceError>?
@@ -183,7 +183,7 @@ extension VCardTool {
                 case .success(let stored):
                     let merged = MergedProfile(stored)
                     // Only the merged view of every store is cached: one store alone is not the profile.
-                    if store == .all { fetched.append((jid, merged.card)) }
+                    if store == .all { fetched.append(.init(jid: jid, card: merged.card, vcard4Extras: merged.vcard4Extras)) }
                     if !context.common.json && format == .text {
                         for c in merged.conflicts {
                             let values = c.values.map { "\($0.store.rawValue): \(VCardPublisher.short($0.value))" }
@@ -229,7 +229,8 @@ extension VCardTool {
             if !own && entry.card.isEmpty {
                 return .failure(ToolFailure(.notFound, "\(entry.jid) has no vCard (as of \(VCardRender.isoDate(entry.fetchedAt)))"))
             }
-            return .success(VCardResult(jid: entry.jid, card: entry.card, cachedAt: entry.fetchedAt))
+            return .success(VCardResult(jid: entry.jid, card: entry.card, cachedAt: entry.fetchedAt,
+                                        vcard4Extras: entry.vcard4Extras?.properties ?? []))
         }
 
         /// Writes the embedded photo's bytes; a card without one is "not found".

@@ -34,7 +34,7 @@ struct VCardPublisher {
             return (Outcome(status: status, changed: VCardRender.changedFields(from: current, to: card),
                             losses: card.losses(comparedTo: kept)), kept)
         }
-        cache.record(account: account, cards: [(account, kept)], gone: [])
+        cache.record(account: account, cards: [.init(jid: account, card: kept, vcard4Extras: nil)], gone: [])
         var reported = outcome
         reported.skipped = skipped
         report(account, reported)

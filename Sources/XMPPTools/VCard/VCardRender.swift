@@ -16,7 +16,8 @@ struct VCardResult {
     var stores: [ProfileStore] = []
     var sources: [VCardField: ProfileStore] = [:]
     var conflicts: [ProfileConflict] = []
-    /// The vCard4 node's unmapped properties, which `--format vcf4` writes (none from the cache).
+    /// The vCard4 node's unmapped properties, which `--format vcf4` writes (from the cache: as
+    /// last read from every store).
     var vcard4Extras: [XMLElement] = []
 }
 
