@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import XMPPStanzas
 import XMPPStorage
 
 /// The SQLite cache: WAL, transactions, and rebuilding a corrupt file.
@@ -17,6 +18,39 @@ final class CacheTests: XCTestCase {
         XCTAssertTrue(cache.database.isHealthy())
         let mode = try cache.database.query("PRAGMA journal_mode").first?.first?.text
         XCTAssertEqual(mode, "wal")
+    }
+
+    /// Opening checks the tables of the areas the command uses: damage in the avatars' table
+    /// does not cost a roster command its cached roster (nor a read of every avatar), and is
+    /// found, and rebuilt, by the avatar command.
+    func testOpeningChecksTheTablesOfItsAreas() throws {
+        let home = NSTemporaryDirectory() + "xt-cache-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let paths = try Paths(environment: ["HOME": home])
+        let alice = try JID("alice@example.org")
+        var root: Int64 = 0
+        do {
+            let cache = try Cache(paths: paths)
+            try RosterCache(cache: cache).replace(account: alice, ver: "1", items: [RosterItem(jid: try JID("bob@example.org"))], now: 1)
+            try cache.database.query("INSERT INTO avatar_images_v1 VALUES ('h', 'image/png', 1, 1, zeroblob(3000), 0)")
+            root = try XCTUnwrap(try cache.database.query("SELECT rootpage FROM sqlite_master WHERE name = 'avatar_images_v1'").first?.first?.int)
+            _ = try cache.database.query("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        // The avatars' root page: a b-tree page type SQLite does not know.
+        let file = try XCTUnwrap(FileHandle(forUpdatingAtPath: paths.cacheDatabase))
+        try file.seek(toOffset: UInt64((root - 1) * 4096))
+        file.write(Data([0x07]))
+        try file.close()
+
+        var warnings: [String] = []
+        let roster = try Cache(paths: paths, areas: [.roster]) { warnings.append($0) }
+        XCTAssertEqual(warnings, [], "the roster's tables are sound")
+        XCTAssertEqual(try RosterCache(cache: roster).load(account: alice)?.items.count, 1)
+        XCTAssertFalse(roster.database.isHealthy(), "the whole file is not")
+        let avatar = try Cache(paths: paths, areas: [.avatar]) { warnings.append($0) }
+        XCTAssertEqual(warnings.count, 1, "the avatar command finds the damage and rebuilds")
+        XCTAssertNil(try avatar.database.integrityProblem())
+        XCTAssertNil(try RosterCache(cache: avatar).load(account: alice), "rebuilt: empty")
     }
 
     /// A cache another program holds locked is an error to report, never corruption: deleting

@@ -9,25 +9,44 @@ public final class Cache {
     /// Every table of every area, created if missing. Areas append their statements here.
     static let schema: [String] = CacheSchema.statements
 
-    /// Opens the cache under `paths`, rebuilding it when it is corrupt.
-    public init(paths: Paths, busyTimeoutMilliseconds: Int32 = 10_000, onRebuild: (String) -> Void = { _ in }) throws(StorageError) {
+    /// Opens the cache under `paths`, rebuilding it when it is corrupt: SQLite says it is not a
+    /// database, or the quick check of the tables of `areas` (the ones the command uses) finds
+    /// damage. Checking only those keeps a roster list from reading every cached avatar: a
+    /// whole-file check at every open made `list --cached` 4x slower with 10 MB of avatars cached.
+    public init(paths: Paths, areas: [CacheArea] = CacheArea.allCases, busyTimeoutMilliseconds: Int32 = 10_000,
+                onRebuild: (String) -> Void = { _ in }) throws(StorageError) {
         try SecureFile.makeDirectory(paths.cache)
         let path = paths.cacheDatabase
+        let tables = areas.flatMap(\.tables)
         do {
-            database = try Cache.open(path, busyTimeoutMilliseconds)
+            database = try Cache.open(path, busyTimeoutMilliseconds, checking: tables)
             return
         } catch {
             guard case .corrupt = error else { throw error }
         }
         onRebuild("the cache \(path) was unreadable and has been rebuilt")
         for suffix in ["", "-wal", "-shm"] { try SecureFile.remove(path + suffix) }
-        database = try Cache.open(path, busyTimeoutMilliseconds)
+        database = try Cache.open(path, busyTimeoutMilliseconds, checking: tables)
     }
 
-    private static func open(_ path: String, _ busyTimeoutMilliseconds: Int32) throws(StorageError) -> Database {
+    private static func open(_ path: String, _ busyTimeoutMilliseconds: Int32, checking tables: [String]) throws(StorageError) -> Database {
         let db = try Database(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        if let problem = try db.integrityProblem() { throw .corrupt(path: path, reason: "integrity check failed: \(problem)") }
+        // The tables first: a table's check needs the table.
         try db.execute(schema.joined(separator: ";\n"))
+        if let problem = try db.integrityProblem(tables: tables) { throw .corrupt(path: path, reason: "integrity check failed: \(problem)") }
         return db
+    }
+}
+
+/// The parts of the cache a command reads and writes; `Cache` checks theirs when it opens.
+public enum CacheArea: CaseIterable, Sendable {
+    case roster, vcard, avatar
+
+    var tables: [String] {
+        switch self {
+        case .roster: RosterCacheSchema.tables
+        case .vcard: VCardCacheSchema.tables
+        case .avatar: AvatarCacheSchema.tables
+        }
     }
 }

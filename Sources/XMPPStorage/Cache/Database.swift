@@ -149,14 +149,21 @@ public final class Database {
 
     /// True when SQLite's quick integrity check passes.
     public func isHealthy() -> Bool {
-        (try? integrityProblem()) == .some(nil)
+        // Not `(try? integrityProblem()) == .some(nil)`: try? flattens a thrown error to nil,
+        // which compared as .some(nil), so a check that failed on a malformed file said healthy.
+        do { return try integrityProblem() == nil } catch { return false }
     }
 
-    /// What SQLite's quick integrity check found, nil when the file is sound. Failing to run
-    /// the check (the file is locked, unreadable) is an error, not a finding.
-    public func integrityProblem() throws(StorageError) -> String? {
-        let lines = try query("PRAGMA quick_check").compactMap { $0.first?.text }
-        return lines == ["ok"] ? nil : lines.prefix(3).joined(separator: "; ")
+    /// What SQLite's quick integrity check found, nil when the file is sound: of the whole file,
+    /// or of `tables` and their indexes only. Failing to run the check (the file is locked,
+    /// unreadable) is an error, not a finding.
+    public func integrityProblem(tables: [String]? = nil) throws(StorageError) -> String? {
+        var found: [String] = []
+        for statement in tables.map({ $0.map { "PRAGMA quick_check(\"\($0)\")" } }) ?? ["PRAGMA quick_check"] {
+            let lines = try query(statement).compactMap { $0.first?.text }
+            if lines != ["ok"] { found += lines }
+        }
+        return found.isEmpty ? nil : found.prefix(3).joined(separator: "; ")
     }
 
     private func failure(_ rc: Int32, _ message: String) -> StorageError { Database.failure(rc, message, path: path) }

@@ -28,7 +28,7 @@ struct AvatarLookup {
     /// The cache, or nil with a warning when it cannot be opened (it is disposable).
     func openCache() -> AvatarCache? {
         do {
-            return AvatarCache(cache: try Cache(paths: environment.paths) { environment.warn($0) })
+            return AvatarCache(cache: try Cache(paths: environment.paths, areas: [.avatar]) { environment.warn($0) })
         } catch {
             environment.warn("cache unavailable: \(error)")
             return nil

@@ -27,7 +27,7 @@ enum RosterCompletion {
         guard let text = account ?? (try? AccountStore(paths: paths).load())?.active,
               let jid = try? JID(text), jid.local != nil,
               access(paths.cacheDatabase, F_OK) == 0,
-              let cache = try? Cache(paths: paths) else { return nil }
+              let cache = try? Cache(paths: paths, areas: [.roster]) else { return nil }
         return (jid.bare, cache)
     }
 }

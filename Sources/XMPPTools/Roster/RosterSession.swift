@@ -37,7 +37,7 @@ final class RosterSession {
     /// The roster cache, or nil with a warning.
     static func openCache(_ environment: ToolEnvironment) -> RosterCache? {
         do {
-            return RosterCache(cache: try Cache(paths: environment.paths) { environment.warn($0) })
+            return RosterCache(cache: try Cache(paths: environment.paths, areas: [.roster]) { environment.warn($0) })
         } catch {
             environment.warn("roster cache unavailable: \(error)")
             return nil

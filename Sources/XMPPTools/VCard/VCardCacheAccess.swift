@@ -15,7 +15,7 @@ final class VCardCacheAccess {
     /// The cache, opening (and if need be rebuilding) it.
     func cache() throws -> VCardCache {
         if let opened { return opened }
-        let cache = VCardCache(cache: try Cache(paths: env.paths, onRebuild: { [env] in env.warn($0) }))
+        let cache = VCardCache(cache: try Cache(paths: env.paths, areas: [.vcard], onRebuild: { [env] in env.warn($0) }))
         opened = cache
         return cache
     }
