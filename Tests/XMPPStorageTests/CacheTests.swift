@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 import XMPPStanzas
-import XMPPStorage
+@testable import XMPPStorage
 
 /// The SQLite cache: WAL, transactions, and rebuilding a corrupt file.
 final class CacheTests: XCTestCase {
@@ -18,6 +18,13 @@ final class CacheTests: XCTestCase {
         XCTAssertTrue(cache.database.isHealthy())
         let mode = try cache.database.query("PRAGMA journal_mode").first?.first?.text
         XCTAssertEqual(mode, "wal")
+    }
+
+    /// Each area's tables are read from its own CREATE statements (indexes are checked with their table).
+    func testEachAreaNamesTheTablesItsStatementsCreate() {
+        XCTAssertEqual(CacheArea.roster.tables, ["roster_meta_v2", "roster_items_v2"])
+        XCTAssertEqual(CacheArea.vcard.tables, ["vcard_cache_v2"])
+        XCTAssertEqual(CacheArea.avatar.tables, ["avatar_images_v1", "avatar_owners_v1"])
     }
 
     /// Opening checks the tables of the areas the command uses: damage in the avatars' table

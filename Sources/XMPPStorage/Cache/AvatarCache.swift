@@ -4,7 +4,6 @@ import XMPPStanzas
 /// hashes, so every contact with the same picture shares one row), and which image each JID
 /// had when an account last looked.
 enum AvatarCacheSchema {
-    static let tables = ["avatar_images_v1", "avatar_owners_v1"]
     static let statements: [String] = [
         """
         CREATE TABLE IF NOT EXISTS avatar_images_v1 (

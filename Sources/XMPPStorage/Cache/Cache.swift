@@ -38,15 +38,3 @@ public final class Cache {
     }
 }
 
-/// The parts of the cache a command reads and writes; `Cache` checks theirs when it opens.
-public enum CacheArea: CaseIterable, Sendable {
-    case roster, vcard, avatar
-
-    var tables: [String] {
-        switch self {
-        case .roster: RosterCacheSchema.tables
-        case .vcard: VCardCacheSchema.tables
-        case .avatar: AvatarCacheSchema.tables
-        }
-    }
-}

@@ -4,7 +4,6 @@ import XMPPStanzas
 /// of the stored copy, one row per contact. Groups are joined with U+001F, a character XML
 /// cannot carry, so no group name contains it. (v2: the generation; v1 tables are left unread.)
 enum RosterCacheSchema {
-    static let tables = ["roster_meta_v2", "roster_items_v2"]
     static let statements: [String] = [
         """
         CREATE TABLE IF NOT EXISTS roster_meta_v2 (

@@ -3,7 +3,6 @@
 /// photo (XEP-0153's avatar hash) and when it was fetched. (v2: the vCard4 properties; v1 tables
 /// are left unread.)
 enum VCardCacheSchema {
-    static let tables = ["vcard_cache_v2"]
     static let statements: [String] = [
         """
         CREATE TABLE IF NOT EXISTS vcard_cache_v2 (
