@@ -37,10 +37,9 @@ let package = Package(
     ],
     targets: [
         // C libraries, one system-library target each. No pkgConfig: its Libs would link them
-        // (see CLazyLibraries below); their headers are in the default search path, but
-        // libxml2's, which CLazyLibraries' include/libxml (a link to /usr/include/libxml2/libxml)
-        // provides to every target that depends on it.
-        .systemLibrary(name: "CLibXML2", providers: [.apt(["libxml2-dev"])]),
+        // (see CLazyLibraries below); their headers are in the default search path.
+        // expat: the XML of streams and documents (docs/DESIGN-NOTES.md "XML parser").
+        .systemLibrary(name: "CLibExpat", providers: [.apt(["libexpat1-dev"])]),
         .systemLibrary(name: "CSQLite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibPNG", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CLibJPEG", providers: [.apt(["libjpeg62-turbo-dev"])]),
@@ -62,7 +61,7 @@ let package = Package(
         // Text as people hand it to the tools and see it: CSV and JSON readers and writers,
         // terminal escaping, code point labels. No XMPP, no app code.
         .target(name: "TextFormats", swiftSettings: releaseCodeLayout),
-        .target(name: "XMLTree", dependencies: ["CLibXML2", "CLazyLibraries"], swiftSettings: releaseCodeLayout),
+        .target(name: "XMLTree", dependencies: ["CLibExpat", "CLazyLibraries"], swiftSettings: releaseCodeLayout),
         .target(name: "XMPPStanzas", dependencies: ["XMLTree", "TextFormats", "CLibIDN2", "CLazyLibraries"], swiftSettings: releaseCodeLayout),
         // NFKC for SASLprep from ICU (libicu-dev), which libxml2 loads anyway; loaded on first use.
         .target(name: "CNFKC", dependencies: ["CLazyLibraries"]),

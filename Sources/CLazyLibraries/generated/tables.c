@@ -27,6 +27,31 @@ static const char *const names_crypto[] = {
     "i2d_PUBKEY",
 };
 
+extern void *xt_lazy_slots_expat[];
+static const char *const names_expat[] = {
+    "XML_ErrorString",
+    "XML_GetCurrentByteCount",
+    "XML_GetCurrentByteIndex",
+    "XML_GetCurrentColumnNumber",
+    "XML_GetCurrentLineNumber",
+    "XML_GetErrorCode",
+    "XML_Parse",
+    "XML_ParserCreateNS",
+    "XML_ParserFree",
+    "XML_SetCharacterDataHandler",
+    "XML_SetCommentHandler",
+    "XML_SetElementHandler",
+    "XML_SetEntityDeclHandler",
+    "XML_SetParamEntityParsing",
+    "XML_SetProcessingInstructionHandler",
+    "XML_SetReturnNSTriplet",
+    "XML_SetSkippedEntityHandler",
+    "XML_SetStartDoctypeDeclHandler",
+    "XML_SetStartNamespaceDeclHandler",
+    "XML_SetUserData",
+    "XML_StopParser",
+};
+
 extern void *xt_lazy_slots_icuuc[];
 static const char *const names_icuuc[] = {
     "unorm2_getNFKCInstance_72",
@@ -211,21 +236,9 @@ static const char *const names_unistring[] = {
     "uc_script",
 };
 
-extern void *xt_lazy_slots_xml2[];
-static const char *const names_xml2[] = {
-    "xmlByteConsumed",
-    "xmlCreatePushParserCtxt",
-    "xmlCtxtGetLastError",
-    "xmlCtxtUseOptions",
-    "xmlFreeParserCtxt",
-    "xmlInitParser",
-    "xmlParseChunk",
-    "xmlStopParser",
-    "xmlStrlen",
-};
-
 struct xt_lazy_library xt_lazy_libraries[] = {
     { "libcrypto.so.3", -1, names_crypto, xt_lazy_slots_crypto, 22, PTHREAD_ONCE_INIT, NULL },
+    { "libexpat.so.1", -1, names_expat, xt_lazy_slots_expat, 21, PTHREAD_ONCE_INIT, NULL },
     { "libicuuc.so.72", -1, names_icuuc, xt_lazy_slots_icuuc, 2, PTHREAD_ONCE_INIT, NULL },
     { "libidn2.so.0", -1, names_idn2, xt_lazy_slots_idn2, 3, PTHREAD_ONCE_INIT, NULL },
     { "libjpeg.so.62", -1, names_jpeg, xt_lazy_slots_jpeg, 20, PTHREAD_ONCE_INIT, NULL },
@@ -234,6 +247,5 @@ struct xt_lazy_library xt_lazy_libraries[] = {
     { "libsqlite3.so.0", -1, names_sqlite3, xt_lazy_slots_sqlite3, 23, PTHREAD_ONCE_INIT, NULL },
     { "libssl.so.3", 0, names_ssl, xt_lazy_slots_ssl, 31, PTHREAD_ONCE_INIT, NULL },
     { "libunistring.so.2", -1, names_unistring, xt_lazy_slots_unistring, 10, PTHREAD_ONCE_INIT, NULL },
-    { "libxml2.so.2", -1, names_xml2, xt_lazy_slots_xml2, 9, PTHREAD_ONCE_INIT, NULL },
 };
 const int xt_lazy_library_count = 10;

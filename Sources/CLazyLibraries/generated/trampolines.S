@@ -342,6 +342,331 @@ xt_lazy_slots_crypto:
     .size xt_lazy_slots_crypto, .-xt_lazy_slots_crypto
 
     .text
+    .globl XML_ErrorString
+    .hidden XML_ErrorString
+    .type XML_ErrorString, @function
+    .p2align 4
+XML_ErrorString:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+0(%rip)
+    .cfi_endproc
+    .size XML_ErrorString, .-XML_ErrorString
+.Lfirst_expat_0:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+0(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+    .globl XML_GetCurrentByteCount
+    .hidden XML_GetCurrentByteCount
+    .type XML_GetCurrentByteCount, @function
+    .p2align 4
+XML_GetCurrentByteCount:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+8(%rip)
+    .cfi_endproc
+    .size XML_GetCurrentByteCount, .-XML_GetCurrentByteCount
+.Lfirst_expat_1:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+8(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+    .globl XML_GetCurrentByteIndex
+    .hidden XML_GetCurrentByteIndex
+    .type XML_GetCurrentByteIndex, @function
+    .p2align 4
+XML_GetCurrentByteIndex:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+16(%rip)
+    .cfi_endproc
+    .size XML_GetCurrentByteIndex, .-XML_GetCurrentByteIndex
+.Lfirst_expat_2:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+16(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+    .globl XML_GetCurrentColumnNumber
+    .hidden XML_GetCurrentColumnNumber
+    .type XML_GetCurrentColumnNumber, @function
+    .p2align 4
+XML_GetCurrentColumnNumber:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+24(%rip)
+    .cfi_endproc
+    .size XML_GetCurrentColumnNumber, .-XML_GetCurrentColumnNumber
+.Lfirst_expat_3:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+24(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+    .globl XML_GetCurrentLineNumber
+    .hidden XML_GetCurrentLineNumber
+    .type XML_GetCurrentLineNumber, @function
+    .p2align 4
+XML_GetCurrentLineNumber:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+32(%rip)
+    .cfi_endproc
+    .size XML_GetCurrentLineNumber, .-XML_GetCurrentLineNumber
+.Lfirst_expat_4:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+32(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+    .globl XML_GetErrorCode
+    .hidden XML_GetErrorCode
+    .type XML_GetErrorCode, @function
+    .p2align 4
+XML_GetErrorCode:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+40(%rip)
+    .cfi_endproc
+    .size XML_GetErrorCode, .-XML_GetErrorCode
+.Lfirst_expat_5:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+40(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+    .globl XML_Parse
+    .hidden XML_Parse
+    .type XML_Parse, @function
+    .p2align 4
+XML_Parse:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+48(%rip)
+    .cfi_endproc
+    .size XML_Parse, .-XML_Parse
+.Lfirst_expat_6:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+48(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+    .globl XML_ParserCreateNS
+    .hidden XML_ParserCreateNS
+    .type XML_ParserCreateNS, @function
+    .p2align 4
+XML_ParserCreateNS:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+56(%rip)
+    .cfi_endproc
+    .size XML_ParserCreateNS, .-XML_ParserCreateNS
+.Lfirst_expat_7:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+56(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+    .globl XML_ParserFree
+    .hidden XML_ParserFree
+    .type XML_ParserFree, @function
+    .p2align 4
+XML_ParserFree:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+64(%rip)
+    .cfi_endproc
+    .size XML_ParserFree, .-XML_ParserFree
+.Lfirst_expat_8:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+64(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+    .globl XML_SetCharacterDataHandler
+    .hidden XML_SetCharacterDataHandler
+    .type XML_SetCharacterDataHandler, @function
+    .p2align 4
+XML_SetCharacterDataHandler:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+72(%rip)
+    .cfi_endproc
+    .size XML_SetCharacterDataHandler, .-XML_SetCharacterDataHandler
+.Lfirst_expat_9:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+72(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+    .globl XML_SetCommentHandler
+    .hidden XML_SetCommentHandler
+    .type XML_SetCommentHandler, @function
+    .p2align 4
+XML_SetCommentHandler:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+80(%rip)
+    .cfi_endproc
+    .size XML_SetCommentHandler, .-XML_SetCommentHandler
+.Lfirst_expat_10:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+80(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+    .globl XML_SetElementHandler
+    .hidden XML_SetElementHandler
+    .type XML_SetElementHandler, @function
+    .p2align 4
+XML_SetElementHandler:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+88(%rip)
+    .cfi_endproc
+    .size XML_SetElementHandler, .-XML_SetElementHandler
+.Lfirst_expat_11:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+88(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+    .globl XML_SetEntityDeclHandler
+    .hidden XML_SetEntityDeclHandler
+    .type XML_SetEntityDeclHandler, @function
+    .p2align 4
+XML_SetEntityDeclHandler:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+96(%rip)
+    .cfi_endproc
+    .size XML_SetEntityDeclHandler, .-XML_SetEntityDeclHandler
+.Lfirst_expat_12:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+96(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+    .globl XML_SetParamEntityParsing
+    .hidden XML_SetParamEntityParsing
+    .type XML_SetParamEntityParsing, @function
+    .p2align 4
+XML_SetParamEntityParsing:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+104(%rip)
+    .cfi_endproc
+    .size XML_SetParamEntityParsing, .-XML_SetParamEntityParsing
+.Lfirst_expat_13:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+104(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+    .globl XML_SetProcessingInstructionHandler
+    .hidden XML_SetProcessingInstructionHandler
+    .type XML_SetProcessingInstructionHandler, @function
+    .p2align 4
+XML_SetProcessingInstructionHandler:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+112(%rip)
+    .cfi_endproc
+    .size XML_SetProcessingInstructionHandler, .-XML_SetProcessingInstructionHandler
+.Lfirst_expat_14:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+112(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+    .globl XML_SetReturnNSTriplet
+    .hidden XML_SetReturnNSTriplet
+    .type XML_SetReturnNSTriplet, @function
+    .p2align 4
+XML_SetReturnNSTriplet:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+120(%rip)
+    .cfi_endproc
+    .size XML_SetReturnNSTriplet, .-XML_SetReturnNSTriplet
+.Lfirst_expat_15:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+120(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+    .globl XML_SetSkippedEntityHandler
+    .hidden XML_SetSkippedEntityHandler
+    .type XML_SetSkippedEntityHandler, @function
+    .p2align 4
+XML_SetSkippedEntityHandler:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+128(%rip)
+    .cfi_endproc
+    .size XML_SetSkippedEntityHandler, .-XML_SetSkippedEntityHandler
+.Lfirst_expat_16:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+128(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+    .globl XML_SetStartDoctypeDeclHandler
+    .hidden XML_SetStartDoctypeDeclHandler
+    .type XML_SetStartDoctypeDeclHandler, @function
+    .p2align 4
+XML_SetStartDoctypeDeclHandler:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+136(%rip)
+    .cfi_endproc
+    .size XML_SetStartDoctypeDeclHandler, .-XML_SetStartDoctypeDeclHandler
+.Lfirst_expat_17:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+136(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+    .globl XML_SetStartNamespaceDeclHandler
+    .hidden XML_SetStartNamespaceDeclHandler
+    .type XML_SetStartNamespaceDeclHandler, @function
+    .p2align 4
+XML_SetStartNamespaceDeclHandler:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+144(%rip)
+    .cfi_endproc
+    .size XML_SetStartNamespaceDeclHandler, .-XML_SetStartNamespaceDeclHandler
+.Lfirst_expat_18:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+144(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+    .globl XML_SetUserData
+    .hidden XML_SetUserData
+    .type XML_SetUserData, @function
+    .p2align 4
+XML_SetUserData:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+152(%rip)
+    .cfi_endproc
+    .size XML_SetUserData, .-XML_SetUserData
+.Lfirst_expat_19:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+152(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+    .globl XML_StopParser
+    .hidden XML_StopParser
+    .type XML_StopParser, @function
+    .p2align 4
+XML_StopParser:
+    .cfi_startproc
+    jmp *xt_lazy_slots_expat+160(%rip)
+    .cfi_endproc
+    .size XML_StopParser, .-XML_StopParser
+.Lfirst_expat_20:
+    .cfi_startproc
+    leaq xt_lazy_slots_expat+160(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
+
+    .data
+    .p2align 3
+    .globl xt_lazy_slots_expat
+    .hidden xt_lazy_slots_expat
+    .type xt_lazy_slots_expat, @object
+xt_lazy_slots_expat:
+    .quad .Lfirst_expat_0
+    .quad .Lfirst_expat_1
+    .quad .Lfirst_expat_2
+    .quad .Lfirst_expat_3
+    .quad .Lfirst_expat_4
+    .quad .Lfirst_expat_5
+    .quad .Lfirst_expat_6
+    .quad .Lfirst_expat_7
+    .quad .Lfirst_expat_8
+    .quad .Lfirst_expat_9
+    .quad .Lfirst_expat_10
+    .quad .Lfirst_expat_11
+    .quad .Lfirst_expat_12
+    .quad .Lfirst_expat_13
+    .quad .Lfirst_expat_14
+    .quad .Lfirst_expat_15
+    .quad .Lfirst_expat_16
+    .quad .Lfirst_expat_17
+    .quad .Lfirst_expat_18
+    .quad .Lfirst_expat_19
+    .quad .Lfirst_expat_20
+    .size xt_lazy_slots_expat, .-xt_lazy_slots_expat
+
+    .text
     .globl unorm2_getNFKCInstance_72
     .hidden unorm2_getNFKCInstance_72
     .type unorm2_getNFKCInstance_72, @function
@@ -2700,151 +3025,6 @@ xt_lazy_slots_unistring:
     .quad .Lfirst_unistring_8
     .quad .Lfirst_unistring_9
     .size xt_lazy_slots_unistring, .-xt_lazy_slots_unistring
-
-    .text
-    .globl xmlByteConsumed
-    .hidden xmlByteConsumed
-    .type xmlByteConsumed, @function
-    .p2align 4
-xmlByteConsumed:
-    .cfi_startproc
-    jmp *xt_lazy_slots_xml2+0(%rip)
-    .cfi_endproc
-    .size xmlByteConsumed, .-xmlByteConsumed
-.Lfirst_xml2_0:
-    .cfi_startproc
-    leaq xt_lazy_slots_xml2+0(%rip), %r11
-    jmp xt_lazy_first_call
-    .cfi_endproc
-    .globl xmlCreatePushParserCtxt
-    .hidden xmlCreatePushParserCtxt
-    .type xmlCreatePushParserCtxt, @function
-    .p2align 4
-xmlCreatePushParserCtxt:
-    .cfi_startproc
-    jmp *xt_lazy_slots_xml2+8(%rip)
-    .cfi_endproc
-    .size xmlCreatePushParserCtxt, .-xmlCreatePushParserCtxt
-.Lfirst_xml2_1:
-    .cfi_startproc
-    leaq xt_lazy_slots_xml2+8(%rip), %r11
-    jmp xt_lazy_first_call
-    .cfi_endproc
-    .globl xmlCtxtGetLastError
-    .hidden xmlCtxtGetLastError
-    .type xmlCtxtGetLastError, @function
-    .p2align 4
-xmlCtxtGetLastError:
-    .cfi_startproc
-    jmp *xt_lazy_slots_xml2+16(%rip)
-    .cfi_endproc
-    .size xmlCtxtGetLastError, .-xmlCtxtGetLastError
-.Lfirst_xml2_2:
-    .cfi_startproc
-    leaq xt_lazy_slots_xml2+16(%rip), %r11
-    jmp xt_lazy_first_call
-    .cfi_endproc
-    .globl xmlCtxtUseOptions
-    .hidden xmlCtxtUseOptions
-    .type xmlCtxtUseOptions, @function
-    .p2align 4
-xmlCtxtUseOptions:
-    .cfi_startproc
-    jmp *xt_lazy_slots_xml2+24(%rip)
-    .cfi_endproc
-    .size xmlCtxtUseOptions, .-xmlCtxtUseOptions
-.Lfirst_xml2_3:
-    .cfi_startproc
-    leaq xt_lazy_slots_xml2+24(%rip), %r11
-    jmp xt_lazy_first_call
-    .cfi_endproc
-    .globl xmlFreeParserCtxt
-    .hidden xmlFreeParserCtxt
-    .type xmlFreeParserCtxt, @function
-    .p2align 4
-xmlFreeParserCtxt:
-    .cfi_startproc
-    jmp *xt_lazy_slots_xml2+32(%rip)
-    .cfi_endproc
-    .size xmlFreeParserCtxt, .-xmlFreeParserCtxt
-.Lfirst_xml2_4:
-    .cfi_startproc
-    leaq xt_lazy_slots_xml2+32(%rip), %r11
-    jmp xt_lazy_first_call
-    .cfi_endproc
-    .globl xmlInitParser
-    .hidden xmlInitParser
-    .type xmlInitParser, @function
-    .p2align 4
-xmlInitParser:
-    .cfi_startproc
-    jmp *xt_lazy_slots_xml2+40(%rip)
-    .cfi_endproc
-    .size xmlInitParser, .-xmlInitParser
-.Lfirst_xml2_5:
-    .cfi_startproc
-    leaq xt_lazy_slots_xml2+40(%rip), %r11
-    jmp xt_lazy_first_call
-    .cfi_endproc
-    .globl xmlParseChunk
-    .hidden xmlParseChunk
-    .type xmlParseChunk, @function
-    .p2align 4
-xmlParseChunk:
-    .cfi_startproc
-    jmp *xt_lazy_slots_xml2+48(%rip)
-    .cfi_endproc
-    .size xmlParseChunk, .-xmlParseChunk
-.Lfirst_xml2_6:
-    .cfi_startproc
-    leaq xt_lazy_slots_xml2+48(%rip), %r11
-    jmp xt_lazy_first_call
-    .cfi_endproc
-    .globl xmlStopParser
-    .hidden xmlStopParser
-    .type xmlStopParser, @function
-    .p2align 4
-xmlStopParser:
-    .cfi_startproc
-    jmp *xt_lazy_slots_xml2+56(%rip)
-    .cfi_endproc
-    .size xmlStopParser, .-xmlStopParser
-.Lfirst_xml2_7:
-    .cfi_startproc
-    leaq xt_lazy_slots_xml2+56(%rip), %r11
-    jmp xt_lazy_first_call
-    .cfi_endproc
-    .globl xmlStrlen
-    .hidden xmlStrlen
-    .type xmlStrlen, @function
-    .p2align 4
-xmlStrlen:
-    .cfi_startproc
-    jmp *xt_lazy_slots_xml2+64(%rip)
-    .cfi_endproc
-    .size xmlStrlen, .-xmlStrlen
-.Lfirst_xml2_8:
-    .cfi_startproc
-    leaq xt_lazy_slots_xml2+64(%rip), %r11
-    jmp xt_lazy_first_call
-    .cfi_endproc
-
-    .data
-    .p2align 3
-    .globl xt_lazy_slots_xml2
-    .hidden xt_lazy_slots_xml2
-    .type xt_lazy_slots_xml2, @object
-xt_lazy_slots_xml2:
-    .quad .Lfirst_xml2_0
-    .quad .Lfirst_xml2_1
-    .quad .Lfirst_xml2_2
-    .quad .Lfirst_xml2_3
-    .quad .Lfirst_xml2_4
-    .quad .Lfirst_xml2_5
-    .quad .Lfirst_xml2_6
-    .quad .Lfirst_xml2_7
-    .quad .Lfirst_xml2_8
-    .size xt_lazy_slots_xml2, .-xt_lazy_slots_xml2
 
 #endif
     .section .note.GNU-stack,"",@progbits

@@ -5,8 +5,8 @@ import XMPPStanzas
 /// SASLprep (RFC 4013, a StringPrep profile of RFC 3454), applied to SCRAM usernames and passwords.
 ///
 /// Applied, in RFC 3454's order: mapping of non-ASCII spaces (table C.1.2) to U+0020 and removal
-/// of the characters "commonly mapped to nothing" (table B.1); NFKC normalization (ICU, which
-/// libxml2 already loads: the server normalizes the password it stores, so `Ⅸ` must hash as
+/// of the characters "commonly mapped to nothing" (table B.1); NFKC normalization (ICU, loaded
+/// when a password is first hashed: the server normalizes the password it stores, so `Ⅸ` must hash as
 /// `IX`); then rejection of the prohibited output (tables C.2–C.9: control characters, private
 /// use, non-characters, surrogates, bidi and tagging characters). Not applied: the bidirectional
 /// check (RFC 3454 §6) and the unassigned-code-point check, which only refuse strings.

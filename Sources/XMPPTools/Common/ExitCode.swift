@@ -57,7 +57,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
             return "not permitted: the account may not run the server's command, for --admin and xmpp-adhoc(1) "
                 + "administration commands because it is not an administrator of that server"
         case .libraryMissing:
-            return "a shared library the command needs (such as libxml2, OpenSSL or SQLite) could not be loaded; "
+            return "a shared library the command needs (such as expat, OpenSSL or SQLite) could not be loaded; "
                 + "the message names it (the package's dependencies install them)"
         case .interrupted: return "interrupted by SIGINT (Ctrl-C) before the work was done; xmpp-register batch records where it stopped, for --resume"
         case .terminated: return "stopped by SIGTERM before the work was done; xmpp-register batch records where it stopped, for --resume"
