@@ -9,9 +9,13 @@ import PackageDescription
 /// scripts/startup-order), since the kernel maps 64 KB of code around every page first touched;
 /// the relative relocations packed (DT_RELR), so the loader reads 8 KB of them, not 1 MB; and
 /// only the symbols shared libraries need exported (5,600 exported ones cost the loader's look-ups
-/// of every library's symbols a search of them, and 0.8 MB of RSS).
+/// of every library's symbols a search of them, and 0.8 MB of RSS); and libstdc++ (the Swift
+/// runtime's C++) linked from its static archive: the driver's `-lstdc++` finds
+/// packaging/link/libstdc++.so first, a linker script naming libstdc++.a, since the shared
+/// library cost 0.9 MB of RSS for the few functions the runtime calls.
 let shippedProgramLinking: [LinkerSetting] = [
     .unsafeFlags([
+        "-L", String(#filePath).dropLast("Package.swift".count) + "packaging/link",
         "-use-ld=lld",
         "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
         "-Xlinker", "--no-export-dynamic",
