@@ -177,6 +177,7 @@ static const char *const names_sqlite3[] = {
     "sqlite3_column_int64",
     "sqlite3_column_text",
     "sqlite3_column_type",
+    "sqlite3_db_release_memory",
     "sqlite3_errmsg",
     "sqlite3_exec",
     "sqlite3_extended_result_codes",
@@ -244,7 +245,7 @@ struct xt_lazy_library xt_lazy_libraries[] = {
     { "libjpeg.so.62", -1, names_jpeg, xt_lazy_slots_jpeg, 20, PTHREAD_ONCE_INIT, NULL },
     { "liblcms2.so.2", -1, names_lcms2, xt_lazy_slots_lcms2, 16, PTHREAD_ONCE_INIT, NULL },
     { "libpng16.so.16", -1, names_png16, xt_lazy_slots_png16, 47, PTHREAD_ONCE_INIT, NULL },
-    { "libsqlite3.so.0", -1, names_sqlite3, xt_lazy_slots_sqlite3, 23, PTHREAD_ONCE_INIT, NULL },
+    { "libsqlite3.so.0", -1, names_sqlite3, xt_lazy_slots_sqlite3, 24, PTHREAD_ONCE_INIT, NULL },
     { "libssl.so.3", 0, names_ssl, xt_lazy_slots_ssl, 31, PTHREAD_ONCE_INIT, NULL },
     { "libunistring.so.2", -1, names_unistring, xt_lazy_slots_unistring, 10, PTHREAD_ONCE_INIT, NULL },
 };

@@ -2247,18 +2247,32 @@ sqlite3_column_type:
     leaq xt_lazy_slots_sqlite3+112(%rip), %r11
     jmp xt_lazy_first_call
     .cfi_endproc
+    .globl sqlite3_db_release_memory
+    .hidden sqlite3_db_release_memory
+    .type sqlite3_db_release_memory, @function
+    .p2align 4
+sqlite3_db_release_memory:
+    .cfi_startproc
+    jmp *xt_lazy_slots_sqlite3+120(%rip)
+    .cfi_endproc
+    .size sqlite3_db_release_memory, .-sqlite3_db_release_memory
+.Lfirst_sqlite3_15:
+    .cfi_startproc
+    leaq xt_lazy_slots_sqlite3+120(%rip), %r11
+    jmp xt_lazy_first_call
+    .cfi_endproc
     .globl sqlite3_errmsg
     .hidden sqlite3_errmsg
     .type sqlite3_errmsg, @function
     .p2align 4
 sqlite3_errmsg:
     .cfi_startproc
-    jmp *xt_lazy_slots_sqlite3+120(%rip)
+    jmp *xt_lazy_slots_sqlite3+128(%rip)
     .cfi_endproc
     .size sqlite3_errmsg, .-sqlite3_errmsg
-.Lfirst_sqlite3_15:
+.Lfirst_sqlite3_16:
     .cfi_startproc
-    leaq xt_lazy_slots_sqlite3+120(%rip), %r11
+    leaq xt_lazy_slots_sqlite3+128(%rip), %r11
     jmp xt_lazy_first_call
     .cfi_endproc
     .globl sqlite3_exec
@@ -2267,12 +2281,12 @@ sqlite3_errmsg:
     .p2align 4
 sqlite3_exec:
     .cfi_startproc
-    jmp *xt_lazy_slots_sqlite3+128(%rip)
+    jmp *xt_lazy_slots_sqlite3+136(%rip)
     .cfi_endproc
     .size sqlite3_exec, .-sqlite3_exec
-.Lfirst_sqlite3_16:
+.Lfirst_sqlite3_17:
     .cfi_startproc
-    leaq xt_lazy_slots_sqlite3+128(%rip), %r11
+    leaq xt_lazy_slots_sqlite3+136(%rip), %r11
     jmp xt_lazy_first_call
     .cfi_endproc
     .globl sqlite3_extended_result_codes
@@ -2281,12 +2295,12 @@ sqlite3_exec:
     .p2align 4
 sqlite3_extended_result_codes:
     .cfi_startproc
-    jmp *xt_lazy_slots_sqlite3+136(%rip)
+    jmp *xt_lazy_slots_sqlite3+144(%rip)
     .cfi_endproc
     .size sqlite3_extended_result_codes, .-sqlite3_extended_result_codes
-.Lfirst_sqlite3_17:
+.Lfirst_sqlite3_18:
     .cfi_startproc
-    leaq xt_lazy_slots_sqlite3+136(%rip), %r11
+    leaq xt_lazy_slots_sqlite3+144(%rip), %r11
     jmp xt_lazy_first_call
     .cfi_endproc
     .globl sqlite3_finalize
@@ -2295,12 +2309,12 @@ sqlite3_extended_result_codes:
     .p2align 4
 sqlite3_finalize:
     .cfi_startproc
-    jmp *xt_lazy_slots_sqlite3+144(%rip)
+    jmp *xt_lazy_slots_sqlite3+152(%rip)
     .cfi_endproc
     .size sqlite3_finalize, .-sqlite3_finalize
-.Lfirst_sqlite3_18:
+.Lfirst_sqlite3_19:
     .cfi_startproc
-    leaq xt_lazy_slots_sqlite3+144(%rip), %r11
+    leaq xt_lazy_slots_sqlite3+152(%rip), %r11
     jmp xt_lazy_first_call
     .cfi_endproc
     .globl sqlite3_free
@@ -2309,12 +2323,12 @@ sqlite3_finalize:
     .p2align 4
 sqlite3_free:
     .cfi_startproc
-    jmp *xt_lazy_slots_sqlite3+152(%rip)
+    jmp *xt_lazy_slots_sqlite3+160(%rip)
     .cfi_endproc
     .size sqlite3_free, .-sqlite3_free
-.Lfirst_sqlite3_19:
+.Lfirst_sqlite3_20:
     .cfi_startproc
-    leaq xt_lazy_slots_sqlite3+152(%rip), %r11
+    leaq xt_lazy_slots_sqlite3+160(%rip), %r11
     jmp xt_lazy_first_call
     .cfi_endproc
     .globl sqlite3_open_v2
@@ -2323,12 +2337,12 @@ sqlite3_free:
     .p2align 4
 sqlite3_open_v2:
     .cfi_startproc
-    jmp *xt_lazy_slots_sqlite3+160(%rip)
+    jmp *xt_lazy_slots_sqlite3+168(%rip)
     .cfi_endproc
     .size sqlite3_open_v2, .-sqlite3_open_v2
-.Lfirst_sqlite3_20:
+.Lfirst_sqlite3_21:
     .cfi_startproc
-    leaq xt_lazy_slots_sqlite3+160(%rip), %r11
+    leaq xt_lazy_slots_sqlite3+168(%rip), %r11
     jmp xt_lazy_first_call
     .cfi_endproc
     .globl sqlite3_prepare_v2
@@ -2337,12 +2351,12 @@ sqlite3_open_v2:
     .p2align 4
 sqlite3_prepare_v2:
     .cfi_startproc
-    jmp *xt_lazy_slots_sqlite3+168(%rip)
+    jmp *xt_lazy_slots_sqlite3+176(%rip)
     .cfi_endproc
     .size sqlite3_prepare_v2, .-sqlite3_prepare_v2
-.Lfirst_sqlite3_21:
+.Lfirst_sqlite3_22:
     .cfi_startproc
-    leaq xt_lazy_slots_sqlite3+168(%rip), %r11
+    leaq xt_lazy_slots_sqlite3+176(%rip), %r11
     jmp xt_lazy_first_call
     .cfi_endproc
     .globl sqlite3_step
@@ -2351,12 +2365,12 @@ sqlite3_prepare_v2:
     .p2align 4
 sqlite3_step:
     .cfi_startproc
-    jmp *xt_lazy_slots_sqlite3+176(%rip)
+    jmp *xt_lazy_slots_sqlite3+184(%rip)
     .cfi_endproc
     .size sqlite3_step, .-sqlite3_step
-.Lfirst_sqlite3_22:
+.Lfirst_sqlite3_23:
     .cfi_startproc
-    leaq xt_lazy_slots_sqlite3+176(%rip), %r11
+    leaq xt_lazy_slots_sqlite3+184(%rip), %r11
     jmp xt_lazy_first_call
     .cfi_endproc
 
@@ -2389,6 +2403,7 @@ xt_lazy_slots_sqlite3:
     .quad .Lfirst_sqlite3_20
     .quad .Lfirst_sqlite3_21
     .quad .Lfirst_sqlite3_22
+    .quad .Lfirst_sqlite3_23
     .size xt_lazy_slots_sqlite3, .-xt_lazy_slots_sqlite3
 
     .text

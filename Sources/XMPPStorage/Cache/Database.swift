@@ -61,6 +61,11 @@ public final class Database {
 
     deinit { sqlite3_close_v2(handle) }
 
+    /// Frees the pages SQLite keeps cached for this connection (it reads them again when needed).
+    public func releaseMemory() {
+        sqlite3_db_release_memory(handle)
+    }
+
     /// Runs statements with no results (several may be separated by semicolons).
     public func execute(_ sql: String) throws(StorageError) {
         var error: UnsafeMutablePointer<CChar>?

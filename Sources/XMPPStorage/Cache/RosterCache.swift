@@ -84,6 +84,8 @@ public final class RosterCache {
             }
             items.append(item)
         }
+        // The pages read stay cached while the tool goes on to the network: let them go.
+        database.releaseMemory()
         if unreadable { return nil }
         return CachedRoster(ver: meta[0].text, items: items, updated: Int(meta[1].int ?? 0), generation: meta[2].int ?? 0)
     }

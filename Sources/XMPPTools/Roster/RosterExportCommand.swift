@@ -31,7 +31,7 @@ extension RosterTool {
             let session = try RosterSession.open(context)
             defer { session.close() }
             try session.sync()
-            let items = session.items
+            let items = session.takeItems()
             switch format {
             case .csv: Output.out(RosterFile.csv(items))
             case .json: Output.line(JSONValue.array(items.map { RosterOutput.json($0, presence: nil) }).pretty)

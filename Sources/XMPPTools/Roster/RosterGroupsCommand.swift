@@ -53,7 +53,7 @@ extension RosterTool {
             let session = try RosterSession.open(context)
             defer { session.close() }
             try session.sync()
-            return session.items
+            return session.takeItems()
         }
     }
 }

@@ -74,7 +74,7 @@ extension RosterTool {
         }
 
         func run() throws {
-            let items: [RosterItem]
+            var items: [RosterItem]
             var book: PresenceBook?
             if fromCache {
                 items = try RosterSession.cachedItems(context)
@@ -84,11 +84,12 @@ extension RosterTool {
                 try session.sync()
                 if learnPresence {
                     var gathered = PresenceBook(account: session.account)
-                    let subscribed = Set(session.roster.values.filter { $0.subscription.receivesPresence }.map(\.jid))
-                    try session.gatherPresence(expecting: subscribed) { gathered.add($0) }
+                    // Built in place (no arrays between) and handed over, not copied.
+                    let subscribed = session.roster.values.lazy.filter { $0.subscription.receivesPresence }.map(\.jid)
+                    try session.gatherPresence(expecting: Set(subscribed)) { gathered.add($0) }
                     book = gathered
                 }
-                items = session.items
+                items = session.takeItems()
             }
             // One pass into one array (a map then a filter made two of 2,000 rows).
             var rows: [(RosterItem, ContactPresence)] = []
@@ -98,6 +99,7 @@ extension RosterTool {
                 let presence = book?.presence(of: item.jid) ?? unknown
                 if filters.accepts(item, presence) { rows.append((item, presence)) }
             }
+            items = []  // the rows hold them now
             print(rows)
         }
 
