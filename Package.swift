@@ -47,7 +47,7 @@ let package = Package(
     targets: [
         // C libraries, one system-library target each. No pkgConfig: its Libs would link them
         // (see CLazyLibraries below); their headers are in the default search path.
-        // expat: the XML of streams and documents (docs/DESIGN-NOTES.md "XML parser").
+        // expat: the XML of streams and documents (docs/DESIGN-NOTES.md "Footprint", why not libxml2).
         .systemLibrary(name: "CLibExpat", providers: [.apt(["libexpat1-dev"])]),
         .systemLibrary(name: "CSQLite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibPNG", providers: [.apt(["libpng-dev"])]),
