@@ -4,27 +4,29 @@ import PackageDescription
 /// Layers (docs/ARCHITECTURE.md §1, checked by Tests/ArchitectureTests): each module imports
 /// only those above it in this list; each C library comes in through one system-library target.
 /// Linux only: the code calls Glibc directly.
-/// How the shipped program is linked in release builds (docs/DESIGN-NOTES.md "Footprint"): with
-/// lld, the functions that start-up runs placed together (packaging/startup-order.txt, written by
-/// scripts/startup-order), since the kernel maps 64 KB of code around every page first touched;
-/// the relative relocations packed (DT_RELR), so the loader reads 8 KB of them, not 1 MB; and
-/// only the symbols shared libraries need exported (5,600 exported ones cost the loader's look-ups
-/// of every library's symbols a search of them, and 0.8 MB of RSS); and libstdc++ (the Swift
-/// runtime's C++) linked from its static archive: the driver's `-lstdc++` finds
-/// packaging/link/libstdc++.so first, a linker script naming libstdc++.a, since the shared
-/// library cost 0.9 MB of RSS for the few functions the runtime calls; and segments aligned to
-/// 64 KB, so the kernel loads the program at a 64 KB boundary and its fault-around windows fall
-/// on the same code every run (with 4 KB alignment they moved with the random load address: a
-/// roster list mapped 3.0-3.2 MB of code from the linker's file, 3.7-4.0 MB from a copy made
-/// with cp or install, whose page cache holds large folios; 3.2 MB from either now).
+/// How the shipped program is linked in release builds (docs/DESIGN-NOTES.md "Footprint"):
+/// - with lld, the functions that start-up runs placed together (packaging/startup-order.txt,
+///   written by scripts/startup-order), since the kernel maps 64 KB of code around every page
+///   first touched;
+/// - segments aligned to 64 KB, so the kernel loads the program at a 64 KB boundary and those
+///   windows fall on the same code every run (with 4 KB alignment they moved with the random
+///   load address: a roster list mapped 3.0-3.2 MB of code from the linker's file, 3.7-4.0 MB
+///   from a copy made with cp or install, whose page cache holds large folios; 3.2 MB now);
+/// - the relative relocations packed (DT_RELR), so the loader reads 8 KB of them, not 1 MB;
+/// - only the symbols shared libraries need exported (5,600 exported ones cost the loader's
+///   look-ups of every library's symbols a search of them, and 0.8 MB of RSS);
+/// - libstdc++ (the Swift runtime's C++) from its static archive: the driver's `-lstdc++` finds
+///   packaging/link/libstdc++.so first, a linker script naming libstdc++.a, since the shared
+///   library cost 0.9 MB of RSS for the few functions the runtime calls.
+let packageRoot = String(String(#filePath).dropLast("Package.swift".count))
 let shippedProgramLinking: [LinkerSetting] = [
     .unsafeFlags([
-        "-L", String(#filePath).dropLast("Package.swift".count) + "packaging/link",
+        "-L", packageRoot + "packaging/link",
         "-use-ld=lld",
         "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
         "-Xlinker", "-z", "-Xlinker", "max-page-size=65536",
         "-Xlinker", "--no-export-dynamic",
-        "-Xlinker", "--symbol-ordering-file=" + String(#filePath).dropLast("Package.swift".count) + "packaging/startup-order.txt",
+        "-Xlinker", "--symbol-ordering-file=" + packageRoot + "packaging/startup-order.txt",
         "-Xlinker", "--no-warn-symbol-ordering",
     ], .when(configuration: .release)),
 ]
