@@ -59,7 +59,7 @@ public struct ImageInfo: Sendable, Equatable {
     public var width: Int
     /// Height in pixels.
     public var height: Int
-    /// "png" or "jpeg".
+    /// "png", "jpeg" or "webp".
     public var format: String
     /// The header carries an ICC profile, gAMA or cHRM that decoding converts to sRGB.
     public var colourTagged: Bool
