@@ -88,6 +88,8 @@ extension AdHocTool {
             }
             let (connection, jid) = try context.connectWithSession()
             defer { connection.close() }
+            for name in passwordFields { connection.traceHidesField(name) }
+            for secret in Set(passwordFields.compactMap { answers[$0]?.first }) { connection.traceHidesValue(secret) }
             let target = try CommandTarget.resolve(nodeText, entity: try CommandTarget.entity(toText, account: jid), on: connection)
             let run = try AdHocService.run(on: connection, node: target.node, at: target.entity, values: answers)
             if !run.unusedValues.isEmpty {
