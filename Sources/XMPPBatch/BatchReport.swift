@@ -56,8 +56,8 @@ enum BatchReport {
         guard let jidColumn = header.firstIndex(of: "jid") else { throw .notAReport(path: path, reason: "no jid column") }
         var known: [String: String] = [:]
         for record in records.dropFirst() where record.fields.count > max(jidColumn, passwordColumn) {
-            let password = record.fields[passwordColumn]
-            if !password.isEmpty { known[record.fields[jidColumn]] = password }
+            let password = CSVWriter.restored(record.fields[passwordColumn])
+            if !password.isEmpty { known[CSVWriter.restored(record.fields[jidColumn])] = password }
         }
         return known
     }
