@@ -62,8 +62,13 @@ final class LocalUserEndToEndTests: XCTestCase {
         let file = t.home + "/pw.txt"
         try Data((password + "\n").utf8).write(to: URL(fileURLWithPath: file))
         let limit = t.home + "/core-limit"
-        let r = try t.run("xmpp-login", [jid, "--password-command", "ulimit -c > '\(limit)'; cat '\(file)'"] + t.serverArgs)
+        // Started with core dumps allowed (the test machine's default is 0), so only the tool can turn them off.
+        let argv = ["/bin/sh", "-c", "ulimit -S -c 4096 && exec \"$0\" \"$@\"", Paths.binaries + "/xmpp-login",
+                    jid, "--password-command", "ulimit -c > '\(limit)'; cat '\(file)'"] + t.serverArgs
+        let r = try Shell.run(argv, environment: t.environment, timeout: 60)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(try String(contentsOfFile: limit, encoding: .utf8), "0\n")
+        let control = try Shell.run(["/bin/sh", "-c", "ulimit -S -c 4096 && ulimit -c"], timeout: 10)
+        XCTAssertEqual(control.stdout, "4096\n", "the soft limit could be raised, so a 0 above is the tool's doing")
     }
 }
