@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "XMPPBatch", dependencies: [
             "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "TextFormats", "CryptoPrimitives", "XMLTree",
         ]),
-        .target(name: "Arguments"),
+        .target(name: "Arguments", dependencies: ["TextFormats"]),
         .target(name: "XMPPTools", dependencies: [
             "Arguments", "XMPPBatch", "TextFormats", "CryptoPrimitives", "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "XMLTree",
         ]),
@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "XMPPBatchTests", dependencies: ["XMPPBatch", "XMPPStorage", "XMPPServices", "XMPPConnection", "XMPPStanzas", "TextFormats"]),
         // Shell runners and the help/man/completion readers both docs test targets use.
         .target(name: "ShellTestSupport", dependencies: ["Arguments"], path: "Tests/ShellTestSupport"),
-        .testTarget(name: "ArgumentsTests", dependencies: ["Arguments", "ShellTestSupport"]),
+        .testTarget(name: "ArgumentsTests", dependencies: ["Arguments", "ShellTestSupport", "TextFormats"]),
         .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"]),
         .testTarget(name: "XMPPToolsTests", dependencies: ["XMPPTools", "XMPPBatch", "ShellTestSupport", "XMPPConnection", "XMPPStanzas", "XMPPServices"]),
         // Reads Sources/ and docs/ARCHITECTURE.md: the import graph is the documented one.
