@@ -300,7 +300,11 @@ final class AdminEngine {
             outcomes.append(outcome(index, .failed, error: why))
             return
         }
-        let secret = InviteSecret(uri: uri, landingPage: answer.form?.field("landing-url")?.values.first)
+        let domain = items[index].row.jid.domain
+        guard let secret = InviteSecret(checking: uri, landingPage: answer.form?.field("landing-url")?.values.first, domain: domain) else {
+            outcomes.append(outcome(index, .failed, error: "the server's answer holds no xmpp: invite URI for \(domain)"))
+            return
+        }
         try flush()
         try recorder.markSent(lines: [items[index].row.line], generated: [items[index].row.line: secret.journalText])
         let expires = answer.form?.field("expire")?.values.first

@@ -55,7 +55,10 @@ public enum BatchInput {
     static func journalPath(identity: String, report: String?, stateDirectory: String) throws(BatchError) -> String {
         if let report { return report + ".journal" }
         let directory = stateDirectory + "/batch"
-        do { try SecureFile.makeDirectory(directory) } catch { throw .stateDirectory(error) }
+        do {
+            try SecureFile.makeDirectory(stateDirectory)
+            try SecureFile.makeDirectory(directory)
+        } catch { throw .stateDirectory(error) }
         let name = String(Hex.encode(Crypto.hash(.sha256, Array(identity.utf8))).prefix(24))
         return directory + "/" + name + ".sqlite3"
     }

@@ -25,7 +25,7 @@ public final class Cache {
             guard case .corrupt = error else { throw error }
         }
         onRebuild("the cache \(path) was unreadable and has been rebuilt")
-        for suffix in ["", "-wal", "-shm"] { try SecureFile.remove(path + suffix) }
+        for suffix in FileTrust.sqliteSuffixes { try SecureFile.remove(path + suffix) }
         database = try Cache.open(path, busyTimeoutMilliseconds, checking: tables)
     }
 

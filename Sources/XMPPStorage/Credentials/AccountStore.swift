@@ -128,7 +128,7 @@ public struct AccountStore: Sendable {
 
     /// The current file, or an empty one.
     public func load() throws(StorageError) -> AccountsFile {
-        guard let bytes = try SecureFile.read(paths.accountsFile, maxBytes: 4 << 20) else { return AccountsFile() }
+        guard let bytes = try SecureFile.read(paths.accountsFile, trusted: true, maxBytes: 4 << 20) else { return AccountsFile() }
         do {
             return try AccountsFile(fields: JSONFields(parsing: bytes))
         } catch {
@@ -159,6 +159,6 @@ public struct AccountStore: Sendable {
     }
 
     private func write(_ file: AccountsFile) throws(StorageError) {
-        try SecureFile.write(file.json.prettyUTF8 + [0x0A], to: paths.accountsFile)
+        try SecureFile.writeSecret(file.json.prettyUTF8 + [0x0A], to: paths.accountsFile)
     }
 }

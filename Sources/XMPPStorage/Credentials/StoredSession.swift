@@ -130,7 +130,7 @@ public struct SessionStore: Sendable {
     func write(_ json: JSONValue, for jid: JID) throws(StorageError) {
         try SecureFile.makeDirectory(paths.config)
         try SecureFile.makeDirectory(paths.sessionsDirectory)
-        try SecureFile.write(json.prettyUTF8 + [0x0A], to: paths.sessionFile(jid.bare.description))
+        try SecureFile.writeSecret(json.prettyUTF8 + [0x0A], to: paths.sessionFile(jid.bare.description))
     }
 
     /// Forgets the session of `jid`.

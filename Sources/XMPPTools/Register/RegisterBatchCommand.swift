@@ -292,13 +292,14 @@ extension RegisterTool {
             output.clearBar()
 
             let finish = try batch.finish()
-            if let failure = finish.reportFailure {
+            // A report that could not be written is a failed run (status 1), never a success.
+            let reportProblem = finish.reportFailure.map { failure in
                 let kept = finish.reportHasPasswords ? "; it keeps the generated passwords until a --resume writes the report" : ""
-                output.note("cannot write the report: \(failure) (the journal \(batch.journal.path) has every outcome\(kept))")
+                return "cannot write the report: \(failure) (the journal \(batch.journal.path) has every outcome\(kept))"
             }
             let summary = BatchSummary(entries: finish.entries, ranFor: output.elapsedSeconds, finishedThisRun: batch.finishedThisRun)
             try BatchVerdict(end: end, fatal: fatal, summary: summary, finished: finish.finished, journalPath: batch.journal.path,
-                             reportPath: reportPath).conclude(output: output)
+                             reportPath: reportPath, reportProblem: reportProblem).conclude(output: output)
         }
     }
 }
