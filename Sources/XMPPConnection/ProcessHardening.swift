@@ -8,10 +8,15 @@ import Glibc
 /// a password on disk and no other process of the same user can attach to it or read its
 /// memory through /proc. Root still can; nothing in user space stops root.
 public enum ProcessHardening {
-    /// Applies both; failures are ignored, as there is nothing better to do than go on.
+    /// Applies both; failures are ignored, as there is nothing better to do than go on. The
+    /// soft limit is what stops a core file; the hard one is left as it is, so the process that
+    /// started the tool (a test runner, a shell) is not changed for the rest of its life when
+    /// the tool runs inside it.
     public static func forbidCoreDumps() {
-        var none = rlimit(rlim_cur: 0, rlim_max: 0)
-        _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
+        var limit = rlimit()
+        if getrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &limit) != 0 { limit.rlim_max = 0 }
+        limit.rlim_cur = 0
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &limit)
         _ = xt_set_dumpable(0)
     }
 
