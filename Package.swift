@@ -25,6 +25,8 @@ let package = Package(
         .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
         // Little CMS: avatar inputs' ICC profiles and PNG gAMA/cHRM converted to sRGB.
         .systemLibrary(name: "CLibLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        // WebP avatar inputs.
+        .systemLibrary(name: "CLibWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CResolv"),
@@ -45,14 +47,14 @@ let package = Package(
         ]),
         .target(name: "XMPPServices", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree", "CryptoPrimitives"]),
         .target(name: "XMPPStorage", dependencies: ["XMPPStanzas", "TextFormats", "CSQLite3"]),
-        .target(name: "CPNGStream", dependencies: ["CLibPNG", "CLibJPEG", "CLibLCMS2"]),
+        .target(name: "CPNGStream", dependencies: ["CLibPNG", "CLibJPEG", "CLibLCMS2", "CLibWebP"]),
         .target(name: "PNGImage", dependencies: ["CPNGStream", "CLibPNG"]),
         // Accounts by the thousand: the batch engine (CSV rows, journal, pipelined registration,
         // log-in phase, report) without the command line; XMPPTools' batch command drives it.
         .target(name: "XMPPBatch", dependencies: [
             "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "TextFormats", "CryptoPrimitives", "XMLTree",
         ]),
-        .target(name: "Arguments"),
+        .target(name: "Arguments", dependencies: ["TextFormats"]),
         .target(name: "XMPPTools", dependencies: [
             "Arguments", "XMPPBatch", "TextFormats", "CryptoPrimitives", "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "XMLTree",
         ]),
@@ -88,11 +90,11 @@ let package = Package(
         .testTarget(name: "XMPPConnectionTests", dependencies: ["XMPPConnection", "CryptoPrimitives", "XMPPStanzas", "XMLTree", "COpenSSL"]),
         .testTarget(name: "XMPPServicesTests", dependencies: ["XMPPServices", "XMPPConnection", "CryptoPrimitives", "XMPPStanzas", "XMLTree"]),
         .testTarget(name: "XMPPStorageTests", dependencies: ["XMPPStorage", "XMPPStanzas"]),
-        .testTarget(name: "PNGImageTests", dependencies: ["PNGImage"], exclude: ["Data"]),
+        .testTarget(name: "PNGImageTests", dependencies: ["PNGImage", "CLibWebP"], exclude: ["Data"]),
         .testTarget(name: "XMPPBatchTests", dependencies: ["XMPPBatch", "XMPPStorage", "XMPPServices", "XMPPConnection", "XMPPStanzas", "TextFormats"]),
         // Shell runners and the help/man/completion readers both docs test targets use.
         .target(name: "ShellTestSupport", dependencies: ["Arguments"], path: "Tests/ShellTestSupport"),
-        .testTarget(name: "ArgumentsTests", dependencies: ["Arguments", "ShellTestSupport"]),
+        .testTarget(name: "ArgumentsTests", dependencies: ["Arguments", "ShellTestSupport", "TextFormats"]),
         .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"]),
         .testTarget(name: "XMPPToolsTests", dependencies: ["XMPPTools", "XMPPBatch", "ShellTestSupport", "XMPPConnection", "XMPPStanzas", "XMPPServices"]),
         // Reads Sources/ and docs/ARCHITECTURE.md: the import graph is the documented one.

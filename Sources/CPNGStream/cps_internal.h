@@ -84,7 +84,8 @@ struct cps_source {
     uint8_t *row;          // one decoded row
     cps_filter filter;
     void *jpeg;            // libjpeg state when format is JPEG
-    uint8_t sniff[8];      // signature bytes already read, replayed to libjpeg
+    void *webp;            // the WebP file's bytes when format is WebP
+    uint8_t sniff[12];     // signature bytes already read, replayed to libjpeg or kept for libwebp
     size_t sniff_length;
     int unmanaged;         // colour management switched off (cps_set_colour_management)
     cps_color color;       // transform to sRGB, when the source needs one
@@ -132,5 +133,10 @@ void cps_png_colour(cps_source *s, cps_colour_desc *d);
 int cps_jpeg_open(cps_source *s, cps_error *error);
 int cps_jpeg_resample(cps_source *s, const cps_geometry *g, uint8_t *out_rgba, cps_error *error);
 void cps_jpeg_close(cps_source *s);
+
+/// WebP (cps_webp.c): the whole file read and its header checked after the RIFF/WEBP check.
+int cps_webp_open(cps_source *s, cps_error *error);
+int cps_webp_resample(cps_source *s, const cps_geometry *g, uint8_t *out_rgba, cps_error *error);
+void cps_webp_close(cps_source *s);
 
 #endif

@@ -148,6 +148,8 @@ int cps_resample(cps_source *s, const cps_geometry *g, uint8_t *out_rgba, cps_er
     int status;
     if (s->info.format == CPS_FORMAT_JPEG) {
         status = cps_jpeg_resample(s, g, out_rgba, error);
+    } else if (s->info.format == CPS_FORMAT_WEBP) {
+        status = cps_webp_resample(s, g, out_rgba, error);
     } else {
         if (setjmp(png_jmpbuf(s->png))) {
             int failed = cps_fail_status(s);

@@ -177,11 +177,24 @@ static cps_source *open_source(cps_source *s, cps_info *info, cps_error *error) 
         memcpy(s->sniff, sig, got);
         s->sniff_length = got;
         status = cps_jpeg_open(s, error);
+    } else if (got == sizeof sig && memcmp(sig, "RIFF", 4) == 0) {
+        // RIFF, a 32-bit size, then the form type: WEBP.
+        memcpy(s->sniff, sig, got);
+        s->sniff_length = got + cps_source_read(s, s->sniff + got, 4);
+        if (s->sniff_length < 12) {
+            cps_set_error(error, CPS_TRUNCATED, "unexpected end of data in the WebP signature", NULL);
+            status = CPS_TRUNCATED;
+        } else if (memcmp(s->sniff + 8, "WEBP", 4) != 0) {
+            cps_set_error(error, CPS_NOT_IMAGE, "a RIFF file that is not WebP", NULL);
+            status = CPS_NOT_IMAGE;
+        } else {
+            status = cps_webp_open(s, error);
+        }
     } else if (got == 1 && sig[0] == 0xFF) {
         cps_set_error(error, CPS_TRUNCATED, "unexpected end of data in the JPEG signature", NULL);
         status = CPS_TRUNCATED;
     } else if (memcmp(sig, png_signature, got) != 0) {
-        cps_set_error(error, CPS_NOT_IMAGE, "no PNG or JPEG signature", NULL);
+        cps_set_error(error, CPS_NOT_IMAGE, "no PNG, JPEG or WebP signature", NULL);
         status = CPS_NOT_IMAGE;
     } else if (got < sizeof sig) {
         cps_set_error(error, CPS_TRUNCATED, "unexpected end of data in the PNG signature", NULL);
@@ -235,6 +248,7 @@ void cps_close(cps_source *s) {
     if (s == NULL) return;
     if (s->png != NULL) png_destroy_read_struct(&s->png, s->png_info != NULL ? &s->png_info : NULL, NULL);
     cps_jpeg_close(s);
+    cps_webp_close(s);
     cps_filter_free(&s->filter);
     cps_color_free(&s->color);
     free(s->row);

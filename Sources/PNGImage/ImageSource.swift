@@ -39,7 +39,13 @@ final class ImageSource {
 
     var width: Int { Int(info.width) }
     var height: Int { Int(info.height) }
-    var format: String { info.format == Int32(CPS_FORMAT_JPEG) ? "jpeg" : "png" }
+    var format: String {
+        switch info.format {
+        case Int32(CPS_FORMAT_JPEG): return "jpeg"
+        case Int32(CPS_FORMAT_WEBP): return "webp"
+        default: return "png"
+        }
+    }
     /// EXIF orientation, 1 when none.
     var orientation: Int { Int(info.orientation) }
 

@@ -22,7 +22,7 @@ public enum PNGImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One line, suitable after "error: ".
     public var description: String {
         switch self {
-        case .notAnImage: return "not a PNG or JPEG image"
+        case .notAnImage: return "not a PNG, JPEG or WebP image"
         case .truncated: return "image data is truncated"
         case .corrupt(let why): return "corrupt image: \(why)"
         case .tooLarge(let width, let height, let maxSide, let maxPixels):

@@ -21,7 +21,7 @@ public struct ResizeOptions: Sendable, Equatable {
     public var maxInputSide: Int
 
     /// Convert ICC-profiled (PNG iCCP, JPEG APP2) and gAMA/cHRM-tagged inputs to sRGB before
-    /// averaging. Off treats every input as sRGB, as before Little CMS came in (benchmarks, tests).
+    /// averaging. Off treats every input as sRGB (benchmarks, tests).
     public var manageColour: Bool
 
     /// Defaults: 100 px, crop, at most 100 megapixels and 30,000 px a side, colour managed.
@@ -59,7 +59,7 @@ public struct ImageInfo: Sendable, Equatable {
     public var width: Int
     /// Height in pixels.
     public var height: Int
-    /// "png" or "jpeg".
+    /// "png", "jpeg" or "webp".
     public var format: String
     /// The header carries an ICC profile, gAMA or cHRM that decoding converts to sRGB.
     public var colourTagged: Bool

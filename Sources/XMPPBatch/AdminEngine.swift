@@ -170,7 +170,7 @@ final class AdminEngine {
     }
 
     /// The domain a row's command is addressed to, parsed once per domain (a JID parse runs
-    /// PRECIS and IDNA: it was a tenth of the client's CPU per row, measured with perf).
+    /// PRECIS and IDNA, the costliest step of a row; docs/DESIGN-NOTES.md "Batch").
     private func target(_ index: Int) -> JID? {
         let domain = items[index].row.jid.domain
         if let known = targets[domain] { return known }
@@ -300,7 +300,11 @@ final class AdminEngine {
             outcomes.append(outcome(index, .failed, error: why))
             return
         }
-        let secret = InviteSecret(uri: uri, landingPage: answer.form?.field("landing-url")?.values.first)
+        let domain = items[index].row.jid.domain
+        guard let secret = InviteSecret(checking: uri, landingPage: answer.form?.field("landing-url")?.values.first, domain: domain) else {
+            outcomes.append(outcome(index, .failed, error: "the server's answer holds no xmpp: invite URI for \(domain)"))
+            return
+        }
         try flush()
         try recorder.markSent(lines: [items[index].row.line], generated: [items[index].row.line: secret.journalText])
         let expires = answer.form?.field("expire")?.values.first

@@ -13,6 +13,8 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
     case usernameNeedsDomain
     /// The existing report could not be read.
     case unreadableReport(path: String, reason: String)
+    /// The report's directory (or the report) belongs to another user or others can write it.
+    case unsafeReport(StorageError)
     /// A file where the report goes that is not a batch report: it is not overwritten.
     case notAReport(path: String, reason: String)
     /// The existing report holds the passwords of accounts this batch does not list.
@@ -29,6 +31,7 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreadableInput(let message), .invalidCSV(let message), .badHeader(let message): return message
         case .usernameNeedsDomain: return "a 'username' column needs --domain DOMAIN"
         case .unreadableReport(let path, let reason): return "cannot read the existing report \(path): \(reason)"
+        case .unsafeReport(let error): return "cannot use --report: \(error)"
         case .notAReport(let path, let reason):
             return "\(path) exists and is not a batch report (\(reason)); give another --report FILE, or move it away first"
         case .foreignPasswords(let report, let accounts):

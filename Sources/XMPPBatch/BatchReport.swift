@@ -39,10 +39,13 @@ enum BatchReport {
 
     /// The passwords an existing report at `path` holds, by JID (none when there is no file, or
     /// it has no password column). A file that cannot be read as a report is refused rather
-    /// than overwritten: it might hold passwords in a shape this reader does not know.
+    /// than overwritten: it might hold passwords in a shape this reader does not know; so is one
+    /// that is a symlink, belongs to another user or that others can write (`FileTrust`).
     static func knownPasswords(at path: String) throws(BatchError) -> [String: String] {
         let bytes: [UInt8]?
-        do { bytes = try SecureFile.read(path, maxBytes: 256 << 20) } catch {
+        // A report someone else planted (or can edit) would set the passwords of the accounts
+        // this batch creates: only the user's own file, writable by nobody else, is believed.
+        do { bytes = try SecureFile.read(path, trusted: true, maxBytes: 256 << 20) } catch {
             throw .unreadableReport(path: path, reason: error.description)
         }
         guard let bytes, !bytes.isEmpty else { return [:] }
@@ -53,8 +56,8 @@ enum BatchReport {
         guard let jidColumn = header.firstIndex(of: "jid") else { throw .notAReport(path: path, reason: "no jid column") }
         var known: [String: String] = [:]
         for record in records.dropFirst() where record.fields.count > max(jidColumn, passwordColumn) {
-            let password = record.fields[passwordColumn]
-            if !password.isEmpty { known[record.fields[jidColumn]] = password }
+            let password = CSVWriter.restored(record.fields[passwordColumn])
+            if !password.isEmpty { known[CSVWriter.restored(record.fields[jidColumn])] = password }
         }
         return known
     }
@@ -69,10 +72,15 @@ enum BatchReport {
         throw .foreignPasswords(report: report, accounts: foreign)
     }
 
+    /// The directory holding `path` (`.` when it names none).
+    static func directory(of path: String) -> String {
+        path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+    }
+
     /// fsync of the directory holding `path`, so that the report's rename survives a power loss
     /// before the journal's copy of the passwords is wiped.
     static func syncDirectory(of path: String) throws(StorageError) {
-        let directory = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let directory = directory(of: path)
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw .io(path: directory, reason: String(cString: strerror(errno))) }
         defer { _ = close(fd) }

@@ -5,7 +5,7 @@ public struct ProfileColumns: Sendable, Equatable {
     public var nickname: String?
     public var fullname: String?
     public var email: String?
-    /// Absolute path of a readable PNG or JPEG.
+    /// Absolute path of a readable PNG, JPEG or WebP image.
     public var avatar: String?
 
     /// Builds the columns of one row.

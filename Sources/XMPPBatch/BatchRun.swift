@@ -31,6 +31,13 @@ public final class BatchRun {
         self.reportPath = reportPath
         // The passwords an earlier report of this batch holds are carried into this run: the
         // report is their only copy once a run has finished.
+        // The report, its journal and the journal's companions are secrets: their directory
+        // must be one nobody else can swap files in, checked before any account is created.
+        if let reportPath {
+            do { try FileTrust.requireSafeDirectory(BatchReport.directory(of: reportPath)) } catch {
+                throw BatchError.unsafeReport(error)
+            }
+        }
         known = try reportPath.map { p throws(BatchError) in try BatchReport.knownPasswords(at: p) } ?? [:]
         if let reportPath { try BatchReport.refuseForeignPasswords(known, rows: sheet.rows, report: reportPath) }
         let identity = BatchInput.identity(input: sheet.input, configuration: configuration)
@@ -88,7 +95,7 @@ public final class BatchRun {
         var result = Finish(entries: entries, finished: finished, reportHasPasswords: includePasswords)
         guard let reportPath else { return result }
         do {
-            try SecureFile.write(BatchReport.csv(entries, includePasswords: includePasswords, invites: configuration.invite), to: reportPath)
+            try SecureFile.writeSecret(BatchReport.csv(entries, includePasswords: includePasswords, invites: configuration.invite), to: reportPath)
             try BatchReport.syncDirectory(of: reportPath)
         } catch {
             result.reportFailure = error

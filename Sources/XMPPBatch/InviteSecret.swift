@@ -1,3 +1,5 @@
+import XMPPStanzas
+
 /// An invite as the journal keeps it, in the column that holds generated passwords (it is a
 /// credential too, and is wiped with them once the report is on disk): `URI` or `URI\tPAGE`.
 struct InviteSecret: Equatable {
@@ -13,6 +15,24 @@ struct InviteSecret: Equatable {
         guard let text = journalText, !text.isEmpty else { return nil }
         let parts = text.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
         self.init(uri: String(parts[0]), landingPage: parts.count > 1 ? String(parts[1]) : nil)
+    }
+
+    /// The invite a server answered, if it is what it claims: an xmpp: URI (XEP-0401) that
+    /// allows registering an account of `domain`; its landing page is kept only if it is a web
+    /// page (`webPage`). nil for anything else, which never reaches the report.
+    init?(checking uri: String, landingPage: String?, domain: String) {
+        guard let invite = try? InviteURI(uri), invite.allowsRegistration, invite.jid.domain == domain,
+              !uri.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else { return nil }
+        self.init(uri: uri, landingPage: landingPage.flatMap(InviteSecret.webPage))
+    }
+
+    /// `text` when it is an https: or http: URL with nothing a CSV cell or terminal would
+    /// take for something else (no white space or control characters), nil otherwise.
+    static func webPage(_ text: String) -> String? {
+        let lower = text.lowercased()
+        guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else { return nil }
+        guard !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || $0 == "\"" }) else { return nil }
+        return text
     }
 
     var journalText: String { uri + (landingPage.map { "\t" + $0 } ?? "") }

@@ -18,8 +18,8 @@ import XMPPStorage
 ///    not yet see the account's presence (`none`, `to`), `subscribed` approves the request the
 ///    contact's first pass left waiting. Both passes are idempotent, so a crash redoes at most one
 ///    account's. No pre-approval (`subscribed` before the request, RFC 6121 §3.4): Prosody 0.12
-///    then marked the approving side `both` but never gave the requester its `to` (measured: one
-///    pair of two, in `RosterBatchEndToEndTests`).
+///    then marked the approving side `both` but never gave the requester its `to`
+///    (`RosterBatchEndToEndTests`).
 /// The account is never available (no initial presence), so no presence reaches it and its
 /// requests wait in the server for the second pass.
 final class RosterPhase: @unchecked Sendable {

@@ -35,6 +35,13 @@ public final class Connection: StanzaChannel {
         self.features = features
     }
 
+    /// Hides the values of data-form fields named `name` from `--trace`, from now on: fields
+    /// the command knows hold a password (`--password-field`), whatever their name or type.
+    public func traceHidesField(_ name: String) { stream.redaction.addSecretField(name) }
+
+    /// Hides `value` (a password the command read) wherever it would appear in `--trace`.
+    public func traceHidesValue(_ value: String) { stream.redaction.addSecretValue(value) }
+
     /// The domain the stream was opened to.
     public var domain: String { options.domain }
     /// How long a request waits for its reply unless told otherwise.

@@ -71,7 +71,7 @@ final class AvatarOfflineEndToEndTests: XCTestCase {
         try png.prefix(png.count / 2).write(to: URL(fileURLWithPath: home + "/truncated.png"))
         try Data("hello, world".utf8).write(to: URL(fileURLWithPath: home + "/text.png"))
         let cases: [(String, String)] = [
-            (home + "/truncated.png", "truncated"), (home + "/text.png", "not a PNG or JPEG image"),
+            (home + "/truncated.png", "truncated"), (home + "/text.png", "not a PNG, JPEG or WebP image"),
             (home + "/missing.png", "missing.png"),
         ]
         for (path, words) in cases {
@@ -105,7 +105,7 @@ final class AvatarOfflineEndToEndTests: XCTestCase {
         XCTAssertEqual(piped.stderr, "xmpp-avatar: standard input: image of 20000×20000 pixels is over the limit of 100 megapixels\n")
         let text = home + "/text.png"
         try Data("hello".utf8).write(to: URL(fileURLWithPath: text))
-        XCTAssertEqual(try avatar(["resize", text, "-o", home + "/x.png"]).stderr, "xmpp-avatar: \(text): not a PNG or JPEG image\n")
+        XCTAssertEqual(try avatar(["resize", text, "-o", home + "/x.png"]).stderr, "xmpp-avatar: \(text): not a PNG, JPEG or WebP image\n")
         // xmpp-vcard set --photo puts PNG and JPEG photos through the same pipeline.
         let vcard = try Shell.run([Paths.binaries + "/xmpp-vcard", "set", "--photo", big, "-a", "nobody@localhost"],
                                   environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "PATH": "/usr/bin:/bin"])

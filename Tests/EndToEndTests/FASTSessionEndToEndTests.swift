@@ -55,11 +55,20 @@ final class FASTSessionEndToEndTests: XCTestCase {
     /// cannot authenticate afterwards (exit 3), and a fresh login recovers.
     func testLogoutInvalidatesTheTokenOnTheServer() throws {
         let (t, jid, password) = try fastAccount("fo")
+        // Taken before a use rotates the token: Prosody 13 keeps the replaced token valid until
+        // the new one is used, so logout must end it too.
+        let atLogin = try Data(contentsOf: URL(fileURLWithPath: sessionPath(t, jid)))
         XCTAssertEqual(try t.run("xmpp-login", ["status"]).status, 0)
         let copy = try Data(contentsOf: URL(fileURLWithPath: sessionPath(t, jid)))
         let logout = try t.run("xmpp-login", ["logout"])
         XCTAssertEqual(logout.status, 0, logout.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: sessionPath(t, jid)))
+        let other = try ToolRunner(server: t.server)
+        let otherPath = sessionPath(other, jid)
+        try FileManager.default.createDirectory(atPath: (otherPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: otherPath, contents: atLogin, attributes: [.posixPermissions: 0o600])
+        let early = try other.run("xmpp-login", ["status", "-a", jid] + t.serverArgs)
+        XCTAssertEqual(early.status, 3, "a copy taken at log-in still authenticates after logout on \(t.server.kind): \(early.stderr)")
         FileManager.default.createFile(atPath: sessionPath(t, jid), contents: copy, attributes: [.posixPermissions: 0o600])
         let replay = try t.run("xmpp-login", ["status", "-a", jid] + t.serverArgs)
         XCTAssertEqual(replay.status, 3, replay.stderr)
@@ -67,6 +76,67 @@ final class FASTSessionEndToEndTests: XCTestCase {
         let again = try t.run("xmpp-login", [jid, "-q"] + t.serverArgs, password: password)
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertEqual(try t.run("xmpp-login", ["status", "-q"]).status, 0)
+    }
+
+    /// A password change ends the FAST session it was made from: a copy of the session file
+    /// taken at log-in (before the token was rotated by use) and one taken just before passwd both
+    /// fail afterwards (exit 3), on every server, while the tool's own refreshed session works.
+    func testPasswdInvalidatesEveryTokenOfTheSession() throws {
+        let (t, jid, _) = try fastAccount("fp")
+        let atLogin = try Data(contentsOf: URL(fileURLWithPath: sessionPath(t, jid)))
+        XCTAssertEqual(try t.run("xmpp-login", ["status"]).status, 0)  // rotates the token where the server does
+        let beforePasswd = try Data(contentsOf: URL(fileURLWithPath: sessionPath(t, jid)))
+        let newPassword = "pw2-" + UUID().uuidString
+        let passwd = try t.run("xmpp-register", ["passwd", "--password-stdin"], stdin: newPassword + "\n")
+        XCTAssertEqual(passwd.status, 0, passwd.stderr)
+        XCTAssertEqual(try t.run("xmpp-login", ["status", "-q"]).status, 0, "the tool's own session was refreshed")
+        let refreshed = try Data(contentsOf: URL(fileURLWithPath: sessionPath(t, jid)))
+        for (name, copy) in [("taken at log-in", atLogin), ("taken before passwd", beforePasswd)] {
+            let other = try ToolRunner(server: t.server)
+            let path = sessionPath(other, jid)
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: path, contents: copy, attributes: [.posixPermissions: 0o600])
+            let replay = try other.run("xmpp-login", ["status", "-a", jid] + t.serverArgs)
+            XCTAssertEqual(replay.status, 3, "\(name) still authenticates on \(t.server.kind): \(replay.stderr)")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: sessionPath(t, jid))), refreshed)
+    }
+
+    /// Whether the server itself ends FAST tokens issued before a password change, as passwd's
+    /// man page says: Prosody 13 does (mod_sasl2_fast compares the token's issue time with the
+    /// account's password_updated, to the second), ejabberd 24.12 does not.
+    private func serverEndsTokensAtPasswordChange(_ server: TestServer) -> Bool { server.kind.hasPrefix("prosody") }
+
+    /// The FAST session of the same account on another machine (its own token): ended by the
+    /// server on Prosody 13, kept on ejabberd 24.12. If that changes, this fails and the man page must too.
+    func testAnotherMachinesFASTSessionAfterPasswdIsAsTheManPageSays() throws {
+        let (t, jid, password) = try fastAccount("fm")
+        let elsewhere = try ToolRunner(server: t.server)
+        XCTAssertEqual(try elsewhere.run("xmpp-login", [jid, "-q"] + t.serverArgs, password: password).status, 0)
+        sleep(2)  // the server compares whole seconds: the token must be older than the change
+        let passwd = try t.run("xmpp-register", ["passwd", "--password-stdin"], stdin: "pw3-" + UUID().uuidString + "\n")
+        XCTAssertEqual(passwd.status, 0, passwd.stderr)
+        let status = try elsewhere.run("xmpp-login", ["status", "-q"])
+        XCTAssertEqual(status.status, serverEndsTokensAtPasswordChange(t.server) ? 3 : 0,
+                       "the other machine's FAST session on \(t.server.kind) is not as passwd's man page says: \(status.stderr)")
+    }
+
+    /// The same for passwd --admin: the account's FAST session, as the man page says.
+    func testTheAccountsFASTSessionAfterAdminPasswdIsAsTheManPageSays() throws {
+        let admin = try AdminServer.require()
+        try admin.server.require("fast", "FAST tokens")
+        let a = try admin.adminRunner()
+        let jid = ToolRunner.username("fadm") + "@" + admin.server.domain
+        XCTAssertEqual(try a.run("xmpp-register", [jid, "--admin"], password: "pw1-fadm").status, 0)
+        let user = try ToolRunner(server: admin.server)
+        let login = try user.run("xmpp-login", [jid, "--json"] + user.serverArgs, password: "pw1-fadm")
+        XCTAssertEqual(login.status, 0, login.stderr)
+        XCTAssertEqual((try ToolRunner.json(login) as? [String: Any])?["session_kind"] as? String, "fast")
+        sleep(2)  // the server compares whole seconds
+        XCTAssertEqual(try a.run("xmpp-register", ["passwd", jid, "--admin"], password: "pw2-fadm").status, 0)
+        let status = try user.run("xmpp-login", ["status", "-q"])
+        XCTAssertEqual(status.status, serverEndsTokensAtPasswordChange(admin.server) ? 3 : 0,
+                       "the FAST session on \(admin.server.kind) is not as passwd's man page says: \(status.stderr)")
     }
 
     /// A wrong token is exit 3 and a fresh login recovers.

@@ -20,6 +20,14 @@ final class CSVWriterTests: XCTestCase {
         XCTAssertEqual(CSVWriter.quote("\"\u{301}"), "\"\"\"\u{301}\"")
     }
 
+    func testFormulaStartsAreNeutralisedAsOWASPSays() throws {
+        let fields = ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx", "\u{FF1D}1+1", "'=x", "''", "'Tis", "a=b", ""]
+        XCTAssertEqual(CSVWriter.record(fields),
+                       "'=1+1,'+1,'-1,'@SUM(A1),'\tx,\"'\rx\",'\u{FF1D}1+1,''=x,'','Tis,a=b,\r\n")
+        let read = try CSVReader.parse(Array(CSVWriter.record(fields).utf8))[0].fields
+        XCTAssertEqual(read.map(CSVWriter.restored), fields, "the tools' own readers get every field back")
+    }
+
     func testRecordsReadBackUnchanged() throws {
         let records: [[String]] = [
             ["\u{FEFF}starts with a BOM", "x"],
@@ -30,6 +38,6 @@ final class CSVWriterTests: XCTestCase {
             [" ", "trailing ", "comma,inside"],
         ]
         let text = records.map { CSVWriter.record($0) }.joined()
-        XCTAssertEqual(try CSVReader.parse(Array(text.utf8)).map(\.fields), records)
+        XCTAssertEqual(try CSVReader.parse(Array(text.utf8)).map { $0.fields.map(CSVWriter.restored) }, records)
     }
 }

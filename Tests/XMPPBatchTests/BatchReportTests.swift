@@ -15,13 +15,39 @@ final class BatchReportTests: XCTestCase {
         ]
         let text = String(decoding: BatchReport.csv(entries, includePasswords: true), as: UTF8.self)
         XCTAssertEqual(text, "line,jid,status,error,profile,password,note\r\n"
-            + "2,a@x,created,,pending: nickname avatar,-secret,\r\n"
+            + "2,a@x,created,,pending: nickname avatar,'-secret,\r\n"
             + "3,b@x,failed,\"text, with \"\"quotes\"\"\",,,\r\n"
-            + "4,=cmd(),invalid,\"bad\nline\",,,\r\n")
+            + "4,'=cmd(),invalid,\"bad\nline\",,,\r\n", "no cell starts a spreadsheet formula (OWASP)")
         // The report reads back with the tool's own CSV reader.
         let records = try CSVReader.parse(Array(text.utf8))
         XCTAssertEqual(records.map(\.fields.count), [7, 7, 7, 7])
         XCTAssertEqual(records[2].fields[3], "text, with \"quotes\"")
+    }
+
+    func testAPasswordThatStartsLikeAFormulaIsCarriedOverExactly() throws {
+        let directory = NSTemporaryDirectory() + "xt-report-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/r.csv"
+        let old = [JournalEntry(line: 2, jid: "a@x", status: .created, generatedPassword: "-secret=1"),
+                   JournalEntry(line: 3, jid: "b@x", status: .created, generatedPassword: "'=quoted")]
+        try Data(BatchReport.csv(old, includePasswords: true)).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(chmod(path, 0o600), 0)
+        XCTAssertEqual(try BatchReport.knownPasswords(at: path), ["a@x": "-secret=1", "b@x": "'=quoted"])
+    }
+
+    func testOnlyAnXMPPInviteOfTheRowsDomainReachesTheReport() {
+        XCTAssertEqual(InviteSecret(checking: "xmpp:school.example?register;preauth=T0k", landingPage: "https://school.example/invite?T0k",
+                                    domain: "school.example"),
+                       InviteSecret(uri: "xmpp:school.example?register;preauth=T0k", landingPage: "https://school.example/invite?T0k"))
+        XCTAssertNil(InviteSecret(checking: "=HYPERLINK(\"http://evil\")", landingPage: nil, domain: "school.example"))
+        XCTAssertNil(InviteSecret(checking: "https://school.example/?register;preauth=T0k", landingPage: nil, domain: "school.example"))
+        XCTAssertNil(InviteSecret(checking: "xmpp:evil.example?register;preauth=T0k", landingPage: nil, domain: "school.example"),
+                     "an invite to another server")
+        XCTAssertNil(InviteSecret(checking: "xmpp:school.example?roster;preauth=T0k", landingPage: nil, domain: "school.example"),
+                     "a contact invite that does not allow registering")
+        XCTAssertEqual(InviteSecret(checking: "xmpp:school.example?register;preauth=T0k", landingPage: "javascript:alert(1)",
+                                    domain: "school.example")?.landingPage, nil, "a landing page that is no web page is left out")
     }
 
     func testKnownPasswordsComeFromAnEarlierReportAndOddFilesAreRefused() throws {

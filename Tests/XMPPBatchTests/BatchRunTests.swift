@@ -78,3 +78,73 @@ final class BatchRunTests: XCTestCase {
         XCTAssertEqual(try run.finish().entries.count, 3)
     }
 }
+
+/// A report, a report directory or a journal file another local user planted is not trusted
+/// (the tests run as root; "another user" is a uid given with chown).
+final class BatchRunTrustTests: XCTestCase {
+    private var directory = ""
+    private let stranger: uid_t = 54321
+
+    override func setUpWithError() throws {
+        directory = NSTemporaryDirectory() + "xt-batchtrust-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
+
+    private func run(report: String) throws -> BatchRun {
+        var configuration = BatchConfiguration()
+        configuration.generatePasswords = true
+        let sheet = try BatchSheet(input: Array("jid\na@example.org\n".utf8), name: "x.csv", configuration: configuration,
+                                   baseDirectory: directory)
+        return try BatchRun(sheet: sheet, configuration: configuration, reportPath: report, stateDirectory: directory + "/state")
+    }
+
+    func testAReportAnotherUserPlantedDoesNotSetPasswords() throws {
+        let report = directory + "/report.csv"
+        try Data("line,jid,status,error,profile,password,note\r\n2,a@example.org,created,,,chosen-by-mallory,\r\n".utf8)
+            .write(to: URL(fileURLWithPath: report))
+        XCTAssertEqual(chmod(report, 0o600), 0)
+        XCTAssertEqual(chown(report, stranger, gid_t(stranger)), 0)
+        XCTAssertThrowsError(try run(report: report)) { error in
+            guard case .unreadableReport(report, let reason)? = error as? BatchError else { return XCTFail("\(error)") }
+            XCTAssertTrue(reason.contains("owned by uid 54321"), reason)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: report + ".journal"), "refused before anything was recorded")
+    }
+
+    func testAReportDirectoryOthersCanWriteIsRefusedUpFront() throws {
+        let shared = directory + "/provisioning"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        XCTAssertEqual(chmod(shared, 0o770), 0)
+        XCTAssertThrowsError(try run(report: shared + "/report.csv")) { error in
+            guard case .unsafeReport? = error as? BatchError else { return XCTFail("\(error)") }
+            XCTAssertTrue("\(error)".contains("writable by its group"), "\(error)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shared), [])
+    }
+
+    func testAPlantedJournalWriteAheadLogIsRefused() throws {
+        let report = directory + "/report.csv"
+        let wal = report + ".journal-wal"
+        XCTAssertTrue(FileManager.default.createFile(atPath: wal, contents: nil, attributes: [.posixPermissions: 0o666]))
+        XCTAssertEqual(chown(wal, stranger, gid_t(stranger)), 0)
+        XCTAssertThrowsError(try run(report: report)) { error in
+            guard case .storage(.untrusted(wal, _))? = error as? JournalError else { return XCTFail("\(error)") }
+        }
+        var st = stat()
+        XCTAssertEqual(stat(wal, &st), 0)
+        XCTAssertEqual(st.st_size, 0, "not one byte went into it")
+    }
+
+    func testAReportThatCannotBeWrittenIsAFailureNotASuccess() throws {
+        let report = directory + "/report.csv"
+        let batch = try run(report: report)
+        _ = try batch.plan()
+        // The report's name is taken by a symlink planted after the run began.
+        XCTAssertEqual(symlink(directory + "/collector", report), 0)
+        let finish = try batch.finish()
+        guard case .untrusted(report, _)? = finish.reportFailure else { return XCTFail("\(String(describing: finish.reportFailure))") }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/collector"))
+    }
+}

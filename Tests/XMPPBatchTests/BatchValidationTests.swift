@@ -111,7 +111,7 @@ final class BatchValidationTests: XCTestCase {
         XCTAssertEqual(reasons(rows), [
             3: "email 'not-an-email' is not an address like name@example.org",
             4: "avatar missing.png: no such file",
-            5: "avatar fake.png: not a PNG or JPEG image",
+            5: "avatar fake.png: not a PNG, JPEG or WebP image",
         ])
     }
 

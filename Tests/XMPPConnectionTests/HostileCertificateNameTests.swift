@@ -48,6 +48,32 @@ final class HostileCertificateNameTests: HostilePeerTestCase {
         }
     }
 
+    /// RFC 6125 §6.4.4: a certificate that names the server only in its subject's CN, with no
+    /// subjectAltName, is refused, though it is for the right name and signed by a trusted CA.
+    func testACertificateWithOnlyACommonNameIsRefused() throws {
+        let pair = try PeerCertificates.pair(named: "cn-only-localhost", subjectAltName: nil, commonName: "localhost")
+        let identity = try PeerTLSIdentity(certificate: pair.certificate, key: pair.key)
+        caFile = pair.certificate
+        let peer = try scriptedPeer { PeerScript.startTLS(identity) + [.stall] }
+        guard let (error, _) = clientError(peer, domain: "localhost") else { return }
+        guard case .certificateRejected(let why) = error else { return XCTFail("\(error)") }
+        XCTAssertEqual(why, "hostname mismatch (expected a certificate for localhost)")
+    }
+
+    /// A server that binds the session to an account of another domain is refused.
+    func testABoundJIDOfAnotherDomainIsRefused() throws {
+        let localhost = localhost!
+        let peer = try scriptedPeer {
+            PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password)
+                + PeerScript.bind { id in
+                    "<iq type='result' id='\(id)'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><jid>alice@evil.example/x</jid></bind></iq>"
+                }
+        }
+        guard let (error, _) = clientError(peer, domain: "localhost") else { return }
+        guard case .protocolViolation(let why) = error else { return XCTFail("\(error)") }
+        XCTAssertTrue(why.contains("alice@evil.example/x") && why.contains("not to an account of localhost"), why)
+    }
+
     /// `xmpp*.example.test` would match `xmpp1.example.test` by OpenSSL's default; RFC 6125 §7.2 advises against it.
     func testPartialWildcardMatchesNothing() throws {
         let pair = try PeerCertificates.pair(named: "partial-wildcard-2", subjectAltName: "DNS:xmpp*.example.test")

@@ -100,8 +100,9 @@ enum PeerCertificates {
     /// A certificate for `dns` and its key; use the certificate as the client's `caFile` too.
     static func pair(for dns: String) throws -> Pair { try pair(named: dns, subjectAltName: "DNS:\(dns)") }
 
-    /// A certificate with this subjectAltName (e.g. `IP:127.0.0.1`), files named after `name`.
-    static func pair(named name: String, subjectAltName: String) throws -> Pair {
+    /// A certificate with this subjectAltName (e.g. `IP:127.0.0.1`), files named after `name`;
+    /// with nil, one that names its host only in the subject's CN, as certificates did before RFC 6125.
+    static func pair(named name: String, subjectAltName: String?, commonName: String? = nil) throws -> Pair {
         lock.lock()
         defer { lock.unlock() }
         if let pair = made[name] { return pair }
@@ -109,8 +110,9 @@ enum PeerCertificates {
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         openssl.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                             "-nodes", "-keyout", pair.key, "-out", pair.certificate, "-days", "2", "-subj", "/CN=\(name)",
-                             "-addext", "subjectAltName=\(subjectAltName)", "-addext", "basicConstraints=critical,CA:TRUE"]
+                             "-nodes", "-keyout", pair.key, "-out", pair.certificate, "-days", "2", "-subj", "/CN=\(commonName ?? name)",
+                             "-addext", "basicConstraints=critical,CA:TRUE"]
+            + (subjectAltName.map { ["-addext", "subjectAltName=\($0)"] } ?? [])
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
         openssl.waitUntilExit()

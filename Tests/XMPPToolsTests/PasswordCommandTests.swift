@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 import XMPPStanzas
 import XMPPStorage
@@ -47,6 +48,70 @@ final class PasswordCommandTests: XCTestCase {
         XCTAssertLessThan(ContinuousClock.now - start, .seconds(5))
         XCTAssertEqual(f.code, .auth)
         XCTAssertTrue(f.message.contains("did not print a password within"), f.message)
+    }
+
+    /// Whether process `pid` is still running (a zombie waiting for its parent is not).
+    private func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        guard let close = stat.lastIndex(of: ")") else { return false }
+        let state = stat[stat.index(close, offsetBy: 2)]
+        return state != "Z" && state != "X"
+    }
+
+    private func pid(in file: String) throws -> pid_t {
+        let text = try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        return try XCTUnwrap(pid_t(text), text)
+    }
+
+    private func waitUntilGone(_ pid: pid_t) -> Bool {
+        for _ in 0..<100 where isRunning(pid) { usleep(20_000) }
+        return !isRunning(pid)
+    }
+
+    private func temporaryFile() -> String { NSTemporaryDirectory() + "xt-pwcmd-" + UUID().uuidString }
+
+    func testACommandThatOutlivesTheDeadlineIsStoppedWithItsChildren() throws {
+        let file = temporaryFile()
+        defer { unlink(file) }
+        let start = ContinuousClock.now
+        // Prints the password, then waits on a child that holds standard output open.
+        let f = try XCTUnwrap(failure("sleep 60 & echo $! > \(file); echo secret; wait", timeout: .milliseconds(500)))
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(5), "held past --timeout")
+        XCTAssertEqual(f.code, .auth)
+        XCTAssertTrue(waitUntilGone(try pid(in: file)), "the command's child was left running")
+    }
+
+    func testWhatTheCommandLeavesBehindIsStoppedWhenItEnds() throws {
+        let file = temporaryFile()
+        defer { unlink(file) }
+        let start = ContinuousClock.now
+        XCTAssertEqual(try run("sleep 60 >/dev/null 2>&1 & echo $! > \(file); echo secret", timeout: .seconds(20)), "secret")
+        XCTAssertTrue(waitUntilGone(try pid(in: file)), "a process it started was left running")
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(10))
+    }
+
+    func testAChildHoldingStandardOutputDoesNotHoldTheTool() throws {
+        let file = temporaryFile()
+        defer { unlink(file) }
+        let start = ContinuousClock.now
+        // The shell ends at once; its child keeps the pipe open for a minute.
+        XCTAssertEqual(try run("sleep 60 & echo $! > \(file); echo secret", timeout: .seconds(20)), "secret")
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(10), "waited for the child's end of the pipe")
+        XCTAssertTrue(waitUntilGone(try pid(in: file)))
+    }
+
+    func testACommandThatClosesItsOutputAndLingersIsStoppedAtTheDeadline() throws {
+        let start = ContinuousClock.now
+        let f = try XCTUnwrap(failure("echo secret; exec >&-; sleep 60", timeout: .milliseconds(500)))
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(5), "waited for its exit past --timeout")
+        XCTAssertEqual(f.code, .auth)
+    }
+
+    func testXMPPPasswordIsNotPassedOn() throws {
+        setenv("XMPP_PASSWORD", "must-not-leak", 1)
+        defer { unsetenv("XMPP_PASSWORD") }
+        XCTAssertEqual(try run("echo \"${XMPP_PASSWORD:-unset}\""), "unset")
+        XCTAssertEqual(try run("env | grep -c '^XMPP_PASSWORD=' || true"), "0")
     }
 
     /// A password for the run wins over the session; without either the error names both ways.

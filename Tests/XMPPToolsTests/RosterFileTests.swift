@@ -66,6 +66,28 @@ final class RosterFileTests: XCTestCase {
         XCTAssertTrue(entries[1].ask)
     }
 
+    func testCSVExportNeverHandsASpreadsheetAFormula() throws {
+        // A contact's own name (or a group) is text from the server.
+        let items = [
+            RosterItem(jid: try JID("eve@example.org"), name: "=HYPERLINK(\"http://evil.example\",\"x\")", subscription: .both,
+                       groups: ["+cmd|' /C calc'!A0"]),
+            RosterItem(jid: try JID("tab@example.org"), name: "@SUM(1+1)", subscription: .none, groups: ["-2+3"]),
+            RosterItem(jid: try JID("ok@example.org"), name: "'Tis fine", subscription: .none, groups: []),
+        ]
+        let csv = RosterFile.csv(items)
+        for line in csv.split(separator: "\r\n").dropFirst() {
+            for cell in try CSVReader.parse(Array((line + "\r\n").utf8))[0].fields {
+                XCTAssertFalse(["=", "+", "-", "@"].contains(cell.first), "cell \(cell) of \(line) would start a formula")
+            }
+        }
+        XCTAssertTrue(csv.contains("\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"x\"\")\""), csv)
+        XCTAssertTrue(csv.contains("ok@example.org,'Tis fine,"), "an apostrophe of its own is left alone: \(csv)")
+        // Import reads back what export wrote.
+        let entries = try RosterFile.parse(Array(csv.utf8))
+        XCTAssertEqual(entries.map(\.name), [.some("=HYPERLINK(\"http://evil.example\",\"x\")"), .some("@SUM(1+1)"), .some("'Tis fine")])
+        XCTAssertEqual(entries.map(\.groups), [["+cmd|' /C calc'!A0"], ["-2+3"], []])
+    }
+
     func testCSVWithCRLFMultilineFieldsAndFewColumns() throws {
         let entries = try RosterFile.parse(Array("\u{FEFF}JID,Name\r\n\"a@b.c\",\"two\r\nlines\"\r\nd@e.f,\r\n\r\n".utf8))
         XCTAssertEqual(entries.map(\.jid), ["a@b.c", "d@e.f"])

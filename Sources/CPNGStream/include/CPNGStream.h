@@ -18,7 +18,7 @@ extern "C" {
 /// Outcome of a call; CPS_OK is zero.
 typedef enum {
     CPS_OK = 0,
-    CPS_NOT_IMAGE = 1,   ///< not a PNG (or JPEG) signature, or empty
+    CPS_NOT_IMAGE = 1,   ///< not a PNG, JPEG or WebP signature, or empty
     CPS_TRUNCATED = 2,   ///< the data ended before the image did
     CPS_CORRUPT = 3,     ///< libpng rejected the data; message says why
     CPS_UNSUPPORTED = 4, ///< valid but not handled; message says what
@@ -35,7 +35,7 @@ typedef struct {
 } cps_error;
 
 /// Container format of a source.
-enum { CPS_FORMAT_PNG = 1, CPS_FORMAT_JPEG = 2 };
+enum { CPS_FORMAT_PNG = 1, CPS_FORMAT_JPEG = 2, CPS_FORMAT_WEBP = 3 };
 
 /// What the header declares.
 typedef struct {

@@ -107,6 +107,17 @@ extension Connection {
         throw .authenticationFailed(condition: condition, text: (text?.isEmpty ?? true) ? nil : text)
     }
 
+    /// Refuses a bound JID of another domain than the stream's (RFC 6120 §7.6.1: the server
+    /// binds a resource to the account it authenticated): a server that says we are someone
+    /// else's would have every later request and cache entry filed under the wrong account.
+    func requireOwnDomain(_ jid: JID) throws(ConnectionError) {
+        let own = (try? JID(options.domain))?.domain ?? options.domain
+        guard jid.domain == own else {
+            throw .protocolViolation("the server bound the session to \(JID.printable(jid.description)), "
+                                     + "not to an account of \(JID.printable(own))")
+        }
+    }
+
     /// Binds a resource (RFC 6120 §7); a nil `resource` lets the tools pick `xmpp-tools.<random>`
     /// so two tools of one account never knock each other off.
     @discardableResult
@@ -116,6 +127,7 @@ extension Connection {
         let reply = try request(Iq(type: .set, id: makeID(), payload: Bind.request(resource: chosen)))
         let jid: JID
         do { jid = try Bind.boundJID(from: reply.payload) } catch { throw .badStanza(error) }
+        try requireOwnDomain(jid)
         boundJID = jid
         if features.sessionRequired {
             try request(Iq(type: .set, id: makeID(), payload: XMLElement("session", namespace: Namespace.session)))

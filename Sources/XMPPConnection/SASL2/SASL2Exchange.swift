@@ -216,6 +216,7 @@ extension Connection {
                 guard success.authorizationIdentifier.resource != nil else {
                     throw .protocolViolation("Bind 2 reported a bound resource but the authorization identifier has none")
                 }
+                try requireOwnDomain(success.authorizationIdentifier)
                 boundJID = success.authorizationIdentifier
                 bound = success.authorizationIdentifier
             case .failed(let error)?:

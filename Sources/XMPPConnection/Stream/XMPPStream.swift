@@ -8,6 +8,8 @@ final class XMPPStream {
     private let parser: XMLStreamParser
     private var pending: [XMLStreamEvent] = []
     private let trace: TraceSink?
+    /// What `--trace` hides: learned from the stream as it goes, and told by the command.
+    let redaction = TraceRedaction()
     /// The default read timeout for each wait.
     let timeout: Duration
     /// The `id` of the server's current stream header.
@@ -34,7 +36,7 @@ final class XMPPStream {
         trace?(.sent, header)
         var bytes = Array(header.utf8)
         for element in elements {
-            if let trace { trace(.sent, TraceRedaction.redact(element).serialized(inheritedNamespace: Namespace.client)) }
+            if let trace { trace(.sent, redaction.redact(element).serialized(inheritedNamespace: Namespace.client)) }
             bytes += element.serialized(inheritedNamespace: Namespace.client).utf8
         }
         try transport.send(bytes, deadline: .now + timeout)
@@ -57,7 +59,7 @@ final class XMPPStream {
 
     /// Sends one element.
     func send(_ element: XMLElement) throws(ConnectionError) {
-        if let trace { trace(.sent, TraceRedaction.redact(element).serialized(inheritedNamespace: Namespace.client)) }
+        if let trace { trace(.sent, redaction.redact(element).serialized(inheritedNamespace: Namespace.client)) }
         try transport.send(Array(element.serialized(inheritedNamespace: Namespace.client).utf8), deadline: .now + timeout)
     }
 
@@ -65,7 +67,7 @@ final class XMPPStream {
     func send(_ elements: [XMLElement]) throws(ConnectionError) {
         var bytes: [UInt8] = []
         for element in elements {
-            if let trace { trace(.sent, TraceRedaction.redact(element).serialized(inheritedNamespace: Namespace.client)) }
+            if let trace { trace(.sent, redaction.redact(element).serialized(inheritedNamespace: Namespace.client)) }
             bytes += element.serialized(inheritedNamespace: Namespace.client).utf8
         }
         try transport.send(bytes, deadline: .now + timeout)
@@ -103,7 +105,7 @@ final class XMPPStream {
         let event = pending.removeFirst()
         switch event {
         case .element(let e):
-            if let trace { trace(.received, TraceRedaction.redact(e).serialized(inheritedNamespace: Namespace.client)) }
+            if let trace { trace(.received, redaction.redact(e).serialized(inheritedNamespace: Namespace.client)) }
             if StreamError.matches(e) { throw .stream(StreamError(element: e)) }
         case .streamOpened(let h):
             trace?(.received, "<stream:stream" + h.attributes.map { " \($0.name)='\(XMLEscaping.attribute($0.value))'" }.joined() + ">")

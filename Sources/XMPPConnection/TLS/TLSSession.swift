@@ -48,7 +48,9 @@ final class TLSSession {
         case .ipAddress(let address):
             accepted = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), address) == 1
         case .dnsName(let name):
-            SSL_set_hostflags(ssl, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
+            // RFC 6125 §6.4.4: the name is looked for in subjectAltName only; a certificate with
+            // a CN and no DNS name there is refused, as every current browser refuses it.
+            SSL_set_hostflags(ssl, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS | X509_CHECK_FLAG_NEVER_CHECK_SUBJECT))
             accepted = !name.utf8.contains(0) && SSL_set1_host(ssl, name) == 1
         }
         guard accepted else {

@@ -25,7 +25,9 @@ struct VCFContentLine: Equatable {
 
     /// Splits UTF-8 `bytes` into unfolded content lines, checking UTF-8 line by line.
     static func lines(in bytes: [UInt8]) throws(VCFError) -> [VCFContentLine] {
-        var logical: [(line: Int, text: String)] = []
+        // `softBreaks`: whether the logical line is quoted-printable, decided once from its
+        // parameters; asking again at every physical line re-parsed the whole value, O(N²).
+        var logical: [(line: Int, text: String, quotedPrintable: Bool?)] = []
         var number = 0
         var start = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }  // UTF-8 byte order mark
@@ -41,22 +43,33 @@ struct VCFContentLine: Equatable {
             guard let text = String(validating: bytes[start..<end], as: UTF8.self) else {
                 throw .malformed(line: number, reason: "not valid UTF-8 (vCard files must be UTF-8)")
             }
-            if let last = logical.last, isSoftBreak(last.text) {
+            if !logical.isEmpty, softBreakEnds(&logical[logical.count - 1]) {
                 // vCard 2.1 quoted-printable: a value ending in '=' goes on at the next line, as it is.
-                logical[logical.count - 1].text = String(last.text.dropLast()) + text
+                logical[logical.count - 1].text.removeLast()
+                logical[logical.count - 1].text += text
             } else if let first = text.unicodeScalars.first, first == " " || first == "\t" {
                 guard !logical.isEmpty else { throw .malformed(line: number, reason: "a continuation line with no line before it") }
                 // Drop one scalar, not one Character: " \u{301}" is a single grapheme, and its mark is content.
                 logical[logical.count - 1].text += String(text.unicodeScalars.dropFirst())
             } else if !text.isEmpty {
-                logical.append((number, text))
+                logical.append((number, text, nil))
             }
             start = next
         }
         var result: [VCFContentLine] = []
         result.reserveCapacity(logical.count)
-        for (line, text) in logical { result.append(try parse(text, line: line)) }
+        for (line, text, _) in logical { result.append(try parse(text, line: line)) }
         return result
+    }
+
+    /// `isSoftBreak` of a logical line, its quoted-printable part remembered once its
+    /// parameters are complete (the first ':' is in), so each physical line costs O(1).
+    private static func softBreakEnds(_ entry: inout (line: Int, text: String, quotedPrintable: Bool?)) -> Bool {
+        guard entry.text.hasSuffix("=") else { return false }
+        if let known = entry.quotedPrintable { return known }
+        let answer = isSoftBreak(entry.text)
+        if entry.text.unicodeScalars.contains(":") { entry.quotedPrintable = answer }
+        return answer
     }
 
     /// A quoted-printable line (vCard 2.1) whose value ends in a soft line break (`=`).

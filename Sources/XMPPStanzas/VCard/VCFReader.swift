@@ -68,6 +68,9 @@ public enum VCFReader {
                 current = Open(entry: Entry(card: VCard(), line: line.line))
                 continue
             }
+            // The only reference: appending to a copy `current` still shared copied every array
+            // of the card at every line, O(N²) in the lines (issue 26).
+            current = nil
             if isBegin { throw .malformed(line: line.line, reason: "BEGIN:VCARD inside the vCard begun on line \(open.entry.line)") }
             if isEnd {
                 // An AGENT's vCard goes by its card's version (RFC 2426 §3.5.4's example has no VERSION).
@@ -117,7 +120,9 @@ public enum VCFReader {
         }
         // Blank is absent, as in the XML form (VCard(element:)): the two must agree on every card.
         let nonEmpty: String? = VCard.isBlank(text) ? nil : text
+        // Taken out, not copied: a copy the entry still shared was duplicated at every append.
         var card = open.entry.card
+        open.entry.card = VCard()
         defer { open.entry.card = card }
         /// The first value goes in the field, a repeated one (two TITLEs) in extras, as VCard(element:) keeps it.
         func single(_ path: WritableKeyPath<VCard, String?>, _ value: String?) {
@@ -190,6 +195,7 @@ public enum VCFReader {
             if !e.elements.isEmpty { card.extras.append(e) }
         case _ where VCFStructured.names.contains(line.name):
             var warnings = open.entry.warnings
+            open.entry.warnings = []  // one reference, so appending does not copy them all
             let reading = try VCFStructured.read(line, depth: depth, warnings: &warnings)
             open.entry.warnings = warnings
             switch reading {

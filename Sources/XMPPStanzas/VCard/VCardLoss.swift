@@ -62,15 +62,17 @@ extension VCard {
     }
 
     /// Entries matched by value; a missing entry is one loss, missing flags one loss each.
+    /// Each kept entry matches one sent entry, the first of its key in order; found through a
+    /// queue per key, not a search of the rest (that was O(N²) in the entries).
     private static func entryLosses(_ field: String, _ sent: [Entry], _ kept: [Entry]) -> [VCardLoss] {
-        var remaining = kept
+        var remaining = KeyedQueue(kept.indices.map { (kept[$0].key, $0) })
         var out: [VCardLoss] = []
         for entry in sent {
-            guard let i = remaining.firstIndex(where: { $0.key == entry.key }) else {
+            guard let i = remaining.take(entry.key) else {
                 out.append(VCardLoss(field: field, value: entry.label))
                 continue
             }
-            let match = remaining.remove(at: i)
+            let match = kept[i]
             for type in entry.types where !match.types.contains(type) {
                 out.append(VCardLoss(field: field + ".type", value: "\(type) on \(entry.label)"))
             }
@@ -82,12 +84,10 @@ extension VCard {
     /// Elements of `sent` with no equal element in `kept`, each once.
     private static func lostElements(_ sent: [XMLElement], _ kept: [XMLElement]) -> [VCardLoss] {
         // Compared without the indentation or Base64 line breaks a server may add.
-        var remaining = kept.map(comparable)
+        var remaining = KeyedQueue(kept.indices.map { (comparable(kept[$0]), $0) })
         var out: [VCardLoss] = []
         for e in sent {
-            if let i = remaining.firstIndex(of: comparable(e)) {
-                remaining.remove(at: i)
-            } else {
+            if remaining.take(comparable(e)) == nil {
                 let text = summary(of: e)
                 out.append(VCardLoss(field: e.name, value: text.count > 60 ? String(text.prefix(60)) + "…" : text))
             }
@@ -104,4 +104,20 @@ extension VCard.Address {
 
     /// The seven parts, unambiguously joined, for matching.
     var key: String { components.map { $0 ?? "\u{0}" }.joined(separator: "\u{1F}") }
+}
+
+/// Indices grouped by key, each group taken in order: a multiset match in O(1) a lookup.
+private struct KeyedQueue<Key: Hashable> {
+    private var queues: [Key: (next: Int, indices: [Int])] = [:]
+
+    init(_ pairs: [(Key, Int)]) {
+        for (key, index) in pairs { queues[key, default: (0, [])].indices.append(index) }
+    }
+
+    /// The first index of `key` not yet taken, or nil.
+    mutating func take(_ key: Key) -> Int? {
+        guard let queue = queues[key], queue.next < queue.indices.count else { return nil }
+        queues[key]?.next += 1
+        return queue.indices[queue.next]
+    }
 }

@@ -32,8 +32,10 @@ public enum VCF4Writer {
         var mapped = VCard4.mappable(card)
         mapped.emails = card.emails.map { VCard.Email(address: $0.address, types: $0.types) }
         // A field the node also holds in a form it does not map (an FN with its ALTID forms) is written once, in that form.
+        // A set of (name, values): searching the extras for every property was O(N²).
+        let inExtras = Set(vcard4Extras.map { [$0.name] + values($0) })
         let properties = VCard4Writer.properties(of: mapped, droppedEmailTypes: []).filter { p in
-            !vcard4Extras.contains { $0.name == p.name && values($0) == values(p) }
+            !inExtras.contains([p.name] + values(p))
         }
         var (lines, refused) = XCardText.lines(of: properties)
         let extras = vcard4Extras.filter { card.photo == nil || $0.name.lowercased() != "photo" }

@@ -39,10 +39,14 @@ public final class Database {
     /// The file it was opened from.
     public let path: String
 
-    /// Opens (creating) the database at `path` with WAL, a busy timeout and `durability`.
+    /// Opens (creating) the database at `path` with WAL, a busy timeout and `durability`. The
+    /// database and its companions (`-wal`, `-shm`, `-journal`) are created 0600 with O_EXCL
+    /// first, or refused when found owned by someone else (`FileTrust`): SQLite would open a
+    /// planted `-wal` as found and write every change into it. No symlink is followed.
     public init(path: String, busyTimeoutMilliseconds: Int32 = 10_000, durability: SQLiteDurability = .normal) throws(StorageError) {
+        try FileTrust.prepareSQLiteFiles(path)
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_NOFOLLOW
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
@@ -92,7 +96,7 @@ public final class Database {
     }
 
     /// Runs one statement with bound parameters and hands `body` each row in turn, read in place:
-    /// no `[[SQLValue]]` of every row (a 2,000-contact roster's rows cost 12 M instructions that way).
+    /// no `[[SQLValue]]` of every row.
     public func forEachRow(_ sql: String, _ parameters: [SQLValue] = [],
                            _ body: (SQLRow) throws(StorageError) -> Void) throws(StorageError) {
         let statement = try prepare(sql, parameters)

@@ -21,6 +21,9 @@ public struct FASTSession: Sendable, Equatable {
     public var created: Int
     /// When the token was last replaced by the server's rotation.
     public var rotated: Int?
+    /// The token the last rotation replaced. Prosody 13 keeps it valid until the new one is used
+    /// to log in, so logout and passwd invalidate it too. A secret.
+    public var previousToken: String?
 
     /// The `kind` value.
     public static let kindName = "fast"
@@ -46,6 +49,7 @@ public struct FASTSession: Sendable, Equatable {
         userAgentID = try c.string("user_agent_id")
         created = try c.int("created")
         rotated = try c.optionalInt("rotated")
+        previousToken = try c.optionalString("previous_token")
     }
 
     var json: JSONValue {
@@ -58,6 +62,7 @@ public struct FASTSession: Sendable, Equatable {
         o.set("user_agent_id", .string(userAgentID))
         o.set("created", .int(created))
         o.set("rotated", rotated.map(JSONValue.int))
+        if let previousToken { o.set("previous_token", .string(previousToken)) }
         return o.value
     }
 }

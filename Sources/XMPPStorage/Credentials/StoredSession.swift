@@ -80,7 +80,7 @@ public struct StoredSession: Sendable, Equatable {
     }
 
     /// The file's object: only what the kind needs; `sasl2` only when true, so files of servers
-    /// without SASL2 look as before.
+    /// without SASL2 have no such key.
     var json: JSONValue {
         var o = SortedJSONObject()
         o.set("jid", .string(jid.description))
@@ -130,7 +130,7 @@ public struct SessionStore: Sendable {
     func write(_ json: JSONValue, for jid: JID) throws(StorageError) {
         try SecureFile.makeDirectory(paths.config)
         try SecureFile.makeDirectory(paths.sessionsDirectory)
-        try SecureFile.write(json.prettyUTF8 + [0x0A], to: paths.sessionFile(jid.bare.description))
+        try SecureFile.writeSecret(json.prettyUTF8 + [0x0A], to: paths.sessionFile(jid.bare.description))
     }
 
     /// Forgets the session of `jid`.

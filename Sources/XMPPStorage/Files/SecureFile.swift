@@ -6,8 +6,10 @@ import Glibc
 /// (+ fsync of the directory).
 public enum SecureFile {
     /// Creates `path` and missing parents with mode 0700. Existing directories keep their
-    /// mode, except that with `tighten` the last component is set to 0700: pass it only for
-    /// the tools' own directories, never for a directory a user named.
+    /// mode, except that with `tighten` the last component must be the user's own directory,
+    /// which nobody else can write and whose parent nobody else can rename it in, and is set
+    /// to 0700 (`FileTrust`): pass it only for the tools' own directories, never for a
+    /// directory a user named.
     public static func makeDirectory(_ path: String, tighten: Bool = true) throws(StorageError) {
         var current = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
@@ -16,7 +18,10 @@ public enum SecureFile {
                 throw .io(path: current, reason: errnoText())
             }
         }
-        if tighten { _ = chmod(path, 0o700) }
+        if tighten {
+            try FileTrust.requireSafeDirectory(WriteTarget.directory(of: path))
+            try FileTrust.requireOwnDirectory(path)
+        }
     }
 
     /// The mode a new file gets: `private` (0600) for credentials, journals and reports;
@@ -33,6 +38,31 @@ public enum SecureFile {
         switch try WriteTarget.classify(path) {
         case .replace(let resolved): try replace(resolved, with: bytes, mode: mode, reportedAs: path)
         case .inPlace: try writeInPlace(bytes, to: path)
+        }
+    }
+
+    /// Writes a secret (a session, `accounts.json`, a report with passwords) to `path`, never
+    /// through a symlink and never into a file or directory another user owns or can write:
+    /// a new file is created 0600 with O_EXCL beside the path and renamed over it. A FIFO or
+    /// device of the user's own is written in place.
+    public static func writeSecret(_ bytes: [UInt8], to path: String) throws(StorageError) {
+        try FileTrust.requireSafeDirectory(WriteTarget.directory(of: path))
+        var st = stat()
+        guard lstat(path, &st) == 0 else {
+            guard errno == ENOENT else { throw .io(path: path, reason: errnoText()) }
+            return try replace(path, with: bytes, mode: .private, reportedAs: path)
+        }
+        switch st.st_mode & S_IFMT {
+        case S_IFLNK:
+            throw .untrusted(path: path, reason: "is a symbolic link; a file holding secrets is never written through one")
+        case S_IFDIR:
+            throw .io(path: path, reason: "is a directory")
+        case S_IFREG:
+            try FileTrust.requireOwned(st, at: path)
+            try replace(path, with: bytes, mode: .private, reportedAs: path)
+        default:
+            try FileTrust.requireOwned(st, at: path)
+            try writeInPlace(bytes, to: path)
         }
     }
 
@@ -92,13 +122,22 @@ public enum SecureFile {
         return nil
     }
 
-    /// Reads a file; nil if it does not exist. With `requirePrivate`, a file readable or
-    /// writable by group or others is refused.
-    public static func read(_ path: String, requirePrivate: Bool = false, maxBytes: Int = 16 << 20) throws(StorageError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw .io(path: path, reason: errnoText())
+    /// Reads a file; nil if it does not exist. With `trusted` (what the tools act on: sessions,
+    /// accounts, a report's passwords), it must be a regular file, not reached through a
+    /// symlink, owned by the user and writable by nobody else (`FileTrust`); with
+    /// `requirePrivate` as well, a file readable or writable by group or others is refused.
+    public static func read(_ path: String, trusted: Bool = false, requirePrivate: Bool = false,
+                            maxBytes: Int = 16 << 20) throws(StorageError) -> [UInt8]? {
+        let fd: Int32
+        if trusted || requirePrivate {
+            guard let owned = try FileTrust.openOwned(path) else { return nil }
+            fd = owned
+        } else {
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+            if fd < 0 {
+                if errno == ENOENT { return nil }
+                throw .io(path: path, reason: errnoText())
+            }
         }
         defer { _ = close(fd) }
         var st = stat()

@@ -52,7 +52,7 @@ public final class BatchJournal {
                     // not, this file is their only copy.
                     if passwords > 0 { throw JournalError.holdsPasswords(path: path, count: passwords) }
                 }
-                for suffix in ["", "-wal", "-shm"] { try SecureFile.remove(path + suffix) }
+                for suffix in FileTrust.sqliteSuffixes { try SecureFile.remove(path + suffix) }
             }
             database = try BatchJournal.create(path, identity: identity)
             resumed = false
@@ -180,8 +180,16 @@ public final class BatchJournal {
     private static func lock(_ path: String) throws(JournalError) -> Int32 {
         // A separate file: closing any descriptor of the database itself would drop SQLite's locks.
         let lockPath = path + ".lock"
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw .storage(.io(path: lockPath, reason: String(cString: strerror(errno)))) }
+        var st = stat()
+        do throws(StorageError) {
+            guard fstat(fd, &st) == 0 else { throw StorageError.io(path: lockPath, reason: String(cString: strerror(errno))) }
+            try FileTrust.requireOwned(st, at: lockPath)
+        } catch {
+            _ = close(fd)
+            throw .storage(error)
+        }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             _ = close(fd)
             throw .locked(path: path)

@@ -26,7 +26,9 @@ extension AdHocTool {
                     + "with the field's name.",
                 "Passwords never come from the command line: --field refuses a field whose name contains 'password'. "
                     + "Name such fields with --password-field instead; the password is read once, from the usual "
-                    + "sources, and answers all of them (add-user asks for it twice, as password and password-verify).",
+                    + "sources, and answers all of them (add-user asks for it twice, as password and password-verify). "
+                    + "--trace hides the values of these fields and the password wherever it would appear, as it "
+                    + "hides every field the server's form declares text-private.",
                 "The result is printed as the server's notes (info: …, warn: …, error: …) and the fields of its "
                     + "result form, label: value; a result table as tab-separated rows. With --json, an object with "
                     + "the keys node, status, notes, title, instructions, fields, reported, items and unused_fields "
@@ -88,6 +90,8 @@ extension AdHocTool {
             }
             let (connection, jid) = try context.connectWithSession()
             defer { connection.close() }
+            for name in passwordFields { connection.traceHidesField(name) }
+            for secret in Set(passwordFields.compactMap { answers[$0]?.first }) { connection.traceHidesValue(secret) }
             let target = try CommandTarget.resolve(nodeText, entity: try CommandTarget.entity(toText, account: jid), on: connection)
             let run = try AdHocService.run(on: connection, node: target.node, at: target.entity, values: answers)
             if !run.unusedValues.isEmpty {

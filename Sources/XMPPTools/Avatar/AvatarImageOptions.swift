@@ -3,8 +3,8 @@ import PNGImage
 
 /// The options `set` and `resize` share: which image, and how it becomes a square PNG.
 enum AvatarImageOptions {
-    static let image = PositionalSpec("IMAGE", help: "A PNG or JPEG file, or - for standard input.",
-                                      completion: .file(extensions: ["png", "jpg", "jpeg"]))
+    static let image = PositionalSpec("IMAGE", help: "A PNG, JPEG or WebP file, or - for standard input.",
+                                      completion: .file(extensions: ["png", "jpg", "jpeg", "webp"]))
     static let size = Option<Int>.integer("size", value: "PIXELS", help: "Side of the square avatar, 16 to 1024.",
                                           in: ResizeOptions.sizeRange, default: 100)
     static let fit = Option<FitMode>.choice(

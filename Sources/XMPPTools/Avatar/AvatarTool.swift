@@ -6,12 +6,14 @@ public enum AvatarTool {
         name: "xmpp-avatar",
         summary: "set, fetch and remove XMPP user avatars (XEP-0084 and vCard PHOTO)",
         description: [
-            "xmpp-avatar turns any PNG or JPEG into a small square PNG and publishes it both ways clients look for "
+            "xmpp-avatar turns any PNG, JPEG or WebP image into a small square PNG and publishes it both ways clients look for "
                 + "avatars: as XEP-0084 User Avatar over PEP (data node, then metadata; the id is the SHA-1 of the PNG) "
                 + "and as the PHOTO of the vcard-temp vCard (XEP-0153), merged into the existing card so no other field "
                 + "changes. It fetches anyone's avatar, PEP first and the vCard as fallback, and checks its SHA-1.",
             "Images are decoded row by row and area-averaged on the fly, so a 12-megapixel photo resizes in a few MB. "
-                + "resize runs the same pipeline offline, without an account.",
+                + "resize runs the same pipeline offline, without an account. A WebP file (up to 64 MB, not "
+                + "animated) is read whole and decoded by libwebp already scaled to about twice the output size; "
+                + "its colours are taken as sRGB and its orientation as stored.",
             "Colours are converted to sRGB with Little CMS as the rows are decoded: an embedded ICC profile (PNG iCCP, "
                 + "JPEG APP2, such as a phone photo's Display P3), or a PNG's gAMA and cHRM (a gAMA of 1/2.2 alone is "
                 + "taken as sRGB). A profile that does not fit the pixels is ignored. The output PNG is tagged sRGB. "

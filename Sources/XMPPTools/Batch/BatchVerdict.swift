@@ -14,10 +14,13 @@ struct BatchVerdict {
     var finished: Bool
     var journalPath: String
     var reportPath: String?
+    /// Why `--report` could not be written, if it could not: the run then fails (status 1).
+    var reportProblem: String? = nil
 
     /// Throws the failure the run ended with, or prints the summary.
     func conclude(output: BatchOutput) throws(ToolFailure) {
         let resumeHint = "; continue with --resume (journal: \(journalPath))"
+        if let reportProblem, fatal != nil || end == .interrupted { output.note(reportProblem) }
         if let signal = StopSignal.pending, end == .interrupted || fatal != nil {
             let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
             throw ToolFailure(signal == SIGTERM ? .terminated : .interrupted,
@@ -28,6 +31,7 @@ struct BatchVerdict {
             throw ToolFailure(failure.code, failure.message + "; " + summary.text + (finished ? "" : resumeHint))
         }
         if end == .interrupted { throw ToolFailure(.interrupted, "interrupted; " + summary.text + resumeHint) }
+        if let reportProblem { throw ToolFailure(.failed, reportProblem + "; " + summary.text) }
         if !summary.allSucceeded { throw ToolFailure(.failed, summary.text + (finished ? "" : resumeHint)) }
         output.note(summary.text + (reportPath.map { "; report: \($0)" } ?? ""))
     }

@@ -54,6 +54,7 @@ enum FASTSessionResume {
                 rotated.token = issued.token.secret
                 rotated.expiry = issued.token.expiry
                 rotated.rotated = Int(time(nil))
+                if issued.token.secret != session.token { rotated.previousToken = session.token }
                 try sessions.save(rotated)
             }
             return nil

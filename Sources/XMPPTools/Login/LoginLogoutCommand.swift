@@ -14,9 +14,12 @@ extension LoginTool {
             "logout", summary: "Forget the cached session of an account (default: the active one).",
             discussion: ["Logging out of an account that is not logged in succeeds with a note, so "
                          + "scripts may call it unconditionally.",
-                         "A session of kind scram-keys is forgotten offline. A FAST session (see xmpp-login status) "
-                         + "is first invalidated on the server, so a copy of the session file taken before cannot "
-                         + "authenticate afterwards; the session file is deleted in any case, but when the server "
+                         "A session of kind scram-keys is forgotten offline: its keys keep working, wherever a copy "
+                         + "is, until the password changes. A FAST session (see xmpp-login status) "
+                         + "is first invalidated on the server, its token and the one its last rotation replaced "
+                         + "(Prosody 13 keeps that one valid until the new one is used), so no copy of the session "
+                         + "file taken before can authenticate afterwards (tested on Prosody 13.0.1 and ejabberd "
+                         + "24.12); the session file is deleted in any case, but when the server "
                          + "cannot be reached the token may still be valid until it expires, and the exit status says "
                          + "so (6 for the network, 7 for TLS) after every named account is logged out."],
             options: [all],

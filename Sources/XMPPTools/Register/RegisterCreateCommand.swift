@@ -23,7 +23,7 @@ extension RegisterTool {
         static let email = Option<String>(
             "email", value: "ADDRESS", help: "Add this email to the vCard, and answer the form's email field if it has one.")
         static let avatar = Option<String>(
-            "avatar", value: "IMAGE", help: "Publish this PNG or JPEG, resized to 100x100, as the avatar (XEP-0084 and XEP-0153). On a server without PEP (jabberd2) it is the vCard PHOTO only: a warning says so and lists what the vCard holds, and the command succeeds.",
+            "avatar", value: "IMAGE", help: "Publish this PNG, JPEG or WebP image, resized to 100x100, as the avatar (XEP-0084 and XEP-0153). On a server without PEP (jabberd2) it is the vCard PHOTO only: a warning says so and lists what the vCard holds, and the command succeeds.",
             completion: .file(extensions: ["png", "jpg", "jpeg"]))
 
         static let spec = CommandSpec(

@@ -112,7 +112,8 @@ enum RosterFile {
         let column = { (name: String) in header.firstIndex(of: name) }
         var entries: [Entry] = []
         for record in table.rows {
-            let row = record.fields
+            // What export neutralised for spreadsheets (`'=…`) reads back as it was.
+            let row = record.fields.map(CSVWriter.restored)
             func cell(_ i: Int?) -> String? { i.flatMap { $0 < row.count ? row[$0] : nil } }
             var entry = Entry(jid: cell(jidColumn) ?? "", name: nil, groups: nil, subscription: nil, ask: false)
             if usernameColumn != nil {

@@ -1,4 +1,5 @@
 import Arguments
+import XMPPConnection
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,6 +10,8 @@ public enum ToolMain {
     /// Runs a tool whose subcommands `handler` dispatches, then exits.
     public static func run(spec: ToolSpec, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
                            handler: (Invocation) throws -> Void) -> Never {
+        // Before any password is read: no core dump, no attaching (docs/DESIGN-NOTES.md "Threat model").
+        ProcessHardening.forbidCoreDumps()
         signal(SIGPIPE, SIG_IGN)
         let variables = ToolEnvironment.processVariables()
         let code = execute(spec: spec, arguments: arguments, variables: variables, handler: handler)

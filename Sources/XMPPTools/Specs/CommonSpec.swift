@@ -18,7 +18,8 @@ public enum CommonSpec {
 
     /// Environment variables every tool reads.
     public static let environment: [Definition] = [
-        Definition("XMPP_PASSWORD", "The password, when neither --password-file nor --password-stdin is given."),
+        Definition("XMPP_PASSWORD", "The password, when neither --password-file nor --password-stdin is given. "
+                   + "A password command does not see it."),
         Definition("XDG_CONFIG_HOME", "Base of the configuration directory (default ~/.config)."),
         Definition("XDG_CACHE_HOME", "Base of the cache directory (default ~/.cache)."),
         Definition("XDG_STATE_HOME", "Base of the state directory for batch journals (default ~/.local/state)."),

@@ -49,7 +49,7 @@ public enum OverviewPage {
                 + "priority. Without SRV records it connects to the domain itself, port 5222 (5223 with --direct-tls)."),
         .paragraph(
             "--server HOST[:PORT] replaces the look-up; given more than once, the servers are tried in the order "
-                + "given. xmpp-login remembers the first one only. A target that cannot be reached (the connection is "
+                + "given, and xmpp-login remembers them all in that order, so later commands fail over as the log-in did. A target that cannot be reached (the connection is "
                 + "refused, the name does not resolve, the connection drops) is left for the next. While other targets "
                 + "are left, a TCP connect may take 3 s: a target that never answers (a dead host, a firewall dropping "
                 + "packets) costs 3 s, not --timeout. The last target gets the whole --timeout for its connect, and "
@@ -96,8 +96,9 @@ public enum OverviewPage {
                 + "salts every login anew) or the server has no SCRAM: xmpp-login JID --password-command "
                 + "'pass show xmpp/bot' (or 'secret-tool lookup …') keeps the command, never the password, and "
                 + "every program runs it through /bin/sh when it authenticates, as msmtp's passwordeval and "
-                + "isync's PassCmd do. A command that fails, prints nothing or does not answer within --timeout "
-                + "seconds is exit status 3, naming the command."),
+                + "isync's PassCmd do. A command that fails, prints nothing or does not end within --timeout "
+                + "seconds is exit status 3, naming the command; at the deadline it is stopped with everything it "
+                + "started (see SECURITY CONSIDERATIONS)."),
         .paragraph(
             "Wherever a contact's JID is expected, a name without @ means that name on the account's own "
                 + "domain. Each run binds its own resource unless --resource names one (xmpp-tools.RANDOM, or with a "
@@ -130,7 +131,8 @@ public enum OverviewPage {
                         + "password. Whoever can read this file can log in as the account until its password "
                         + "changes, but cannot learn the password from it. For a password-command session it "
                         + "holds the command instead. A session file that other users could "
-                        + "read is refused (exit status 3)."),
+                        + "read is refused (exit status 3), and so is one that is not the user's own or is a "
+                        + "symbolic link (exit status 1)."),
             ], style: .path),
         .paragraph(
             "A server that offers no SCRAM mechanism cannot give a password-free session: xmpp-login refuses "
@@ -150,8 +152,11 @@ public enum OverviewPage {
                 + "atomically: a temporary file in the same directory is written, synced and renamed over it, and "
                 + "the directory is synced. A device or a FIFO (/dev/null, a named pipe) is written in place and "
                 + "stays what it is. A symbolic link is followed: the file it names is replaced atomically, or "
-                + "created, and the link stays. A directory that does not exist is not created: the program says "
-                + "which path it cannot write and exits with status 1."),
+                + "created, and the link stays; but not for a file that holds secrets (--report, whose file may "
+                + "hold passwords), which is never written through a link and must be the user's own (see "
+                + "SECURITY CONSIDERATIONS). A directory that does not exist is not created: the program says "
+                + "which path it cannot write and exits with status 1, as does a batch whose report could not be "
+                + "written."),
         .paragraph(
             "A failed write of standard output, a full disk for one, is an error like any other: the program "
                 + "stops, says 'cannot write standard output' and the reason, and exits with status 1, even if "
@@ -281,7 +286,45 @@ public enum OverviewPage {
                 + "server supports it, and verifies the server's signature. PLAIN is used only over TLS and never "
                 + "for an account that has used SCRAM before, so an attacker cannot downgrade a login to learn "
                 + "the password. A server that asks for more than 600000 SCRAM iterations is refused, so it "
-                + "cannot make a login burn seconds of CPU. --trace shows the XML exchanged with credentials redacted; a trace may still "
-                + "hold personal data, such as contacts and vCards."),
+                + "cannot make a login burn seconds of CPU. The name is looked for in the certificate's "
+                + "subjectAltName only: a certificate that names the server in its subject's CN alone is refused "
+                + "(RFC 6125), and so is a server that binds the session to a JID of another domain."),
+        .paragraph(
+            "--trace shows the XML exchanged with credentials redacted by what they are, not by what they are "
+                + "called: SASL and SASL2 payloads, FAST tokens, registration passwords, invite tokens (the "
+                + "token of <preauth/> and every preauth= in a URI, and the same token wherever else it appears, "
+                + "such as an invite's landing page), the values of data-form fields of type text-private "
+                + "(also in the form sent back, which carries no types), and the fields xmpp-adhoc "
+                + "--password-field names, whatever their name, with the password read for them wherever it "
+                + "would appear. A trace may still hold personal data, such as contacts and vCards."),
+        .paragraph(
+            "Other users of the same machine are kept out as OpenSSH and git keep them out. A file or "
+                + "directory the programs trust (the configuration, cache and state directories and everything "
+                + "in them, accounts.json, session files, lock files, a batch report and its journal, and "
+                + "SQLite's -wal, -shm and -journal files beside a database) must belong to the user running "
+                + "the program (root's own, for root) and must not be writable by its group or others; "
+                + "otherwise it is refused with an error that names the path and its owner, and exit status 1. "
+                + "The programs' own directories must be real directories, not symbolic links, and are set to "
+                + "mode 0700. A file that holds secrets is never written through a symbolic link: it is created "
+                + "beside its path with O_EXCL, mode 0600, and renamed over it, and SQLite's files are created "
+                + "the same way before SQLite opens them, so a file planted where one goes is refused rather "
+                + "than adopted. The directory of --report must belong to the user or root and be writable by "
+                + "nobody else, unless it is sticky as /tmp is."),
+        .paragraph(
+            "Every program starts with core dumps off (RLIMIT_CORE 0, which what it starts inherits) and "
+                + "marks itself not dumpable (PR_SET_DUMPABLE 0): a crash leaves no password or key on disk, "
+                + "and no other process of the same user can attach to it or read its memory. A password "
+                + "command runs in a process group of its own, without XMPP_PASSWORD in its environment; "
+                + "--timeout covers it until it ends, and then, or at the deadline, the whole group is stopped, "
+                + "so nothing it started outlives it (a daemon that detaches with setsid, as gpg-agent does, is "
+                + "not in the group)."),
+        .paragraph(
+            "CSV files the programs write (xmpp-roster export --format csv, the batch report) never start a "
+                + "cell with a character a spreadsheet reads as the start of a formula (=, +, -, @, tab, "
+                + "carriage return, or their full-width forms): such a cell gets a leading apostrophe, as OWASP "
+                + "recommends, which spreadsheets do not show. xmpp-roster import and the batch's reading of "
+                + "its own report remove it again. An invite goes into a batch report only if it is an xmpp: "
+                + "URI that registers an account of the row's domain, and its landing page only if it is an "
+                + "http or https URL."),
     ]
 }

@@ -1,0 +1,124 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whether a file or directory can be trusted with secrets, decided as OpenSSH's StrictModes and
+/// git's safe.directory do: it must belong to the effective user (root's own files for root, no
+/// exemption for root otherwise) and nobody else may write to it. Another local user can create
+/// files and directories wherever a directory is shared (`/tmp`, a group folder, a directory
+/// someone else made for us), so a path found in place is checked before it is read, written
+/// through or used to hold secrets; it is never chmod'ed into shape.
+public enum FileTrust {
+    /// Refuses what `st` describes (found at `path`) unless it is owned by the effective user
+    /// and not writable by its group or others.
+    static func requireOwned(_ st: stat, at path: String) throws(StorageError) {
+        let me = geteuid()
+        if st.st_uid != me {
+            throw .untrusted(path: path, reason: "is owned by \(userName(st.st_uid)), not by you, \(userName(me))")
+        }
+        if st.st_mode & S_IFMT != S_IFLNK, st.st_mode & 0o022 != 0 {
+            let who = st.st_mode & 0o002 != 0 ? "everyone" : "its group"
+            throw .untrusted(path: path, reason: "is writable by \(who) (mode \(String(st.st_mode & 0o7777, radix: 8))); "
+                             + "run: chmod go-w '\(path)'")
+        }
+    }
+
+    /// A directory of the tools' own (the config, cache and state directories and the ones in
+    /// them), created 0700 when missing. One found in place must be a real directory, not a
+    /// symlink, owned by the user and writable by nobody else; then it is set to 0700, and a
+    /// failure to do so is an error.
+    static func requireOwnDirectory(_ path: String) throws(StorageError) {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { throw .io(path: path, reason: errnoText()) }
+        guard st.st_mode & S_IFMT == S_IFDIR else {
+            let what = st.st_mode & S_IFMT == S_IFLNK ? "is a symbolic link" : "is not a directory"
+            throw .untrusted(path: path, reason: what + "; the tools keep their files only in a directory of their own")
+        }
+        try requireOwned(st, at: path)
+        if st.st_mode & 0o777 != 0o700 && chmod(path, 0o700) != 0 {
+            throw .io(path: path, reason: "cannot set mode 0700: " + errnoText())
+        }
+    }
+
+    /// A directory where a secret file is about to be created (such as `--report`'s): owned by
+    /// the user or by root, and writable by nobody else unless it is sticky (`/tmp`), where only
+    /// a file's owner may remove or rename it. A group-writable folder is refused: anyone in the
+    /// group could swap the file for another after it is written.
+    public static func requireSafeDirectory(_ path: String) throws(StorageError) {
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw .io(path: path, reason: errnoText()) }
+        guard st.st_mode & S_IFMT == S_IFDIR else { throw .io(path: path, reason: "is not a directory") }
+        let me = geteuid()
+        if st.st_uid != me && st.st_uid != 0 {
+            throw .untrusted(path: path, reason: "is owned by \(userName(st.st_uid)), not by you, \(userName(me)); "
+                             + "a file with passwords is not put in another user's directory")
+        }
+        if st.st_mode & 0o022 != 0 && st.st_mode & S_ISVTX == 0 {
+            let who = st.st_mode & 0o002 != 0 ? "everyone" : "its group"
+            throw .untrusted(path: path, reason: "is writable by \(who) (mode \(String(st.st_mode & 0o7777, radix: 8))) "
+                             + "and not sticky, so others could replace a file in it; choose a private directory")
+        }
+    }
+
+    /// Opens `path` for reading without following a symlink, and refuses it unless it is a
+    /// regular file owned by the user that nobody else can write. nil when it does not exist.
+    /// The caller closes the descriptor.
+    static func openOwned(_ path: String, flags: Int32 = O_RDONLY) throws(StorageError) -> Int32? {
+        let fd = open(path, flags | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            if errno == ELOOP { throw .untrusted(path: path, reason: "is a symbolic link; refusing to follow it") }
+            throw .io(path: path, reason: errnoText())
+        }
+        var st = stat()
+        do throws(StorageError) {
+            guard fstat(fd, &st) == 0 else { throw StorageError.io(path: path, reason: errnoText()) }
+            guard st.st_mode & S_IFMT == S_IFREG else { throw StorageError.untrusted(path: path, reason: "is not a regular file") }
+            try requireOwned(st, at: path)
+        } catch {
+            _ = close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Makes sure `path` exists as a regular file of the user's, mode 0600, created with
+    /// O_EXCL|O_NOFOLLOW when missing (so a file or link planted at that name is never
+    /// adopted), and refused when found owned by someone else or writable by others.
+    static func createOrCheckPrivateFile(_ path: String) throws(StorageError) {
+        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if fd >= 0 {
+            _ = close(fd)
+            return
+        }
+        guard errno == EEXIST else { throw .io(path: path, reason: errnoText()) }
+        var st = stat()
+        guard lstat(path, &st) == 0 else { throw .io(path: path, reason: errnoText()) }
+        guard st.st_mode & S_IFMT == S_IFREG else {
+            let what = st.st_mode & S_IFMT == S_IFLNK ? "is a symbolic link" : "is not a regular file"
+            throw .untrusted(path: path, reason: what + "; refusing to keep secrets in it")
+        }
+        try requireOwned(st, at: path)
+        // The user's own file that others may only read (SQLite made files 0644 before this
+        // check existed): closing it to them is safe, and makes it private from here on.
+        if st.st_mode & 0o077 != 0 && chmod(path, 0o600) != 0 {
+            throw .io(path: path, reason: "cannot set mode 0600: " + errnoText())
+        }
+    }
+
+    /// SQLite's files for the database at `path`: the database, its write-ahead log and shared
+    /// memory index (WAL mode) and its rollback journal. SQLite opens the companions as it finds
+    /// them, so they are created here first, 0600, and any found in place must be the user's.
+    public static let sqliteSuffixes = ["", "-wal", "-shm", "-journal"]
+
+    /// Prepares the database at `path` and its companions (`sqliteSuffixes`) for SQLite.
+    public static func prepareSQLiteFiles(_ path: String) throws(StorageError) {
+        for suffix in sqliteSuffixes { try createOrCheckPrivateFile(path + suffix) }
+    }
+
+    /// "mallory (uid 1001)", or "uid 1001" when the account has no name.
+    static func userName(_ uid: uid_t) -> String {
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
+        return "\(String(cString: name)) (uid \(uid))"
+    }
+}

@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import XCTest
+@testable import XMPPStanzas
+
+/// Reading and writing a .vcf is linear in its entries: a card of 100,000 EMAIL lines (and a
+/// vCard 2.1 quoted-printable value folded over 100,000 lines) is read, written in both
+/// versions and compared for losses. Not a speed goal (bench/vcard has those): the check is
+/// that ten times the entries costs about ten times the CPU, where the quadratic code of
+/// issue 26 cost a hundred times (40,000 EMAIL lines took 28 s).
+final class VCardScalingTests: XCTestCase {
+    private func emails(_ n: Int) -> [UInt8] {
+        var text = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Many\r\n"
+        text.reserveCapacity(n * 40)
+        for i in 0..<n { text += "EMAIL;TYPE=INTERNET:user\(i)@example.org\r\n" }
+        text += "NOTE:x\r\nX-EXTRA:y\r\nEND:VCARD\r\n"
+        return Array(text.utf8)
+    }
+
+    private func softBreaks(_ n: Int) -> [UInt8] {
+        var text = "BEGIN:VCARD\r\nVERSION:2.1\r\nFN:Folded\r\nNOTE;ENCODING=QUOTED-PRINTABLE:"
+        text.reserveCapacity(n * 12)
+        for _ in 0..<n { text += "abc=3Ddef=\r\n" }
+        text += "end\r\nEND:VCARD\r\n"
+        return Array(text.utf8)
+    }
+
+    /// CPU seconds `body` takes.
+    private func cpu(_ body: () throws -> Void) rethrows -> Double {
+        var before = rusage(), after = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &before)
+        try body()
+        getrusage(RUSAGE_SELF.rawValue, &after)
+        func seconds(_ r: rusage) -> Double {
+            Double(r.ru_utime.tv_sec + r.ru_stime.tv_sec) + Double(r.ru_utime.tv_usec + r.ru_stime.tv_usec) / 1e6
+        }
+        return seconds(after) - seconds(before)
+    }
+
+    /// Linear is 10x; quadratic is 100x. 30x leaves room for a loaded machine.
+    private func assertLinear(_ smallTime: Double, _ largeTime: Double, _ what: String,
+                              file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertLessThan(largeTime, max(smallTime, 0.05) * 30, "\(what): 10,000 took \(smallTime) s, 100,000 \(largeTime) s",
+                          file: file, line: line)
+    }
+
+    /// `xmpp-vcard import FILE.vcf`: reading the file.
+    func testImportOfAHundredThousandEntriesIsLinear() throws {
+        let small = emails(10_000), large = emails(100_000)
+        var count = 0
+        let smallTime = try cpu { count = try VCFReader.read(small)[0].card.emails.count }
+        XCTAssertEqual(count, 10_000)
+        let largeTime = try cpu { count = try VCFReader.read(large)[0].card.emails.count }
+        XCTAssertEqual(count, 100_000)
+        assertLinear(smallTime, largeTime, "reading")
+    }
+
+    /// `xmpp-vcard get --format vcf` (3.0 and 4.0): writing the card, and finding what the
+    /// file cannot carry (which reads it back and compares).
+    func testExportOfAHundredThousandEntriesIsLinear() throws {
+        let small = try VCFReader.read(emails(10_000))[0].card, large = try VCFReader.read(emails(100_000))[0].card
+        func export(_ card: VCard) {
+            XCTAssertFalse(VCFWriter.write(card).isEmpty)
+            XCTAssertFalse(VCF4Writer.write(card, vcard4Extras: []).isEmpty)
+            XCTAssertEqual(VCFWriter.losses(card), [])
+        }
+        let smallTime = cpu { export(small) }
+        let largeTime = cpu { export(large) }
+        assertLinear(smallTime, largeTime, "writing")
+    }
+
+    func testAValueFoldedOverAHundredThousandLinesIsLinear() throws {
+        let small = softBreaks(10_000), large = softBreaks(100_000)
+        let smallTime = try cpu { XCTAssertEqual(try VCFReader.read(small).first?.card.note?.count, 10_000 * 7 + 3) }
+        let largeTime = try cpu { XCTAssertEqual(try VCFReader.read(large).first?.card.note?.count, 100_000 * 7 + 3) }
+        assertLinear(smallTime, largeTime, "a folded value")
+    }
+}
