@@ -48,7 +48,9 @@ extension CompletionRenderer {
             "    for token in $tokens",
             "        if test $skip = 1",
             "            set skip 0",
-            "        else if test $ended = 0; and string match -q -- '-?*' $token",
+            // An option is '-' and at least one more character. A regular expression, not the
+            // glob '-?*': fish 4 no longer takes '?' as a wildcard (it would match only "-?...").
+            "        else if test $ended = 0; and string match -q -r -- '^-.' $token",
             "            switch $token",
             "                case --",
             "                    set ended 1",

@@ -54,7 +54,9 @@ enum TextLayout {
     static func sentence(_ text: String) -> String {
         guard let first = text.first else { return text }
         let ending = text.last.map { ".!?:".contains($0) } ?? true ? "" : "."
-        return first.uppercased() + text.dropFirst() + ending
+        // The rest as a String first: Swift 6.0 finds no `+` for String, Substring and String.
+        let rest = String(text.dropFirst())
+        return first.uppercased() + rest + ending
     }
 
     /// The first sentence of `text`, what `--help` shows of an option's explanation: up to the

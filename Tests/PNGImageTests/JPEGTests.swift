@@ -22,8 +22,13 @@ final class JPEGTests: XCTestCase {
 
     /// A big-endian EXIF block with one IFD0 entry: Orientation.
     private func exif(orientation: UInt16) -> [UInt8] {
-        Array("Exif".utf8) + [0, 0] + Array("MM".utf8) + [0, 42, 0, 0, 0, 8] + [0, 1]
-            + [0x01, 0x12, 0, 3, 0, 0, 0, 1, UInt8(orientation >> 8), UInt8(orientation & 0xFF), 0, 0] + [0, 0, 0, 0]
+        // Appended part by part: Swift 6.0's type checker gives up on one `+` chain of all of them.
+        var block: [UInt8] = Array("Exif".utf8) + [0, 0]
+        block += Array("MM".utf8) + [0, 42, 0, 0, 0, 8]  // big-endian TIFF header, IFD0 at offset 8
+        block += [0, 1]  // one entry: Orientation (0x0112), SHORT, count 1, the value left-aligned
+        block += [0x01, 0x12, 0, 3, 0, 0, 0, 1, UInt8(orientation >> 8), UInt8(orientation & 0xFF), 0, 0]
+        block += [0, 0, 0, 0]  // no next IFD
+        return block
     }
 
     func testSolidColoursInEveryColourSpace() throws {

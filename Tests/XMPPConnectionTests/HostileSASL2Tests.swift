@@ -14,12 +14,13 @@ final class HostileSASL2Tests: HostilePeerTestCase {
     static let boundJID = "alice@localhost/xmpp-tools.x~abc"
 
     static func sasl2Features(_ mechanisms: [String], fast: [String]? = ["HT-SHA-256-NONE"], legacy: [String] = []) -> String {
-        "<stream:features><authentication xmlns='urn:xmpp:sasl:2'>" + mechanisms.map { "<mechanism>\($0)</mechanism>" }.joined()
-            + "<inline><bind xmlns='urn:xmpp:bind:0'/>"
-            + (fast.map { "<fast xmlns='urn:xmpp:fast:0'>" + $0.map { "<mechanism>\($0)</mechanism>" }.joined() + "</fast>" } ?? "")
-            + "</inline></authentication>"
-            + (legacy.isEmpty ? "" : "<mechanisms xmlns='urn:ietf:params:xml:ns:xmpp-sasl'>" + legacy.map { "<mechanism>\($0)</mechanism>" }.joined() + "</mechanisms>")
-            + "</stream:features>"
+        // Built in steps: Swift 6.0's type checker gives up on this as one `+` chain.
+        let list: ([String]) -> String = { $0.map { "<mechanism>\($0)</mechanism>" }.joined() }
+        let fastElement = fast.map { "<fast xmlns='urn:xmpp:fast:0'>" + list($0) + "</fast>" } ?? ""
+        let legacyElement = legacy.isEmpty ? "" : "<mechanisms xmlns='urn:ietf:params:xml:ns:xmpp-sasl'>" + list(legacy) + "</mechanisms>"
+        return "<stream:features><authentication xmlns='urn:xmpp:sasl:2'>" + list(mechanisms)
+            + "<inline><bind xmlns='urn:xmpp:bind:0'/>" + fastElement + "</inline></authentication>"
+            + legacyElement + "</stream:features>"
     }
 
     static let postAuthFeatures = "<stream:features><ver xmlns='urn:xmpp:features:rosterver'/></stream:features>"

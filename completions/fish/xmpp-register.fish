@@ -11,7 +11,7 @@ function __xmpp_register_position
     for token in $tokens
         if test $skip = 1
             set skip 0
-        else if test $ended = 0; and string match -q -- '-?*' $token
+        else if test $ended = 0; and string match -q -r -- '^-.' $token
             switch $token
                 case --
                     set ended 1

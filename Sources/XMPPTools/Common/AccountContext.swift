@@ -94,9 +94,12 @@ public struct AccountContext {
                                         timeout: .seconds(common.timeout), account: account?.bare.description,
                                         pipelined: pipelined)
         let trace = TraceOutput.sink(enabled: common.trace)
+        // One retry after a transient fault. A guard, not `catch … where`: Swift 6.0.3 (Debian 13's
+        // swiftlang) crashes compiling that clause here.
         do {
             return try Connection.open(options, tls: tls, trace: trace)
-        } catch where AccountContext.isTransientServerFault(error) {
+        } catch {
+            guard AccountContext.isTransientServerFault(error) else { throw error }
             usleep(200_000)
             return try Connection.open(options, tls: tls, trace: trace)
         }

@@ -4,7 +4,7 @@ import Arguments
 /// it does (swift-argument-parser's shape). A tool is a list of these types; its spec and its
 /// dispatch both come from that list, so a declared subcommand without an implementation
 /// cannot exist, and the options a command reads are the ones it declares.
-protocol ToolCommand: SendableMetatype {
+protocol ToolCommand: ToolCommandMetatype {
     /// Name, summary, options (typed `Flag`/`Option` declarations), positionals, rules, examples.
     static var spec: CommandSpec { get }
     /// Reads this run's options through the declarations in `spec`; a bad value is a usage error.
@@ -50,3 +50,13 @@ struct Tool: Sendable {
         try command.init(invocation).run()
     }
 }
+
+#if compiler(>=6.2)
+/// `Tool` keeps its commands' metatypes in a `Sendable` value: from Swift 6.2 (SE-0470) a
+/// metatype is `Sendable` only when its protocol refines `SendableMetatype`.
+protocol ToolCommandMetatype: SendableMetatype {}
+#else
+/// Swift 6.0 and 6.1 (Debian 13's swiftlang is 6.0.3) have no `SendableMetatype`: there every
+/// metatype is `Sendable`.
+protocol ToolCommandMetatype {}
+#endif
