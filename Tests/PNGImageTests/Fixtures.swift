@@ -188,3 +188,12 @@ func decodeSquare(_ png: [UInt8], size: Int = 100, file: StaticString = #filePat
     XCTAssertEqual(image.height, size, "height", file: file, line: line)
     return image
 }
+
+/// Asserts that pixel (x, y) of `image` is `want` (RGBA) within `tolerance` per channel.
+func near(_ image: RGBAImage, _ x: Int, _ y: Int, _ want: [Int], _ tolerance: Int = 4,
+          file: StaticString = #filePath, line: UInt = #line) {
+    let p = image[x, y]
+    let got = [Int(p.r), Int(p.g), Int(p.b), Int(p.a)]
+    XCTAssertTrue(zip(got, want).allSatisfy { abs($0 - $1) <= tolerance }, "(\(x), \(y)) is \(got), want \(want)",
+                  file: file, line: line)
+}

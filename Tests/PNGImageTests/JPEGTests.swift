@@ -12,14 +12,6 @@ final class JPEGTests: XCTestCase {
                               progressive: progressive, exif: exif).encode()
     }
 
-    private func near(_ image: RGBAImage, _ x: Int, _ y: Int, _ want: [Int], _ tolerance: Int = 4,
-                      file: StaticString = #filePath, line: UInt = #line) {
-        let p = image[x, y]
-        let got = [Int(p.r), Int(p.g), Int(p.b), Int(p.a)]
-        XCTAssertTrue(zip(got, want).allSatisfy { abs($0 - $1) <= tolerance }, "(\(x), \(y)) is \(got), want \(want)",
-                      file: file, line: line)
-    }
-
     /// A big-endian EXIF block with one IFD0 entry: Orientation.
     private func exif(orientation: UInt16) -> [UInt8] {
         // Appended part by part: Swift 6.0's type checker gives up on one `+` chain of all of them.

@@ -18,14 +18,6 @@ final class WebPTests: XCTestCase {
         return Array(UnsafeBufferPointer(start: encoded, count: size))
     }
 
-    private func near(_ image: RGBAImage, _ x: Int, _ y: Int, _ want: [Int], _ tolerance: Int = 3,
-                      file: StaticString = #filePath, line: UInt = #line) {
-        let p = image[x, y]
-        let got = [Int(p.r), Int(p.g), Int(p.b), Int(p.a)]
-        XCTAssertTrue(zip(got, want).allSatisfy { abs($0 - $1) <= tolerance }, "(\(x), \(y)) is \(got), want \(want)",
-                      file: file, line: line)
-    }
-
     func testHalvesOfTwoColoursKeepTheirPlaces() throws {
         let image = try webp(width: 300, height: 200) { x, _ in x < 150 ? [255, 0, 0, 255] : [0, 0, 255, 255] }
         XCTAssertEqual(try AvatarPipeline.info(data: image), ImageInfo(width: 300, height: 200, format: "webp"))
