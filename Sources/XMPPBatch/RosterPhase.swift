@@ -1,4 +1,5 @@
 import Synchronization
+import XMLTree
 import XMPPConnection
 import XMPPServices
 import XMPPStanzas
@@ -11,21 +12,33 @@ import XMPPStorage
 /// `--admin` and on every server: XEP-0133 has no roster command, and the servers' own ones
 /// (ejabberd's add_rosteritem, Prosody's mod_groups) are not reachable over XMPP alike.
 ///
-/// Two passes over the accounts, `--jobs` at a time, each with its own log-in:
-/// 1. `requested`: a roster set per contact (its name and groups), then a `subscribe` to each.
-///    The server stores the request until the contact answers.
-/// 2. `done`, once every first pass has run: the roster is read, and to each contact that does
-///    not yet see the account's presence (`none`, `to`), `subscribed` approves the request the
-///    contact's first pass left waiting. Both passes are idempotent, so a crash redoes at most one
-///    account's. No pre-approval (`subscribed` before the request, RFC 6121 §3.4): Prosody 0.12
-///    then marked the approving side `both` but never gave the requester its `to` (measured: one
-///    pair of two, in `RosterBatchEndToEndTests`).
+/// Two passes over the accounts, `--jobs` at a time, each with its own log-in, and each reads
+/// the roster first and sends only what it lacks (a server's storage may rewrite the whole
+/// roster for every item: Prosody's files do, so a stanza not sent is a roster not rewritten):
+/// 1. `requested`: a roster set per contact that is missing or named or grouped otherwise, then a
+///    `subscribe` to each contact whose presence the account does not receive and has not asked
+///    for. The server stores the request until the contact answers.
+/// 2. `done`, once every first pass has run: to each contact that does not yet see the account's
+///    presence (`none`, `to`), `subscribed` approves the request the contact's first pass left
+///    waiting. Both passes are idempotent, so a crash redoes at most one account's, and a retry
+///    after a time-out re-sends only what did not take effect.
+/// No pre-approval (`subscribed` before the request, RFC 6121 §3.4): Prosody 0.12 then marked
+/// the approving side `both` but never gave the requester its `to` (measured: one pair of two,
+/// in `RosterBatchEndToEndTests`), and Prosody 13 stores the request beside the pre-approval and
+/// leaves the approving side at `none` (mod_presence), so it would cost a stanza, not save one.
+/// Stanzas go out `window` at a time, each window closed by a ping: the server's queue for the
+/// batch stays short, so other clients (a pupil logging in) are served in between, a slow server
+/// shows as progress rather than one long wait, and Ctrl-C is seen between windows.
 /// The account is never available (no initial presence), so no presence reaches it and its
 /// requests wait in the server for the second pass.
+/// An account that existed before this run, whose contacts are what an earlier batch finished
+/// with (`RosterMemory`) and none of whose contacts is new, is not logged in at all.
 final class RosterPhase: @unchecked Sendable {
     /// The journal's `roster` column.
     enum State: String, Sendable {
         case pending, requested, done, failed
+        /// Done by an earlier batch with the same contacts, and not logged in to this time.
+        case unchanged
 
         /// True for a row whose roster is still to do.
         static func isUnfinished(_ journalText: String?) -> Bool {
@@ -36,19 +49,26 @@ final class RosterPhase: @unchecked Sendable {
     /// Rows whose account exists with a password this batch knows can take part.
     static let accountStatuses: Set<JournalStatus> = [.created, .exists, .updated, .registered]
 
+    /// Stanzas sent before a ping waits for the server to have handled them.
+    static let window = 32
+
     private let plan: BatchPlan
     private let settings: RegistrationEngine.Settings
     private let recorder: BatchRecorder
     private let recorderLock = Mutex(())
     private let resource: String?
+    private let memory: RosterMemory?
     private let connect: @Sendable (_ domain: String) throws -> Connection
+    /// Contacts a first pass sent a request to: they approve it in the second pass.
+    private let requested = Mutex(Set<JID>())
 
     init(plan: BatchPlan, settings: RegistrationEngine.Settings, recorder: BatchRecorder, resource: String?,
-         connect: @escaping @Sendable (_ domain: String) throws -> Connection) {
+         memory: RosterMemory? = nil, connect: @escaping @Sendable (_ domain: String) throws -> Connection) {
         self.plan = plan
         self.settings = settings
         self.recorder = recorder
         self.resource = resource
+        self.memory = memory
         self.connect = connect
     }
 
@@ -57,6 +77,8 @@ final class RosterPhase: @unchecked Sendable {
         var row: BatchRow
         var password: String
         var contacts: [RosterItem]
+        /// `RosterMemory.digest` of all the row's contacts (whether or not they take part).
+        var digest: String
     }
 
     /// Runs both passes for the rows whose roster is not done.
@@ -73,6 +95,11 @@ final class RosterPhase: @unchecked Sendable {
                   let password = row.password ?? entry.generatedPassword else { continue }
             passwords[row.jid] = password
         }
+        // Accounts made by this run: their contacts' rosters change even where the CSV did not.
+        let new = Set(plan.rosterRows.compactMap { line, row in
+            [.created, .registered].contains(entries[line]?.status) ? row.jid : nil
+        })
+        let remembered = memory?.digests(for: plan.rosterRows.values.map(\.jid)) ?? [:]
         for (line, row) in plan.rosterRows.sorted(by: { $0.key < $1.key }) {
             guard let entry = entries[line] else { continue }
             let state = State(rawValue: entry.roster ?? "")
@@ -85,21 +112,29 @@ final class RosterPhase: @unchecked Sendable {
                 }
                 continue
             }
-            if state == .pending {
-                firstPass.append(job(row))
+            let work = job(row)
+            if state == .pending, [.exists, .updated].contains(entry.status), remembered[row.jid] == work.digest,
+               !(plan.roster.contacts[line] ?? []).contains(where: { new.contains($0.jid) }) {
+                settled.append((line, State.unchanged.rawValue, nil))  // as an earlier batch left it
+            } else if state == .pending {
+                firstPass.append(work)
             } else {
                 secondPass.append(line)
             }
         }
         try record(settled)
         func job(_ row: BatchRow) -> Job {
-            Job(row: row, password: passwords[row.jid] ?? "",
-                contacts: (plan.roster.contacts[row.line] ?? []).filter { passwords[$0.jid] != nil })
+            let all = plan.roster.contacts[row.line] ?? []
+            return Job(row: row, password: passwords[row.jid] ?? "", contacts: all.filter { passwords[$0.jid] != nil },
+                       digest: RosterMemory.digest(all))
         }
         if try run(firstPass, approving: false) == .interrupted { return .interrupted }
-        // A contact finished in an earlier run approves the requests this run's first pass sent it.
-        let asked = Set(firstPass.flatMap { $0.contacts.map(\.jid) })
-        for (line, row) in plan.rosterRows where asked.contains(row.jid) && entries[line]?.roster == State.done.rawValue {
+        // A contact whose roster is done (earlier, or left as it was) approves the requests this
+        // run's first pass sent it.
+        let asked = requested.withLock { $0 }
+        let doneNow = try recorder.journal.entries().filter { [State.done.rawValue, State.unchanged.rawValue].contains($0.roster) }
+            .map(\.line)
+        for line in doneNow where plan.rosterRows[line].map({ asked.contains($0.jid) }) ?? false {
             secondPass.append(line)
         }
         secondPass += firstPass.map(\.row.line)
@@ -122,8 +157,9 @@ final class RosterPhase: @unchecked Sendable {
         let reached = approving ? State.done : State.requested
         while true {
             do {
-                try perform(job, approving: approving)
+                guard try perform(job, approving: approving) else { return false }
                 try record([(job.row.line, reached.rawValue, nil)])
+                if approving { memory?.remember(job.row.jid, digest: job.digest) }
                 return true
             } catch let error as ConnectionError where error.isTransient {
                 failures += 1
@@ -144,45 +180,53 @@ final class RosterPhase: @unchecked Sendable {
         }
     }
 
-    private func perform(_ job: Job, approving: Bool) throws {
+    /// One account's pass: reads its roster, then sends what it lacks, `window` stanzas at a
+    /// time. False when asked to stop between windows.
+    private func perform(_ job: Job, approving: Bool) throws -> Bool {
         let connection = try connect(job.row.jid.domain)
         defer { connection.close() }
         _ = try connection.authenticate(username: job.row.jid.local ?? "", credential: .password(job.password), usedSCRAMBefore: false)
         let account = try connection.bind(resource: resource)
-        var presences: [Presence] = []
-        if approving {
-            guard case .full(let query) = try RosterService.fetch(on: connection, cachedVer: nil) else { return }
-            var present: [JID: RosterItem] = [:]
-            for item in query.items { present[item.jid.bare] = item }
-            for contact in job.contacts {
-                let item = present[contact.jid]
-                if item == nil { try RosterService.set(contact, on: connection) }
-                let subscription = item?.subscription ?? .none
-                if subscription == .none || subscription == .to {
-                    presences.append(PresenceService.subscription(.subscribed, to: contact.jid))
-                }
-                if !subscription.receivesPresence && !(item?.ask ?? false) {
-                    presences.append(PresenceService.subscription(.subscribe, to: contact.jid))  // a request that was lost
+        guard case .full(let query) = try RosterService.fetch(on: connection, cachedVer: nil) else {
+            throw ConnectionError.protocolViolation("the server answered a roster request without the roster")
+        }
+        var present: [JID: RosterItem] = [:]
+        for item in query.items { present[item.jid.bare] = item }
+        var stanzas: [XMLElement] = []
+        var sets: Set<String> = []
+        var asking: [JID] = []
+        for contact in job.contacts {
+            let item = present[contact.jid]
+            if item == nil || item?.name != contact.name || item?.groups != contact.groups {
+                let iq = RosterService.setIq(contact, id: connection.makeID())
+                sets.insert(iq.id)
+                stanzas.append(iq.element)
+            }
+            let subscription = item?.subscription ?? .none
+            if approving && !subscription.sendsPresence {
+                stanzas.append(PresenceService.subscription(.subscribed, to: contact.jid).element)
+            }
+            if !subscription.receivesPresence && !(item?.ask ?? false) {
+                stanzas.append(PresenceService.subscription(.subscribe, to: contact.jid).element)
+                asking.append(contact.jid)
+            }
+        }
+        var start = 0
+        while start < stanzas.count {
+            if start > 0 && settings.shouldStop() { return false }
+            let window = Array(stanzas[start..<min(start + RosterPhase.window, stanzas.count)])
+            var refusal: StanzaError?
+            // Once the ping is answered, the server has handled every stanza before it.
+            try PresenceService.barrier(on: connection, account: account, sending: window) { event in
+                if case .reply(let iq) = event, sets.contains(iq.id), iq.type == .error, refusal == nil {
+                    refusal = iq.error ?? StanzaError(type: "cancel", condition: .undefinedCondition)
                 }
             }
-        } else {
-            try setItems(job.contacts, on: connection)
-            presences = job.contacts.map { PresenceService.subscription(.subscribe, to: $0.jid) }
+            if let refusal { throw ConnectionError.stanzaError(refusal) }
+            start += RosterPhase.window
         }
-        // Once the ping is answered, the server has handled every presence before it.
-        _ = try PresenceService.barrier(on: connection, account: account, sending: presences.map(\.element))
-    }
-
-    /// The roster sets, fifty in flight at a time.
-    private func setItems(_ items: [RosterItem], on connection: Connection) throws(ConnectionError) {
-        var start = 0
-        while start < items.count {
-            let chunk = items[start..<min(start + 50, items.count)]
-            let iqs = chunk.map { RosterService.setIq($0, id: connection.makeID()) }
-            try connection.send(iqs.map(\.element))
-            for iq in iqs { _ = try connection.awaitReply(id: iq.id) }
-            start += 50
-        }
+        if !asking.isEmpty { requested.withLock { $0.formUnion(asking) } }
+        return true
     }
 
     private func record(_ updates: [(line: Int, state: String, error: String?)]) throws {
