@@ -17,7 +17,7 @@ server's process from /proc/PID/stat over the step).
 
 usage: school_bench.py KIND BIN_DIR CLASSES PUPILS TEACHERS JOBS
 """
-import os, subprocess, sys, tempfile, threading, time
+import csv, os, subprocess, sys, tempfile, threading, time
 
 kind, bin_dir, classes, pupils, teachers, jobs = sys.argv[1:7]
 here = os.path.dirname(os.path.abspath(__file__))
@@ -48,17 +48,11 @@ def start_server():
 def csv_file(name, extra=0, rosters=True):
     path = os.path.join(work, name)
     sh("/usr/bin/python3", f"{here}/gen_school.py", path, classes, pupils, teachers, "localhost", str(extra))
-    if not rosters:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().split("\r\n")
-        import csv, io
-        out = io.StringIO()
-        w = csv.writer(out, lineterminator="\r\n")
-        for rec in csv.reader(lines):
-            if rec:
-                w.writerow(rec[:3])
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(out.getvalue())
+    if not rosters:  # the same rows without their groups and contacts columns
+        with open(path, encoding="utf-8", newline="") as f:
+            records = list(csv.reader(f))
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            csv.writer(f, lineterminator="\r\n").writerows(r[:3] for r in records)
     return path
 
 
