@@ -145,8 +145,17 @@ final class RosterPhase: @unchecked Sendable {
     /// One pass, `jobs` accounts at a time; stops taking rows when interrupted or when one
     /// fails in a way that ends the run (thrown once every worker stopped).
     private func run(_ jobs: [Job], approving: Bool) throws -> BatchEnd {
-        try WorkerThreads.drain(jobs.count, workers: settings.jobs, shouldStop: settings.shouldStop) { index in
-            try self.runJob(jobs[index], approving: approving)
+        guard !jobs.isEmpty else { return .completed }
+        let pass = approving ? 2 : 1
+        let finished = Mutex(0)
+        recorderLock.withLock { _ in recorder.events.rosterProgress(pass: pass, done: 0, total: jobs.count) }
+        return try WorkerThreads.drain(jobs.count, workers: settings.jobs, shouldStop: settings.shouldStop) { index in
+            let ended = try self.runJob(jobs[index], approving: approving)
+            if ended {
+                let done = finished.withLock { n in n += 1; return n }
+                self.recorderLock.withLock { _ in self.recorder.events.rosterProgress(pass: pass, done: done, total: jobs.count) }
+            }
+            return ended
         }
     }
 
@@ -216,18 +225,50 @@ final class RosterPhase: @unchecked Sendable {
             if start > 0 && settings.shouldStop() { return false }
             let window = Array(stanzas[start..<min(start + RosterPhase.window, stanzas.count)])
             var refusal: StanzaError?
-            // Once the ping is answered, the server has handled every stanza before it.
-            try PresenceService.barrier(on: connection, account: account, sending: window) { event in
+            guard try handled(window, on: connection, account: account, each: { event in
                 if case .reply(let iq) = event, sets.contains(iq.id), iq.type == .error, refusal == nil {
                     refusal = iq.error ?? StanzaError(type: "cancel", condition: .undefinedCondition)
                 }
-            }
+            }) else { return false }
             if let refusal { throw ConnectionError.stanzaError(refusal) }
             start += RosterPhase.window
         }
         if !asking.isEmpty { requested.withLock { $0.formUnion(asking) } }
         return true
     }
+
+    /// Sends `window` and a ping, and waits for the pong: once it is answered, the server has
+    /// handled every stanza before it. Waits in slices, so that once asked to stop it gives up
+    /// after `stopGrace` (the window is redone by `--resume`: each pass reads before it sends).
+    /// False when it gave up that way.
+    private func handled(_ window: [XMLElement], on connection: Connection, account: JID,
+                         each: (IncomingEvent) -> Void) throws -> Bool {
+        let id = connection.makeID()
+        var ping = Iq(type: .get, id: id, payload: XMLElement("ping", namespace: Namespace.ping))
+        ping.to = try? JID(local: nil, domain: account.domain)
+        try connection.send(window + [ping.element])
+        let deadline = ContinuousClock.now + connection.timeout
+        var stopSeen: ContinuousClock.Instant?
+        while true {
+            let now = ContinuousClock.now
+            if stopSeen == nil && settings.shouldStop() { stopSeen = now }
+            if let stopSeen, now - stopSeen >= RosterPhase.stopGrace { return false }
+            let slice = min(deadline, now + .milliseconds(250))
+            let event: IncomingEvent
+            do {
+                event = try PresenceService.next(on: connection, account: account, deadline: slice)
+            } catch {
+                guard case .timedOut = error, ContinuousClock.now < deadline else { throw error }
+                continue
+            }
+            if case .reply(let iq) = event, iq.id == id { return true }
+            each(event)
+        }
+    }
+
+    /// How long a window still in the server's hands is awaited once the run is asked to stop,
+    /// within the 3 s the manual promises for Ctrl-C.
+    static let stopGrace = Duration.seconds(2)
 
     private func record(_ updates: [(line: Int, state: String, error: String?)]) throws {
         try recorderLock.withLock { _ throws(JournalError) in try recorder.journal.recordRoster(updates) }
