@@ -137,7 +137,9 @@ extension RegisterTool {
                     + "the same as CSV, atomically with mode 0600: line, jid, status, error, profile, then password when the batch "
                     + "has generated passwords (they appear nowhere else), then note. A row not finished yet shows its journal "
                     + "state there: pending, sent, conflict, or registered (created, its profile still to set). A progress bar "
-                    + "with rate and ETA is drawn on stderr when it is a terminal; a summary follows, counting what the server did.",
+                    + "with rate and ETA is drawn on stderr when it is a terminal, then one for each pass of the roster "
+                    + "phase (rosters, requests; rosters, approvals), counting accounts; an account given up is named as it "
+                    + "happens; a summary follows, counting what the server did.",
                 "A server that throttles registrations is waited for, with back-off, and every row is tried again; "
                     + "after a while without any progress the batch stops with exit status 11, and --resume continues "
                     + "later. A server closed to this client (registration closed or by invitation only) stops the batch "
@@ -145,7 +147,10 @@ extension RegisterTool {
                 "--admin provisions through the server's administration commands (XEP-0133) instead of in-band "
                     + "registration, for servers where registration is closed: the administrator logged in with "
                     + "xmpp-login (the active account, or -a ADMIN) runs add-user for each row, or with --delete "
-                    + "delete-user, or with --passwd change-user-password. --delete and --passwd then need no password "
+                    + "delete-user, or with --passwd change-user-password. Without --server, --direct-tls, --ca-file or --pin on "
+                    + "the command line, the rows of the administrator's own domain use those xmpp-login remembered for the "
+                    + "administrator (so 'xmpp-login admin@example.org --server HOST --ca-file CA' once is enough). "
+                    + "--delete and --passwd then need no password "
                     + "column (--passwd still needs new_password, or --generate-passwords), since no account logs in. "
                     + "--jobs streams authenticated as the administrator each learn the command's form once and then "
                     + "carry --jobs-many rows' commands in flight at a time, as registration streams do; the journal, "
@@ -276,7 +281,10 @@ extension RegisterTool {
             let adminSession = options.admin || options.invite ? try AdminLogin.session(context) : nil
             StopSignal.install(secondSignalKills: true)
             output.start(total: plan.toDo)
-            let endpoints = BatchEndpoints(context: context)
+            let administrator = try adminSession.flatMap { session in
+                try env.accounts.load().accounts[session.jid.description].map { (jid: session.jid, settings: $0) }
+            }
+            let endpoints = BatchEndpoints(context: context, administrator: administrator)
             var end = BatchEnd.completed
             var fatal: (any Error)?
             do {
