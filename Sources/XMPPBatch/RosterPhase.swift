@@ -61,6 +61,8 @@ final class RosterPhase: @unchecked Sendable {
     private let connect: @Sendable (_ domain: String) throws -> Connection
     /// Contacts a first pass sent a request to: they approve it in the second pass.
     private let requested = Mutex(Set<JID>())
+    /// Accounts whose requests the second pass approves: those whose first pass went through.
+    private var approvable: Set<JID> = []
 
     init(plan: BatchPlan, settings: RegistrationEngine.Settings, recorder: BatchRecorder, resource: String?,
          memory: RosterMemory? = nil, connect: @escaping @Sendable (_ domain: String) throws -> Connection) {
@@ -129,16 +131,21 @@ final class RosterPhase: @unchecked Sendable {
                        digest: RosterMemory.digest(all))
         }
         if try run(firstPass, approving: false) == .interrupted { return .interrupted }
-        // A contact whose roster is done (earlier, or left as it was) approves the requests this
-        // run's first pass sent it.
+        // The second pass: every account whose first pass went through, and each account whose
+        // roster is done (earlier, or left as it was) that this run's first pass sent a request.
+        // An account whose first pass failed (a refused password) sent no request, so nobody
+        // approves it: a `subscribed` without a request is a pre-approval, and Prosody 13 later
+        // leaves such a pair `both` on one side and `from` + ask on the other (measured).
         let asked = requested.withLock { $0 }
-        let doneNow = try recorder.journal.entries().filter { [State.done.rawValue, State.unchanged.rawValue].contains($0.roster) }
-            .map(\.line)
-        for line in doneNow where plan.rosterRows[line].map({ asked.contains($0.jid) }) ?? false {
+        let states = try recorder.journal.entries().reduce(into: [Int: State]()) { $0[$1.line] = State(rawValue: $1.roster ?? "") }
+        var approvable: Set<JID> = []
+        for (line, row) in plan.rosterRows where [.requested, .done, .unchanged].contains(states[line]) { approvable.insert(row.jid) }
+        for (line, row) in plan.rosterRows where [.done, .unchanged].contains(states[line]) && asked.contains(row.jid) {
             secondPass.append(line)
         }
-        secondPass += firstPass.map(\.row.line)
+        secondPass += firstPass.map(\.row.line).filter { states[$0] == .requested }
         let second = Set(secondPass).sorted().compactMap { plan.rosterRows[$0] }.map(job)
+        self.approvable = approvable
         return try run(second, approving: true)
     }
 
@@ -181,7 +188,13 @@ final class RosterPhase: @unchecked Sendable {
                 pause(settings.backoff.delay(failures: failures))
                 if settings.shouldStop() { return false }
             } catch let error as ConnectionError where LoginPhase.isRowFailure(error) {
-                let text = "roster not set: \(error)"
+                // A password the report carried that no longer works was most likely reset since
+                // (passwd --admin): the report cannot know, so say where the current one goes.
+                let text = error.isAuthRejection
+                    ? "roster not set: the server refused this batch's password for the account (\(error)); if it was changed "
+                        + "since (xmpp-register passwd --admin), put the current one in the report's password column (or the "
+                        + "CSV's) and run again"
+                    : "roster not set: \(error)"
                 try record([(job.row.line, State.failed.rawValue, text)])
                 recorderLock.withLock { _ in recorder.note("\(job.row.jid): \(text)") }
                 return true
@@ -212,7 +225,7 @@ final class RosterPhase: @unchecked Sendable {
                 stanzas.append(iq.element)
             }
             let subscription = item?.subscription ?? .none
-            if approving && !subscription.sendsPresence {
+            if approving && !subscription.sendsPresence && approvable.contains(contact.jid) {
                 stanzas.append(PresenceService.subscription(.subscribed, to: contact.jid).element)
             }
             if !subscription.receivesPresence && !(item?.ask ?? false) {

@@ -169,6 +169,47 @@ final class RosterBatchEndToEndTests: XCTestCase {
         }
     }
 
+    /// The administrator resets a pupil's password (passwd --admin) after the batch: the report
+    /// still holds the old one. A later run that has to log in as that pupil (a new classmate)
+    /// says the password was refused and where the current one goes; once the report has it,
+    /// the run finishes.
+    func testAPasswordResetByTheAdministratorIsNamedAndTheReportTakesTheNewOne() throws {
+        let admin = try AdminServer.require()
+        let t = try admin.adminRunner()
+        let tag = String(ToolRunner.username("").prefix(5))
+        let members = (0..<4).map { "rw\(tag)\($0)@\(t.server.domain)" }
+        let csv = t.home + "/reset.csv"
+        func write(_ count: Int) throws {
+            try Data((["jid,groups,contacts"] + members.prefix(count).map { "\($0),G,G" }).joined(separator: "\n").utf8)
+                .write(to: URL(fileURLWithPath: csv))
+        }
+        let report = t.home + "/reset-report.csv"
+        let args = ["batch", csv, "--admin", "--generate-passwords", "--report", report] + t.serverArgs
+        try write(3)
+        let first = try t.run("xmpp-register", args, timeout: 120)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let old = try XCTUnwrap(try reportRows(report)[members[0]]?["password"])
+        let reset = try t.run("xmpp-register", ["passwd", "--admin", members[0], "--password-stdin"] + t.serverArgs,
+                              stdin: "the-new-password-1\n")
+        XCTAssertEqual(reset.status, 0, reset.stderr)
+
+        try write(4)
+        let refused = try t.run("xmpp-register", args, timeout: 120)
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("\(members[0]): roster not set: the server refused this batch's password"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("put the current one in the report's password column"), refused.stderr)
+        XCTAssertEqual(refused.stderr.components(separatedBy: "roster not set").count, 2, "said once, not once per pass")
+
+        let text = try String(contentsOfFile: report, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: old, with: "the-new-password-1").utf8).write(to: URL(fileURLWithPath: report))
+        let fixed = try t.run("xmpp-register", args, timeout: 120)
+        XCTAssertEqual(fixed.status, 0, fixed.stderr)
+        XCTAssertTrue(fixed.stderr.contains("4 rosters done"), fixed.stderr)
+        let roster = try self.roster(t, members[0], "the-new-password-1")
+        XCTAssertEqual(Set(roster.keys), Set(members.dropFirst()))
+        XCTAssertTrue(roster.values.allSatisfy { $0["subscription"] as? String == "both" }, "\(roster)")
+    }
+
     /// The report's rows by JID, each as column → value.
     private func reportRows(_ path: String) throws -> [String: [String: String]] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
