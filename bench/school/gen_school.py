@@ -24,12 +24,11 @@ def name(i):
 
 everyone = ";".join(class_names + ["Teachers"])
 for t in range(teachers):
-    rows.append(f"teacher{t}@{domain},T{t},\"{name(t + 1000)}\",Teachers,\"{everyone}\"")
-n = 0
+    rows.append(f"teacher{t}@{domain},T{t},\"{name(t + 100000)}\",Teachers,\"{everyone}\"")
 for c, group in enumerate(class_names):
     count = pupils + (extra if c == 0 else 0)
     for p in range(count):
+        n = c * 1000 + p  # a pupil's name depends on its place only, so an added pupil changes no other row
         rows.append(f"pupil{c}-{p}@{domain},P{n},\"{name(n)}\",{group},\"{group};Teachers\"")
-        n += 1
 with open(out, "w", encoding="utf-8") as f:
     f.write("\r\n".join(rows) + "\r\n")
