@@ -26,7 +26,7 @@ import XMPPStorage
 /// the approving side `both` but never gave the requester its `to` (measured: one pair of two,
 /// in `RosterBatchEndToEndTests`), and Prosody 13 stores the request beside the pre-approval and
 /// leaves the approving side at `none` (mod_presence), so it would cost a stanza, not save one.
-/// Stanzas go out `window` at a time, each window closed by a ping: the server's queue for the
+/// Stanzas go out `window` (8) at a time, each window closed by a ping: the server's queue for the
 /// batch stays short, so other clients (a pupil logging in) are served in between, a slow server
 /// shows as progress rather than one long wait, and Ctrl-C is seen between windows.
 /// The account is never available (no initial presence), so no presence reaches it and its
@@ -49,8 +49,10 @@ final class RosterPhase: @unchecked Sendable {
     /// Rows whose account exists with a password this batch knows can take part.
     static let accountStatuses: Set<JournalStatus> = [.created, .exists, .updated, .registered]
 
-    /// Stanzas sent before a ping waits for the server to have handled them.
-    static let window = 32
+    /// Stanzas sent before a ping waits for the server to have handled them. A log-in by someone
+    /// else waits behind up to `--jobs` windows at each of its round trips: with 32, a pupil's
+    /// log-in took up to 16 s on a busy Prosody 13 (bench/school, DESIGN-NOTES.md).
+    static let window = 8
 
     private let plan: BatchPlan
     private let settings: RegistrationEngine.Settings
