@@ -61,8 +61,13 @@ final class RosterPhase: @unchecked Sendable {
     private let resource: String?
     private let memory: RosterMemory?
     private let connect: @Sendable (_ domain: String) throws -> Connection
-    /// Contacts a first pass sent a request to: they approve it in the second pass.
-    private let requested = Mutex(Set<JID>())
+    /// Who each first pass sent a request to (target → requesters): they approve it, in their
+    /// own first pass when the requester's had finished before it began, else in the second.
+    private let requested = Mutex([JID: Set<JID>]())
+    /// Accounts whose first pass finished in this run, so their requests wait to be approved.
+    private let firstPassed = Mutex(Set<JID>())
+    /// Whom each account approved in its first pass.
+    private let approvedEarly = Mutex([JID: Set<JID>]())
     /// Accounts whose requests the second pass approves: those whose first pass went through.
     private var approvable: Set<JID> = []
 
@@ -132,6 +137,9 @@ final class RosterPhase: @unchecked Sendable {
             return Job(row: row, password: passwords[row.jid] ?? "", contacts: all.filter { passwords[$0.jid] != nil },
                        digest: RosterMemory.digest(all))
         }
+        // Accounts new in this run go first: the others' first passes then find their requests
+        // waiting and approve them at once.
+        firstPass = firstPass.filter { new.contains($0.row.jid) } + firstPass.filter { !new.contains($0.row.jid) }
         if try run(firstPass, approving: false) == .interrupted { return .interrupted }
         // The second pass: every account whose first pass went through, and each account whose
         // roster is done (earlier, or left as it was) that this run's first pass sent a request.
@@ -139,11 +147,12 @@ final class RosterPhase: @unchecked Sendable {
         // approves it: a `subscribed` without a request is a pre-approval, and Prosody 13 later
         // leaves such a pair `both` on one side and `from` + ask on the other (measured).
         let asked = requested.withLock { $0 }
+        let early = approvedEarly.withLock { $0 }
         let states = try recorder.journal.entries().reduce(into: [Int: State]()) { $0[$1.line] = State(rawValue: $1.roster ?? "") }
         var approvable: Set<JID> = []
         for (line, row) in plan.rosterRows where [.requested, .done, .unchanged].contains(states[line]) { approvable.insert(row.jid) }
-        for (line, row) in plan.rosterRows where [.done, .unchanged].contains(states[line]) && asked.contains(row.jid) {
-            secondPass.append(line)
+        for (line, row) in plan.rosterRows where [.done, .unchanged].contains(states[line]) {
+            if !(asked[row.jid] ?? []).subtracting(early[row.jid] ?? []).isEmpty { secondPass.append(line) }
         }
         secondPass += firstPass.map(\.row.line).filter { states[$0] == .requested }
         let second = Set(secondPass).sorted().compactMap { plan.rosterRows[$0] }.map(job)
@@ -175,9 +184,12 @@ final class RosterPhase: @unchecked Sendable {
         let reached = approving ? State.done : State.requested
         while true {
             do {
-                guard try perform(job, approving: approving) else { return false }
-                try record([(job.row.line, reached.rawValue, nil)])
-                if approving { memory?.remember(job.row.jid, digest: job.digest) }
+                guard let complete = try perform(job, approving: approving) else { return false }
+                // A first pass that left nothing to approve is done without a second one.
+                let state = complete ? State.done : reached
+                try record([(job.row.line, state.rawValue, nil)])
+                if state == .done { memory?.remember(job.row.jid, digest: job.digest) }
+                if !approving { firstPassed.withLock { _ = $0.insert(job.row.jid) } }
                 return true
             } catch let error as ConnectionError where error.isTransient {
                 failures += 1
@@ -205,8 +217,12 @@ final class RosterPhase: @unchecked Sendable {
     }
 
     /// One account's pass: reads its roster, then sends what it lacks, `window` stanzas at a
-    /// time. False when asked to stop between windows.
-    private func perform(_ job: Job, approving: Bool) throws -> Bool {
+    /// time. The first pass also approves the contacts whose first pass finished before it began
+    /// (their requests are waiting): after one more pupil, the class and the teachers approve it
+    /// at once and need no second log-in. Nil when asked to stop between windows; else whether
+    /// nothing is left for the account to approve.
+    private func perform(_ job: Job, approving: Bool) throws -> Bool? {
+        let approving_ = approving ? approvable : firstPassed.withLock { $0 }
         let connection = try connect(job.row.jid.domain)
         defer { connection.close() }
         _ = try connection.authenticate(username: job.row.jid.local ?? "", credential: .password(job.password), usedSCRAMBefore: false)
@@ -219,6 +235,8 @@ final class RosterPhase: @unchecked Sendable {
         var stanzas: [XMLElement] = []
         var sets: Set<String> = []
         var asking: [JID] = []
+        var approved: Set<JID> = []
+        var complete = true
         for contact in job.contacts {
             let item = present[contact.jid]
             if item == nil || item?.name != contact.name || item?.groups != contact.groups {
@@ -227,8 +245,13 @@ final class RosterPhase: @unchecked Sendable {
                 stanzas.append(iq.element)
             }
             let subscription = item?.subscription ?? .none
-            if approving && !subscription.sendsPresence && approvable.contains(contact.jid) {
-                stanzas.append(PresenceService.subscription(.subscribed, to: contact.jid).element)
+            if !subscription.sendsPresence {
+                if approving_.contains(contact.jid) {
+                    stanzas.append(PresenceService.subscription(.subscribed, to: contact.jid).element)
+                    approved.insert(contact.jid)
+                } else {
+                    complete = false
+                }
             }
             if !subscription.receivesPresence && !(item?.ask ?? false) {
                 stanzas.append(PresenceService.subscription(.subscribe, to: contact.jid).element)
@@ -237,19 +260,22 @@ final class RosterPhase: @unchecked Sendable {
         }
         var start = 0
         while start < stanzas.count {
-            if start > 0 && settings.shouldStop() { return false }
+            if start > 0 && settings.shouldStop() { return nil }
             let window = Array(stanzas[start..<min(start + RosterPhase.window, stanzas.count)])
             var refusal: StanzaError?
             guard try handled(window, on: connection, account: account, each: { event in
                 if case .reply(let iq) = event, sets.contains(iq.id), iq.type == .error, refusal == nil {
                     refusal = iq.error ?? StanzaError(type: "cancel", condition: .undefinedCondition)
                 }
-            }) else { return false }
+            }) else { return nil }
             if let refusal { throw ConnectionError.stanzaError(refusal) }
             start += RosterPhase.window
         }
-        if !asking.isEmpty { requested.withLock { $0.formUnion(asking) } }
-        return true
+        if !asking.isEmpty {
+            requested.withLock { asked in for jid in asking { asked[jid, default: []].insert(job.row.jid) } }
+        }
+        if !approving { approvedEarly.withLock { $0[job.row.jid] = approved } }
+        return complete || approving
     }
 
     /// Sends `window` and a ping, and waits for the pong: once it is answered, the server has
