@@ -1,3 +1,5 @@
+import TextFormats
+
 /// Parses a command line against a `ToolSpec`.
 ///
 /// Rules: `--x=v`, `--x v`, `-x v`, `-xv`, bundled flags `-abc`; `--` ends the options;

@@ -1,54 +1,63 @@
-/// The `--help` text of a tool and of each subcommand, wrapped at 80 columns; hidden items are
-/// left out. The output is deterministic and ends in a newline.
+/// The `--help` text of a tool and of each subcommand: a summary that fits a screen (usage, one
+/// paragraph, a row per argument, subcommand and option with the first sentence of its help, and
+/// where the manual is). The explanations, rules and examples are the man page's
+/// (`ManPageRenderer`, from the same specs). Wrapped at 80 columns; hidden items are left out.
+/// The output is deterministic and ends in a newline.
 public enum HelpRenderer {
     /// Columns the text is wrapped at.
     public static let width = 80
     private static let labelLimit = 28
 
-    /// Help for the tool: usage, description, subcommands, the default subcommand's arguments
-    /// and options if it has one, common options and examples.
+    /// Help for the tool: usage, summary, subcommands, the default subcommand's arguments and
+    /// options if it has one, and the common options by name.
     public static func tool(_ spec: ToolSpec) -> String {
         var usage: [String] = []
         if let main = spec.defaultCommand { usage.append(usageLine(spec.name, main)) }
         if !spec.visibleSubcommands.isEmpty { usage.append(spec.name + " [OPTIONS] COMMAND [ARGS...]") }
         var sections = [usageBlock(usage), TextLayout.wrap(TextLayout.sentence(spec.summary), width: width)]
-        sections += spec.description.map { TextLayout.wrap($0, width: width) }
         let commands = spec.visibleSubcommands.map { (label: $0.name, text: $0.summary) }
         let main = spec.defaultCommand
         let own = main?.visibleOptions ?? []
         let arguments = main.map(argumentRows) ?? []
         let globals = spec.globalOptions.filter { !$0.hidden }
         let labels = TextLayout.labelWidth(
-            commands.map(\.label) + arguments.map(\.label) + (own + globals).map(optionLabel), limit: labelLimit)
+            commands.map(\.label) + arguments.map(\.label) + own.map(optionLabel), limit: labelLimit)
         sections.append(section("Commands:", commands, labels))
         sections.append(section("Arguments:", arguments, labels))
         sections.append(section("Options:", own.map(optionRow), labels))
-        sections.append(section(own.isEmpty ? "Options:" : "Common options:", globals.map(optionRow), labels))
-        sections.append(examples(spec.examples))
+        sections.append(commonOptionList(globals, tool: spec.name))
+        var pointer = "The manual: man \(spec.name)."
         if !commands.isEmpty {
-            sections.append(["Run '\(spec.name) COMMAND --help' for the options of one command."])
+            pointer = "Run '\(spec.name) COMMAND --help' for the options of one command. " + pointer
         }
+        sections.append(TextLayout.wrap(pointer, width: width))
         return render(sections)
     }
 
-    /// Help for one subcommand: usage, summary, discussion, arguments, its options, the common
-    /// options and its examples.
+    /// Help for one subcommand: usage, summary, arguments, its options and the common options by name.
     public static func command(_ command: CommandSpec, in spec: ToolSpec) -> String {
         var sections = [usageBlock([usageLine(spec.name + " " + command.name, command)])]
         sections.append(TextLayout.wrap(command.summary, width: width))
-        sections += command.discussion.map { TextLayout.wrap($0, width: width) }
-        if !command.rules.isEmpty {
-            sections.append(TextLayout.wrap(command.rules.map(\.sentence).joined(separator: " "), width: width))
-        }
         let arguments = argumentRows(command)
         let own = command.visibleOptions
         let globals = spec.globalOptions.filter { !$0.hidden }
-        let labels = TextLayout.labelWidth(arguments.map(\.label) + (own + globals).map(optionLabel), limit: labelLimit)
+        let labels = TextLayout.labelWidth(arguments.map(\.label) + own.map(optionLabel), limit: labelLimit)
         sections.append(section("Arguments:", arguments, labels))
         sections.append(section("Options:", own.map(optionRow), labels))
-        sections.append(section("Common options:", globals.map(optionRow), labels))
-        sections.append(examples(command.examples))
+        sections.append(commonOptionList(globals, tool: spec.name))
+        sections.append(TextLayout.wrap("The manual, with examples: man \(spec.name) (\(command.name) under COMMANDS).", width: width))
         return render(sections)
+    }
+
+    /// The options every command takes, by name, as one paragraph: the man page's OPTIONS
+    /// explains them, and each help would otherwise repeat the same dozen rows.
+    private static func commonOptionList(_ options: [OptionSpec], tool: String) -> [String] {
+        guard !options.isEmpty else { return [] }
+        let names = options.map { option in
+            let name = (option.shortName.map { $0 + "/" } ?? "") + option.longName + (option.valueName.map { " " + $0 } ?? "")
+            return String(name.map { $0 == " " ? TextLayout.glue : $0 })
+        }
+        return TextLayout.wrap("Common options: " + names.joined(separator: ", ") + " (man \(tool), OPTIONS).", width: width)
     }
 
     /// `xmpp-roster remove [OPTIONS] JID`.
@@ -62,14 +71,15 @@ public enum HelpRenderer {
         return short + option.longName + (option.valueName.map { " " + $0 } ?? "")
     }
 
-    /// The help sentence followed by `[values: …]`, `[default: …]`, `[env: …]`, `[repeatable]`.
+    /// The first sentence of the help followed by `[values: …]`, `[default: …]`, `[env: …]`,
+    /// `[repeatable]`.
     static func optionText(_ option: OptionSpec) -> String {
         var notes: [String] = []
         if let allowed = option.completion.allowedValues { notes.append("values: " + allowed.joined(separator: ", ")) }
         if let value = option.defaultValue, option.takesValue { notes.append("default: " + value) }
         if let variable = option.env { notes.append("env: " + variable) }
         if option.repeatable { notes.append("repeatable") }
-        return ([option.help] + notes.map(note)).joined(separator: " ")
+        return ([TextLayout.firstSentence(option.help)] + notes.map(note)).joined(separator: " ")
     }
 
     private static func optionRow(_ option: OptionSpec) -> (label: String, text: String) {
@@ -79,7 +89,7 @@ public enum HelpRenderer {
     private static func argumentRows(_ command: CommandSpec) -> [(label: String, text: String)] {
         command.positionals.map { positional in
             let values = positional.completion.allowedValues.map { [note("values: " + $0.joined(separator: ", "))] }
-            return (positional.name, ([positional.help] + (values ?? [])).joined(separator: " "))
+            return (positional.name, ([TextLayout.firstSentence(positional.help)] + (values ?? [])).joined(separator: " "))
         }
     }
 
@@ -96,17 +106,6 @@ public enum HelpRenderer {
         _ title: String, _ rows: [(label: String, text: String)], _ labelWidth: Int
     ) -> [String] {
         rows.isEmpty ? [] : [title] + TextLayout.table(rows, labelWidth: labelWidth, width: width)
-    }
-
-    private static func examples(_ examples: [Example]) -> [String] {
-        guard !examples.isEmpty else { return [] }
-        var lines = ["Examples:"]
-        for (number, example) in examples.enumerated() {
-            if number > 0 { lines.append("") }
-            lines += TextLayout.wrap(example.explanation, width: width, indent: 2)
-            lines.append("    $ " + example.command)
-        }
-        return lines
     }
 
     /// Non-empty blocks separated by blank lines.

@@ -1,3 +1,5 @@
+import TextFormats
+
 /// Second pass of `ArgumentParser`: reads every option and positional of one subcommand.
 struct ParseState {
     let spec: ToolSpec

@@ -57,8 +57,47 @@ enum TextLayout {
         return first.uppercased() + text.dropFirst() + ending
     }
 
+    /// The first sentence of `text`, what `--help` shows of an option's explanation: up to the
+    /// first `. ` or `: ` outside parentheses (what follows a colon explains the detail), ending
+    /// in a full stop.
+    static func firstSentence(_ text: String) -> String {
+        var depth = 0
+        var previous: Character?
+        var end = text.endIndex
+        for index in text.indices {
+            let character = text[index]
+            switch character {
+            case "(", "[": depth += 1
+            case ")", "]": depth = max(0, depth - 1)
+            case " " where depth == 0 && [".", ":"].contains(previous) && !abbreviation(text[..<index]):
+                end = text.index(before: index)
+            default: break
+            }
+            if end != text.endIndex { break }
+            previous = character
+        }
+        let sentence = text[..<end].trimmingCharacters()
+        guard let last = sentence.last else { return "" }
+        return ".!?".contains(last) ? sentence : sentence + "."
+    }
+
+    /// Whether `text` ends in an abbreviation whose full stop ends no sentence.
+    private static func abbreviation(_ text: Substring) -> Bool {
+        ["e.g.", "i.e.", "etc.", "vs."].contains { text.hasSuffix($0) }
+    }
+
     /// The width to give labels: the widest one, but at most `limit`.
     static func labelWidth(_ labels: [String], limit: Int) -> Int {
         min(labels.map(\.count).max() ?? 0, limit)
+    }
+}
+
+extension Substring {
+    /// The text without a trailing `:` and without surrounding spaces.
+    fileprivate func trimmingCharacters() -> String {
+        var text = self
+        while let last = text.last, last == " " || last == ":" { text = text.dropLast() }
+        while let first = text.first, first == " " { text = text.dropFirst() }
+        return String(text)
     }
 }

@@ -31,9 +31,9 @@ static inline int xt_uc_width_decomposition(uint32_t c, uint32_t *out) {
 
 /// NFC (`compatibility` false) or NFKC of `n` code points: a malloc'ed buffer of `*length`
 /// code points for the caller to free, or NULL when out of memory or the input is not valid.
-/// Defined in CLazyLibraries: UNINORM_NFC/NFKC are data of libunistring, which is loaded on
-/// first use, and only functions can be reached through its trampolines.
-uint32_t *xt_u32_normalize(bool compatibility, const uint32_t *s, size_t n, size_t *length);
+static inline uint32_t *xt_u32_normalize(bool compatibility, const uint32_t *s, size_t n, size_t *length) {
+    return u32_normalize(compatibility ? UNINORM_NFKC : UNINORM_NFC, s, n, NULL, length);
+}
 
 /// Unicode toLowerCase (full mappings, Final_Sigma context, no language tailoring), as
 /// xt_u32_normalize returns its result.

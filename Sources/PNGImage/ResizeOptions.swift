@@ -21,7 +21,7 @@ public struct ResizeOptions: Sendable, Equatable {
     public var maxInputSide: Int
 
     /// Convert ICC-profiled (PNG iCCP, JPEG APP2) and gAMA/cHRM-tagged inputs to sRGB before
-    /// averaging. Off treats every input as sRGB, as before Little CMS came in (benchmarks, tests).
+    /// averaging. Off treats every input as sRGB (benchmarks, tests).
     public var manageColour: Bool
 
     /// Defaults: 100 px, crop, at most 100 megapixels and 30,000 px a side, colour managed.

@@ -1,19 +1,19 @@
 /// Push parser for one XMPP stream (RFC 6120 §4): the depth-0 element is the stream header,
 /// each completed depth-1 element is one event.
 ///
-/// Feed bytes in chunks of any size, down to one byte. It is built on expat's push
+/// Feed bytes in chunks of any size, down to one byte. It is built on libxml2's SAX2 push
 /// parser and refuses DTDs, entities other than the predefined five, comments and processing
 /// instructions, and enforces `XMLLimits`. Whitespace between stanzas is dropped; text inside
 /// stanzas is kept, adjacent pieces coalesced. One owner at a time: not `Sendable`.
 public final class XMLStreamParser {
     /// The limits this parser enforces.
     public let limits: XMLLimits
-    private var session: ExpatSession
+    private var session: LibXMLSession
 
     /// Creates a parser waiting for a stream header.
     public init(limits: XMLLimits = XMLLimits()) {
         self.limits = limits
-        session = ExpatSession(streamMode: true, limits: limits)
+        session = LibXMLSession(streamMode: true, limits: limits)
     }
 
     /// Parses the next bytes of the stream and returns the events they completed, in order.
@@ -35,10 +35,10 @@ public final class XMLStreamParser {
         return events
     }
 
-    /// Starts over with a fresh expat parser for a new stream, as after STARTTLS or SASL
+    /// Starts over with a fresh libxml2 context for a new stream, as after STARTTLS or SASL
     /// success; clears any error.
     public func reset() {
-        session = ExpatSession(streamMode: true, limits: limits)
+        session = LibXMLSession(streamMode: true, limits: limits)
     }
 }
 
@@ -55,7 +55,7 @@ public func parseXMLDocument(bytes: some Collection<UInt8>, limits: XMLLimits = 
     if bytes.count > limits.maxStanzaBytes {
         throw .stanzaTooLarge(limit: limits.maxStanzaBytes)
     }
-    let session = ExpatSession(streamMode: false, limits: limits)
+    let session = LibXMLSession(streamMode: false, limits: limits)
     if bytes.withContiguousStorageIfAvailable({ session.feed($0, terminate: true) }) == nil {
         Array(bytes).withUnsafeBufferPointer { session.feed($0, terminate: true) }
     }

@@ -1,6 +1,6 @@
 /// Why XML could not be parsed. Every case is a reason to drop the stream.
 public enum XMLTreeError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Not well-formed or not namespace-well-formed: expat's message with line and column.
+    /// Not well-formed or not namespace-well-formed: libxml2's message with line and column.
     case malformed(String)
     /// A document type declaration (`<!DOCTYPE …>`) appeared; XMPP forbids them.
     case doctypeForbidden
@@ -16,7 +16,7 @@ public enum XMLTreeError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooDeep(limit: Int)
     /// One element carried more than `XMLLimits.maxAttributes` attributes.
     case tooManyAttributes(limit: Int)
-    /// expat could not create a parser (out of memory).
+    /// libxml2 could not create a parser context (out of memory).
     case parserUnavailable
 
     /// One line of human-readable text.

@@ -170,7 +170,7 @@ final class AdminEngine {
     }
 
     /// The domain a row's command is addressed to, parsed once per domain (a JID parse runs
-    /// PRECIS and IDNA: it was a tenth of the client's CPU per row, measured with perf).
+    /// PRECIS and IDNA, the costliest step of a row; docs/DESIGN-NOTES.md "Batch").
     private func target(_ index: Int) -> JID? {
         let domain = items[index].row.jid.domain
         if let known = targets[domain] { return known }

@@ -2,14 +2,20 @@ import CryptoPrimitives
 
 /// Exponential back-off with jitter, bounded: 0.25 s, 0.5 s, 1 s … up to `maximum`, each
 /// scaled by a random factor in [0.5, 1.5) so streams that failed together do not retry together.
-struct Backoff: Sendable {
+public struct Backoff: Sendable {
     /// The first delay.
-    var base: Duration = .milliseconds(250)
+    public var base: Duration = .milliseconds(250)
     /// The longest delay.
-    var maximum: Duration = .seconds(15)
+    public var maximum: Duration = .seconds(15)
+
+    /// Back-off from `base` up to `maximum`.
+    public init(base: Duration = .milliseconds(250), maximum: Duration = .seconds(15)) {
+        self.base = base
+        self.maximum = maximum
+    }
 
     /// The delay before retry number `failures` (1 for the first retry).
-    func delay(failures: Int) -> Duration {
+    public func delay(failures: Int) -> Duration {
         let exponent = min(max(failures - 1, 0), 20)
         let raw = base * (1 << exponent)
         let capped = raw > maximum ? maximum : raw

@@ -1,10 +1,37 @@
 import TextFormats
 
 /// Where each known column sits in the CSV, read from its header row (names in any order,
-/// case-insensitive, surrounding spaces ignored).
+/// case-insensitive, surrounding spaces ignored, and the spellings spreadsheets use: "Full name",
+/// "E-mail", "Class").
 public struct BatchColumns: Sendable, Equatable {
     /// Every column this tool understands.
     static let known = ["jid", "username", "password", "new_password", "nickname", "fullname", "email", "avatar", "groups", "contacts"]
+    /// Other names of the known columns, compared as `comparable(_:)` gives them: letters and
+    /// digits only, lower case ("E-mail" and "e_mail" are "email").
+    static let aliases: [String: String] = [
+        "newpassword": "new_password",
+        "user": "username", "userid": "username", "login": "username", "uid": "username",
+        "xmpp": "jid", "xmppaddress": "jid", "jabberid": "jid",
+        "pass": "password", "passwd": "password",
+        "nick": "nickname",
+        "name": "fullname", "displayname": "fullname", "fn": "fullname",
+        "mail": "email", "emailaddress": "email",
+        "photo": "avatar", "picture": "avatar", "image": "avatar",
+        "group": "groups", "class": "groups", "classes": "groups",
+        "contact": "contacts",
+    ]
+
+    /// The known column a header name stands for, if any.
+    static func canonical(_ name: String) -> String? {
+        let key = comparable(name)
+        if let column = known.first(where: { comparable($0) == key }) { return column }
+        return aliases[key]
+    }
+
+    /// `name` with only its letters and digits, lower-cased.
+    static func comparable(_ name: String) -> String {
+        String(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil })
+    }
     /// The columns applied after registration.
     static let profileColumns = ["nickname", "fullname", "email", "avatar"]
     /// The columns that build rosters between the batch's accounts (`RosterPlan`).
@@ -16,6 +43,8 @@ public struct BatchColumns: Sendable, Equatable {
     var count: Int
     /// Header names this tool does not know (ignored, with a warning).
     public var unknown: [String]
+    /// The known column nearest to each unknown name that is close to one ("did you mean").
+    public var suggestions: [String: String] = [:]
 
     /// Reads the header and checks the columns the configured mode needs.
     init(header: CSVRecord, configuration: BatchConfiguration) throws(BatchError) {
@@ -26,10 +55,18 @@ public struct BatchColumns: Sendable, Equatable {
         for (i, raw) in header.fields.enumerated() {
             let name = raw.trimmingWhitespaceAndQuotes().lowercased()
             guard !name.isEmpty else { continue }
-            guard index[name] == nil, !unknown.contains(name) else {
-                throw BatchError.badHeader("line \(header.line): the column '\(name)' appears twice in the header")
+            let column = BatchColumns.canonical(name)
+            guard column.map({ index[$0] == nil }) ?? !unknown.contains(name) else {
+                let same = column.map { $0 == name ? "" : " ('\(name)' is the \($0) column)" } ?? ""
+                throw BatchError.badHeader("line \(header.line): the column '\(column ?? name)' appears twice in the header\(same)")
             }
-            if BatchColumns.known.contains(name) { index[name] = i } else { unknown.append(name) }
+            if let column {
+                index[column] = i
+            } else {
+                unknown.append(name)
+                suggestions[name] = Suggestion.closest(to: BatchColumns.comparable(name), among: BatchColumns.known.map(BatchColumns.comparable))
+                    .flatMap { key in BatchColumns.known.first { BatchColumns.comparable($0) == key } }
+            }
         }
         let found = index
         let has = { (name: String) in found[name] != nil }

@@ -60,13 +60,15 @@ public enum BatchInput {
         return directory + "/" + name + ".sqlite3"
     }
 
-    /// A fresh password: 24 letters and digits (about 143 bits), nothing a shell or spreadsheet
-    /// could take for an option or a formula.
+    /// A fresh password: 24 letters and digits (about 140 bits), nothing a shell or spreadsheet
+    /// could take for an option or a formula, and none of the characters people misread on a
+    /// printed slip (O and 0, l, I and 1).
     static func generatePassword() -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789")
+        let unbiased = 256 - 256 % alphabet.count  // bytes at or above this would favour the first letters
         var out = ""
         while out.count < 24 {
-            for byte in Crypto.randomBytes(32) where byte < 248 && out.count < 24 {
+            for byte in Crypto.randomBytes(32) where Int(byte) < unbiased && out.count < 24 {
                 out.append(alphabet[Int(byte) % alphabet.count])
             }
         }

@@ -21,12 +21,13 @@ struct BatchValidator {
         self.baseDirectory = baseDirectory
     }
 
-    /// Checks `records` (the data rows, header excluded), in order.
+    /// Checks `records` (the data rows, header excluded), in order. A row of empty fields (what a
+    /// spreadsheet exports for a row that once held something) is no row.
     mutating func check(_ records: [CSVRecord]) -> [CheckedRow] {
         var firstLine: [JID: Int] = [:]
         var result: [CheckedRow] = []
         result.reserveCapacity(records.count)
-        for record in records {
+        for record in records where !record.fields.allSatisfy({ $0.trimmingSpaces().isEmpty }) {
             var checked = check(record)
             if case .valid(let row) = checked {
                 if let first = firstLine[row.jid] {

@@ -83,8 +83,8 @@ enum ProfileStep {
     }
 
     /// ejabberd 23.01 now and then answers a new account's first vCard set with item-not-found
-    /// when several of its accounts log in at once (measured: 2–4 rows in 40 at --jobs 4, none
-    /// at --jobs 1); the same request a moment later succeeds. A PEP publish answered so is the
+    /// when several of its accounts log in at once (never one at a time); the same request a
+    /// moment later succeeds. A PEP publish answered so is the
     /// same race: a PEP service creates a missing node on publish.
     static func isFreshAccountRace(_ error: any Error) -> Bool {
         switch error {

@@ -23,8 +23,8 @@ import XMPPStorage
 ///    waiting. Both passes are idempotent, so a crash redoes at most one account's, and a retry
 ///    after a time-out re-sends only what did not take effect.
 /// No pre-approval (`subscribed` before the request, RFC 6121 §3.4): Prosody 0.12 then marked
-/// the approving side `both` but never gave the requester its `to` (measured: one pair of two,
-/// in `RosterBatchEndToEndTests`), and Prosody 13 stores the request beside the pre-approval and
+/// the approving side `both` but never gave the requester its `to` (`RosterBatchEndToEndTests`),
+/// and Prosody 13 stores the request beside the pre-approval and
 /// leaves the approving side at `none` (mod_presence), so it would cost a stanza, not save one.
 /// Stanzas go out `window` (8) at a time, each window closed by a ping: the server's queue for the
 /// batch stays short, so other clients (a pupil logging in) are served in between, a slow server
@@ -50,8 +50,7 @@ final class RosterPhase: @unchecked Sendable {
     static let accountStatuses: Set<JournalStatus> = [.created, .exists, .updated, .registered]
 
     /// Stanzas sent before a ping waits for the server to have handled them. A log-in by someone
-    /// else waits behind up to `--jobs` windows at each of its round trips: with 32, a pupil's
-    /// log-in took up to 16 s on a busy Prosody 13 (bench/school, DESIGN-NOTES.md).
+    /// else waits behind up to `--jobs` windows at each of its round trips (DESIGN-NOTES.md).
     static let window = 8
 
     private let plan: BatchPlan
@@ -145,7 +144,7 @@ final class RosterPhase: @unchecked Sendable {
         // roster is done (earlier, or left as it was) that this run's first pass sent a request.
         // An account whose first pass failed (a refused password) sent no request, so nobody
         // approves it: a `subscribed` without a request is a pre-approval, and Prosody 13 later
-        // leaves such a pair `both` on one side and `from` + ask on the other (measured).
+        // leaves such a pair `both` on one side and `from` + ask on the other.
         let asked = requested.withLock { $0 }
         let early = approvedEarly.withLock { $0 }
         let states = try recorder.journal.entries().reduce(into: [Int: State]()) { $0[$1.line] = State(rawValue: $1.roster ?? "") }

@@ -40,9 +40,10 @@ public struct ProfileFetchPipeline {
         if let broken { return (pending.jid, .failure(.vcardTemp(.connection(broken)))) }
         var stored = StoredProfile()
         var failure: ProfileServiceError?
+        var refused: [ProfileStore] = []
         for (store, id) in pending.ids {
             do throws(ProfileServiceError) {
-                try read(store, id: id, jid: pending.jid, into: &stored)
+                if try !read(store, id: id, jid: pending.jid, into: &stored) { refused.append(store) }
             } catch {
                 // Every reply is read, so the stream stays in step; the first failure is the answer.
                 if failure == nil { failure = error }
@@ -50,32 +51,35 @@ public struct ProfileFetchPipeline {
             }
         }
         if let failure { return (pending.jid, .failure(failure)) }
-        if stored.isEmpty { return (pending.jid, .failure(.notFound(pending.jid))) }
+        if stored.isEmpty { return (pending.jid, .failure(.notFound(pending.jid, refused: refused))) }
         return (pending.jid, .success(stored))
     }
 
-    private func read(_ store: ProfileStore, id: String, jid: JID, into stored: inout StoredProfile) throws(ProfileServiceError) {
+    /// Reads one store's reply into `stored`; false when its access model refused this account
+    /// (a node it may not read is no store for it, but the answer says why nothing was found).
+    private func read(_ store: ProfileStore, id: String, jid: JID, into stored: inout StoredProfile) throws(ProfileServiceError) -> Bool {
         switch store {
         case .vcardTemp:
             do {
                 stored.vcardTemp = try VCardService.reply(on: connection, id: id, jid: jid)
             } catch {
-                if case .notFound = error { return }
+                if case .notFound = error { return true }
                 throw .vcardTemp(error)
             }
         case .vcard4:
             do {
                 stored.vcard4 = try ProfileService.vcard4(from: PubSubClient.itemsReply(on: connection, id: id, node: Namespace.vcard4Node))
             } catch where PubSubClient.isRefusal(error) {
-                return  // a node this account may not read is no store for it
+                return false
             } catch { throw .pep(error) }
         case .nick:
             do {
                 stored.nick = try ProfileService.nickname(from: PubSubClient.itemsReply(on: connection, id: id, node: Namespace.nick))
             } catch where PubSubClient.isRefusal(error) {
-                return
+                return false
             } catch { throw .pep(error) }
         }
+        return true
     }
 
     /// Sends requests until `window` JIDs are in flight, in one write.

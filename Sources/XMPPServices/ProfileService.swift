@@ -79,14 +79,20 @@ public enum ProfileServiceError: Error, Sendable, CustomStringConvertible {
     case vcardTemp(VCardServiceError)
     /// A PEP node failed.
     case pep(PubSubError)
-    /// No store holds anything for this JID.
-    case notFound(JID)
+    /// No store this account may read holds anything for this JID; `refused` are the PEP stores
+    /// whose access model kept it out (forbidden, not-authorized …), so the JID may well have a
+    /// profile that it shares only with others, such as its contacts.
+    case notFound(JID, refused: [ProfileStore] = [])
 
     public var description: String {
         switch self {
         case .vcardTemp(let e): return e.description
         case .pep(let e): return e.description
-        case .notFound(let jid): return "\(jid) has no vCard, vCard4 or nickname (or there is no such account)"
+        case .notFound(let jid, let refused) where !refused.isEmpty:
+            let names = refused.map(\.rawValue).joined(separator: " and ")
+            return "\(jid) has no vCard this account may read: its \(names) \(refused.count == 1 ? "node" : "nodes") "
+                + "refused to be read (shared with others only, such as its contacts)"
+        case .notFound(let jid, _): return "\(jid) has no vCard, vCard4 or nickname (or there is no such account)"
         }
     }
 

@@ -30,8 +30,8 @@ final class HelpTests: XCTestCase {
         XCTAssertTrue(help.contains("[repeatable]"))
         XCTAssertTrue(help.contains("[values: jid, name, group]"))
         XCTAssertTrue(help.contains("[default: jid]"))
-        XCTAssertTrue(help.contains("[env: XMPP_ACCOUNT]"))
-        XCTAssertTrue(help.contains("[default: 15]"))
+        XCTAssertTrue(help.contains("-a/--account JID"))
+        XCTAssertTrue(help.contains("--timeout SECONDS"))
         XCTAssertFalse(help.contains("debug-dump"))
         XCTAssertTrue(help.hasPrefix("Usage: xmpp-roster list [OPTIONS]\n"))
     }
@@ -81,6 +81,8 @@ final class HelpTests: XCTestCase {
         XCTAssertEqual(HelpRenderer.tool(Samples.roster), HelpRenderer.tool(Samples.roster))
     }
 
+    /// Usage, the summary, a row per argument and option with the first sentence of its help,
+    /// the common options by name, and where the manual is.
     func testSubcommandHelpLayout() throws {
         let remove = try XCTUnwrap(Samples.roster.command(named: "remove"))
         let expected = """
@@ -89,24 +91,38 @@ final class HelpTests: XCTestCase {
             Remove a contact and cancel both subscriptions.
 
             Arguments:
-              JID                       The contact; a bare name means that name on your
-                                        domain.
+              JID  The contact; a bare name means that name on your domain.
 
-            Common options:
-              -a, --account JID         Account to use (default: the active account).
-                                        [env: XMPP_ACCOUNT]
-                  --json                Print one JSON document with stable snake_case keys.
-                  --server HOST[:PORT]  Connect to this host, skipping the SRV lookup.
-                  --direct-tls          Use TLS from the first byte (XEP-0368).
-                  --ca-file PATH        Trust the certificates in this PEM file.
-                  --timeout SECONDS     Give up on the server after this long. [default: 15]
-                  --trace               Copy raw XML to stderr, credentials redacted.
-              -q, --quiet               Print nothing but data and errors.
-              -h, --help                Show this help and exit.
-                  --version             Print the version and exit.
+            Common options: -a/--account JID, --json, --server HOST[:PORT], --direct-tls,
+            --ca-file PATH, --timeout SECONDS, --trace, -q/--quiet, -h/--help, --version
+            (man xmpp-roster, OPTIONS).
+
+            The manual, with examples: man xmpp-roster (remove under COMMANDS).
 
             """
         XCTAssertEqual(HelpRenderer.command(remove, in: Samples.roster), expected)
+    }
+
+    /// What follows the first sentence (or a colon) is the man page's.
+    func testOptionRowsShowTheFirstSentence() {
+        let spec = ToolSpec(
+            name: "t", summary: "s", version: "1",
+            subcommands: [
+                CommandSpec(
+                    "run", summary: "r",
+                    options: [
+                        OptionSpec("jobs", value: "N", help: "Streams at once (default 4): each pipelines requests. More."),
+                        OptionSpec("prefix", value: "TEXT", help: "Honorific prefix, e.g. Dr. Shown first."),
+                        OptionSpec("note", value: "TEXT", help: "Free text (one line. or more)"),
+                    ])
+            ])
+        let help = HelpRenderer.command(spec.subcommands[0], in: spec)
+        XCTAssertTrue(help.contains("--jobs N       Streams at once (default 4).\n"), help)
+        XCTAssertTrue(help.contains("Honorific prefix, e.g. Dr.\n"), help)
+        XCTAssertTrue(help.contains("Free text (one line. or more).\n"), help)
+        XCTAssertFalse(help.contains("pipelines"))
+        let man = ManPageRenderer.render(spec, date: "2024-05-01")
+        XCTAssertTrue(man.contains("each pipelines requests"), man)
     }
 
     func testLongLabelsPutTheirTextOnTheNextLine() {

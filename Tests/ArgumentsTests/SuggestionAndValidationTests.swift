@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import Arguments
+@testable import TextFormats
 
 /// "Did you mean" distances, and the spec checks of `ToolSpec.problems()`.
 final class SuggestionAndValidationTests: XCTestCase {

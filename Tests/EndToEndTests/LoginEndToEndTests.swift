@@ -32,6 +32,25 @@ final class LoginEndToEndTests: XCTestCase {
         XCTAssertEqual(s["active"] as? Bool, true)
     }
 
+    /// Several --server at log-in are remembered in order: later commands, given none, fail over
+    /// past a dead first one as the log-in did (issue 27: exit 6 on the first).
+    func testEveryServerOfTheLogInIsTriedLater() throws {
+        try TestServer.require().requireLoginAccounts()
+        let t = try ToolRunner(server: try TestServer.require())
+        let (jid, password) = try t.makeAccount("fo")
+        // Port 1 on loopback: nothing listens, the connect is refused.
+        let login = try t.run("xmpp-login", [jid, "--server", "127.0.0.1:1", "--server", t.server.server,
+                                             "--ca-file", t.server.caFile], password: password)
+        XCTAssertEqual(login.status, 0, login.stderr)
+        let status = try t.run("xmpp-login", ["status", "--json"])
+        XCTAssertEqual(status.status, 0, status.stderr)
+        let doc = try XCTUnwrap(try ToolRunner.json(status) as? [String: Any])
+        let remembered = try XCTUnwrap(doc["remembered"] as? [String: Any])
+        XCTAssertEqual(remembered["servers"] as? [String], ["127.0.0.1:1", t.server.server])
+        let roster = try t.run("xmpp-roster", ["list", "--no-presence"])
+        XCTAssertEqual(roster.status, 0, roster.stderr)
+    }
+
     func testWrongPasswordExitsThree() throws {
         let t = try ToolRunner(server: try TestServer.require())
         let (jid, _) = try t.makeAccount("wp")

@@ -66,6 +66,32 @@ final class RosterPresenceEndToEndTests: XCTestCase {
         XCTAssertEqual(cached[alice]?["subscription"] as? String, "both")
     }
 
+    /// A server restart does not end a watch: it connects again by itself, prints what changed,
+    /// and nothing twice (a request the server redelivers to the new session was printed before).
+    func testWatchReconnectsAfterTheServerRestarts() throws {
+        try TestServer.require().require("rfc6121-roster", "the expected roster and subscription states are RFC 6121's")
+        let w = try RosterWorld()
+        let alice = try w.account("ra"), bot = try w.account("rb"), carol = try w.account("rc")
+        let watcher = try w.watch(bot)
+        XCTAssertEqual(try w.roster(alice, ["add", bot]).status, 0)
+        try watcher.waitFor { $0["event"] as? String == "subscription_request" && $0["jid"] as? String == alice }
+
+        try TestServer.require().restart()
+        let again = try watcher.waitFor(timeout: 90) { $0["event"] as? String == "online" && $0["reconnected"] as? Bool == true }
+        XCTAssertEqual(again["contacts"] as? Int, 0, "\(again)")
+        XCTAssertTrue(watcher.stderr.contains("connection lost ("), watcher.stderr)
+        XCTAssertEqual(try w.roster(bot, ["add", carol, "--name", "Carol"]).status, 0)
+        try watcher.waitFor { $0["event"] as? String == "roster_push" && $0["jid"] as? String == carol }
+        XCTAssertEqual(watcher.stop(SIGTERM), 0, watcher.stderr)
+
+        let events = watcher.events
+        XCTAssertEqual(events.filter { $0["event"] as? String == "subscription_request" }.count, 1, "\(events)")
+        // add makes two pushes (the item, then its pending request): each once.
+        let pushes = events.filter { $0["event"] as? String == "roster_push" }.map { "\($0["jid"] ?? "") ask=\($0["ask"] ?? "")" }
+        XCTAssertEqual(pushes.count, Set(pushes).count, "\(events)")
+        XCTAssertEqual(events.filter { $0["event"] as? String == "online" }.map { $0["reconnected"] as? Bool }, [false, true])
+    }
+
     func testWatchEndsWhenItsReaderGoes() throws {
         let w = try RosterWorld()
         let alice = try w.account("wr")

@@ -40,11 +40,16 @@ public struct CommandSurface: Equatable, CustomStringConvertible {
         return found
     }
 
-    /// The long options in the option rows of a help page.
+    /// The long options in the option rows of a help page and in its "Common options:" paragraph.
     public static func options(inHelp page: String) -> Set<String> {
         var found: Set<String> = []
         for line in page.split(separator: "\n") where line.hasPrefix("  -") || line.hasPrefix("      --") {
             if let long = line.split(separator: " ").first(where: { $0.hasPrefix("--") }) { found.insert(String(long)) }
+        }
+        for paragraph in page.components(separatedBy: "\n\n") where paragraph.hasPrefix("Common options: ") {
+            for word in paragraph.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "/" || $0 == "," || $0 == "(" }) {
+                if word.hasPrefix("--") { found.insert(String(word)) }
+            }
         }
         return found
     }

@@ -4,8 +4,8 @@ import XMLTree
 /// Events must not depend on how the bytes were split into reads.
 final class ChunkingTests: XCTestCase {
     /// A stream with multi-byte UTF-8 in names, attributes and text, CDATA, references,
-    /// `>`, `/>` and `?>` inside quoted values, a text run of over 1 KB (longer than
-    /// libxml2's 300-byte lookahead, the parser before expat), and a close.
+    /// `>`, `/>` and `?>` inside quoted values, a text run longer than libxml2's 300-byte
+    /// lookahead, and a close.
     static let stream: String = {
         let long = String(repeating: "äöü€𝄞 ", count: 80)
         return Fixture.header

@@ -3,8 +3,8 @@ import XMLTree
 
 /// Inputs FuzzXML found (fuzz/README.md), kept as regressions: each failed before its fix.
 final class FuzzRegressionTests: XCTestCase {
-    /// libxml2 (the parser then) handed `&` inside namespace declarations over as `&#38;`, as it
-    /// did in attribute values; only attribute values were decoded, so `xmlns='urn:a&amp;b'` gave the namespace
+    /// libxml2 hands `&` inside namespace declarations over as `&#38;`, as it does in attribute
+    /// values; only attribute values were decoded, so `xmlns='urn:a&amp;b'` gave the namespace
     /// `urn:a&#38;b`, and serializing that gave XML that did not parse back.
     /// Found by FuzzXML (minimized): `<a xmlns:stream='&amp;'><stream:fr></stream:fr>`.
     func testAmpersandInNamespaceDeclarations() throws {

@@ -1,12 +1,12 @@
 import XCTest
 import XMLTree
 
-/// Input that is not (namespace-)well-formed gives `.malformed` with expat's message and position.
+/// Input that is not (namespace-)well-formed gives `.malformed` with libxml2's message and position.
 final class MalformedTests: XCTestCase {
     func testMismatchedTags() throws {
         let message = try XCTUnwrap(malformedMessage(streamError(Fixture.header + "<message><body></message>")))
         XCTAssertTrue(message.hasPrefix("line 1, column "), message)
-        XCTAssertTrue(message.contains("mismatched tag"), message)
+        XCTAssertTrue(message.contains("Opening and ending tag mismatch: body"), message)
         XCTAssertFalse(message.contains("\n"))
     }
 
@@ -20,7 +20,7 @@ final class MalformedTests: XCTestCase {
         XCTAssertThrowsError(try XMLStreamParser().feed(bytes)) { error in
             let message = malformedMessage(error as? XMLTreeError)
             XCTAssertNotNil(message)
-            XCTAssertTrue(message?.contains("the input is not UTF-8 (byte 0xFF)") ?? false, message ?? "")
+            XCTAssertTrue(message?.contains("UTF-8") ?? false, message ?? "")
             XCTAssertFalse(message?.contains("\n") ?? true)
         }
     }

@@ -36,9 +36,30 @@ final class ProfileFetchPipelineTests: XCTestCase {
         XCTAssertNil(stored.vcard4, "a node this account may not read is absent")
         XCTAssertEqual(stored.nick?.nickname, "Ay")
         let second = try XCTUnwrap(pipeline.next())
-        guard case .failure(.notFound(let who)) = second.result else { return XCTFail("\(second.result)") }
+        guard case .failure(.notFound(let who, let refused)) = second.result else { return XCTFail("\(second.result)") }
         XCTAssertEqual(who, jids[1])
+        XCTAssertEqual(refused, [], "absent stores, none refused")
         XCTAssertNil(pipeline.next())
         XCTAssertEqual(channel.requests.count, 6, "three requests per JID, all sent before any reply")
+    }
+
+    /// A JID whose PEP nodes refuse this account and whose vcard-temp is empty is not found,
+    /// and the answer says that its nodes refused rather than that there may be no account.
+    func testRefusedNodesAreNamed() throws {
+        let jid = try JID("c@example.com")
+        let channel = try FakeChannel(answers: Array(repeating: { request in
+            let id = request[attribute: "id"] ?? ""
+            if request.child("vCard", namespace: Namespace.vcardTemp) != nil {
+                return ["<iq xmlns='jabber:client' id='\(id)' type='result'><vCard xmlns='vcard-temp'/></iq>"]
+            }
+            return ["<iq xmlns='jabber:client' id='\(id)' type='error'><error type='auth'><forbidden xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>"]
+        }, count: 3))
+        var pipeline = ProfileFetchPipeline(connection: channel, jids: [jid])
+        let answer = try XCTUnwrap(pipeline.next())
+        guard case .failure(let error) = answer.result, case .notFound(_, let refused) = error else { return XCTFail("\(answer.result)") }
+        XCTAssertEqual(refused, [.vcard4, .nick])
+        XCTAssertEqual(error.description, "c@example.com has no vCard this account may read: its vcard4 and nick nodes refused to be read "
+                       + "(shared with others only, such as its contacts)")
+        XCTAssertFalse(error.description.contains("no such account"))
     }
 }

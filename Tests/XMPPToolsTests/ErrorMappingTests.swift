@@ -101,7 +101,7 @@ final class ErrorMappingTests: XCTestCase {
     }
 
     func testExitCodesAreTheDocumentedNumbers() {
-        XCTAssertEqual(ExitCode.allCases.map(\.rawValue), Array(0...12) + [70, 130, 143])
+        XCTAssertEqual(ExitCode.allCases.map(\.rawValue), Array(0...12) + [130, 143])
     }
 
     func testUnreachableServerSuggestsServerOption() {

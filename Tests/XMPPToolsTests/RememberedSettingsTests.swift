@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import XMPPConnection
 import XMPPStanzas
 import XMPPStorage
 @testable import XMPPTools
@@ -107,6 +108,26 @@ final class RememberedSettingsTests: XCTestCase {
         XCTAssertEqual(RememberedSettings.server(AccountSettings(server: "::1", port: 5222)), "[::1]:5222")
         XCTAssertEqual(RememberedSettings.server(AccountSettings(server: "h")), "h")
         XCTAssertEqual(RememberedSettings.json(AccountSettings(server: "h", port: 1)).compact,
-                       #"{"server":"h:1","direct_tls":false,"ca_file":null,"pin":null}"#)
+                       #"{"server":"h:1","servers":["h:1"],"direct_tls":false,"ca_file":null,"pin":null}"#)
+    }
+
+    /// Every --server of a log-in is remembered in its order, so a later command fails over as
+    /// the log-in did (issue 27: only the first, dead one was tried).
+    func testEveryServerIsRememberedInOrder() throws {
+        let s = try settings({
+            $0.serverHost = "dead.example"
+            $0.serverPort = 5222
+            $0.moreServers = [ServerAddress(host: "live.example", port: 5322), ServerAddress(host: "::1", port: nil)]
+        }, stored: stored)
+        XCTAssertEqual(s.fallbackServers, [FallbackServer(host: "live.example", port: 5322), FallbackServer(host: "::1", port: nil)])
+        let environment = try ToolEnvironment(program: "xmpp-login", variables: ["HOME": "/nonexistent"])
+        let later = AccountContext(environment: environment, common: CommonOptions())
+        let used = try later.settings(for: try JID("a@example.org"), stored: AccountContext.remembered(s, over: stored))
+        XCTAssertEqual(later.moreServers(for: used), [ServerAddress(host: "live.example", port: 5322), ServerAddress(host: "::1", port: nil)])
+        XCTAssertEqual(RememberedSettings.servers(used), ["dead.example:5222", "live.example:5322", "[::1]"])
+        XCTAssertEqual(try AccountSettings(jsonBytes: Array(used.json.compact.utf8)), used, "written and read back")
+        // A new --server replaces them all.
+        let replaced = try settings({ $0.serverHost = "other.example" }, stored: used)
+        XCTAssertEqual(replaced.fallbackServers, [])
     }
 }

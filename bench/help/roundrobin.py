@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Time short commands round-robin, so that a noisy shared machine weighs on each alike.
 
-usage: roundrobin.py RUNS NAME=COMMAND... [--base NAME] [--peer NAME] [--rss-limit-mb N NAME...] [--limit-ms N NAME...]
+usage: roundrobin.py RUNS NAME=COMMAND... [--base NAME] [--peer NAME] [--rss-limit-mb N NAME...]
+                    [--peer-ratio-limit N NAME...] [--limit-ms N NAME...]
 Each COMMAND is split on spaces. Every round runs each command once, in order, with stdin,
 stdout and stderr on /dev/null; wall time comes from time.perf_counter around fork/exec/wait4.
 Peak RSS comes from /usr/bin/time %M (the median of 5 extra runs): wait4's ru_maxrss of a child
@@ -11,7 +12,8 @@ row per command (median and minimum wall ms, peak RSS MB) and the ratio of every
 the row named after --base (default: the second); with --peer NAME also the time and RSS
 ratios to that row. With --limit-ms N, exits 1 when a named
 command's median is N ms or more; with --rss-limit-mb N, when a named command's peak RSS is
-more than N MB.
+more than N MB; with --peer-ratio-limit N, when a named command's median is more than N times
+the peer's.
 """
 import os, statistics, subprocess, sys, tempfile, time
 
@@ -47,6 +49,7 @@ def main():
     runs = int(args.pop(0))
     commands, limit, limited, base = [], None, [], None
     rss_limit, rss_limited, peer = None, [], None
+    ratio_limit, ratio_limited = None, []
     while args:
         arg = args.pop(0)
         if arg == "--limit-ms":
@@ -56,6 +59,10 @@ def main():
             rss_limit = float(args.pop(0))
             while args and not args[0].startswith("--"):
                 rss_limited.append(args.pop(0))
+        elif arg == "--peer-ratio-limit":
+            ratio_limit = float(args.pop(0))
+            while args and not args[0].startswith("--"):
+                ratio_limited.append(args.pop(0))
         elif arg == "--base":
             base = args.pop(0)
         elif arg == "--peer":
@@ -87,6 +94,10 @@ def main():
     for name in rss_limited:
         verdict = "held" if name not in rss_failed else "NOT held"
         print("%s: peak RSS %.1f MB (goal <= %g MB): %s" % (name, rss[name], rss_limit, verdict))
-    sys.exit(1 if failed or rss_failed else 0)
+    ratio_failed = [name for name in ratio_limited if median[name] > ratio_limit * median[peer]]
+    for name in ratio_limited:
+        verdict = "held" if name not in ratio_failed else "NOT held"
+        print("%s: %.2fx %s's time (goal <= %gx): %s" % (name, median[name] / median[peer], peer.split()[0], ratio_limit, verdict))
+    sys.exit(1 if failed or rss_failed or ratio_failed else 0)
 
 main()

@@ -114,7 +114,7 @@ complete -c xmpp-register -n '__xmpp_register_at batch +0' -l on-exists -x -a 's
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l report -x -a '(__xmpp_register_files csv CSV)' -d 'Write every row\'s outcome to FILE as CSV (mode 0600, atomic).'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l domain -x -d 'Domain for a username column and for JIDs written without @.'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l shard -x -d 'Take only shard K of N (by a hash of the JID), so N machines split one CSV.'
-complete -c xmpp-register -n '__xmpp_register_at batch +0' -l generate-passwords -d 'Generate passwords for rows without one, as each is created (kept only in --report).'
+complete -c xmpp-register -n '__xmpp_register_at batch +0' -l generate-passwords -d 'Generate passwords for rows without one, as each is created (kept only in --report). Each is 24 letters and digits without the look-alikes O, 0, l, I and 1, so a printed slip reads back.'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l delete -d 'Delete the listed accounts instead (logs in with each row\'s password).'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l passwd -d 'Change each account\'s password from password to new_password.'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l admin -d 'Use the logged-in administrator\'s XEP-0133 commands (add, delete, change password), where registration is closed.'

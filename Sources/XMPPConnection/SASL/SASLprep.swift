@@ -1,13 +1,11 @@
 import TextFormats
-import CNFKC
 import XMPPStanzas
 
 /// SASLprep (RFC 4013, a StringPrep profile of RFC 3454), applied to SCRAM usernames and passwords.
 ///
 /// Applied, in RFC 3454's order: mapping of non-ASCII spaces (table C.1.2) to U+0020 and removal
-/// of the characters "commonly mapped to nothing" (table B.1); NFKC normalization (ICU, loaded
-/// when a password is first hashed: the server normalizes the password it stores, so `Ⅸ` must hash as
-/// `IX`); then rejection of the prohibited output (tables C.2–C.9: control characters, private
+/// of the characters "commonly mapped to nothing" (table B.1); NFKC normalization (libunistring's,
+/// as for JIDs: the server normalizes the password it stores, so `Ⅸ` must hash as `IX`); then rejection of the prohibited output (tables C.2–C.9: control characters, private
 /// use, non-characters, surrogates, bidi and tagging characters). Not applied: the bidirectional
 /// check (RFC 3454 §6) and the unassigned-code-point check, which only refuse strings.
 enum SASLprep {
@@ -27,30 +25,11 @@ enum SASLprep {
             if mapsToNothing(value) { continue }
             mapped.append(isNonASCIISpace(value) ? " " : scalar)
         }
-        let normalized = nfkc(String(mapped))
+        let normalized = UnicodeNormalization.nfkc(String(mapped))
         for scalar in normalized.unicodeScalars where isProhibited(scalar.value) {
             throw Prohibited(scalar: scalar.codePointLabel)
         }
         return normalized
-    }
-
-    /// Unicode normalization form KC of `text`; `text` itself if ICU cannot normalize it (it
-    /// fails only on memory exhaustion or a missing data library).
-    static func nfkc(_ text: String) -> String {
-        let source = Array(text.utf16)
-        guard source.count < Int32.max / 18 else { return text }
-        // NFKC grows a string at most 18-fold (U+FDFA); the usual case fits in twice the input.
-        var capacity = source.count * 2 + 16
-        while true {
-            var destination = [UInt16](repeating: 0, count: capacity)
-            let length = Int(xt_nfkc(source, Int32(source.count), &destination, Int32(capacity)))
-            guard length >= 0 else { return text }
-            guard length <= capacity else {
-                capacity = length
-                continue
-            }
-            return String(decoding: destination[..<length], as: UTF16.self)
-        }
     }
 
     /// RFC 3454 table B.1.

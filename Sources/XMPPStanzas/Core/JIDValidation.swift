@@ -65,8 +65,8 @@ extension JID {
 
     static func validDomain(_ raw: String) throws(JIDError) -> String {
         // First, before the Character-based checks below: an LDH domain without a trailing dot is
-        // returned as it is by them too (each of its Characters is one byte); 2,900 instructions
-        // a cached roster row otherwise.
+        // returned as it is by them too (each of its Characters is one byte), without walking
+        // grapheme clusters.
         if isPlainASCIIDomain(raw) { return raw }
         var d = raw
         if d.hasSuffix(".") { d.removeLast() }

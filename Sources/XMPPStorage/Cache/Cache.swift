@@ -11,8 +11,8 @@ public final class Cache {
 
     /// Opens the cache under `paths`, rebuilding it when it is corrupt: SQLite says it is not a
     /// database, or the quick check of the tables of `areas` (the ones the command uses) finds
-    /// damage. Checking only those keeps a roster list from reading every cached avatar: a
-    /// whole-file check at every open made `list --cached` 4x slower with 10 MB of avatars cached.
+    /// damage. Checking only those keeps a roster list from reading every cached avatar, as a
+    /// whole-file check at every open would.
     public init(paths: Paths, areas: [CacheArea] = CacheArea.allCases, busyTimeoutMilliseconds: Int32 = 10_000,
                 onRebuild: (String) -> Void = { _ in }) throws(StorageError) {
         try SecureFile.makeDirectory(paths.cache)

@@ -92,7 +92,7 @@ public final class Database {
     }
 
     /// Runs one statement with bound parameters and hands `body` each row in turn, read in place:
-    /// no `[[SQLValue]]` of every row (a 2,000-contact roster's rows cost 12 M instructions that way).
+    /// no `[[SQLValue]]` of every row.
     public func forEachRow(_ sql: String, _ parameters: [SQLValue] = [],
                            _ body: (SQLRow) throws(StorageError) -> Void) throws(StorageError) {
         let statement = try prepare(sql, parameters)

@@ -231,8 +231,8 @@ public final class RosterCache {
     }
 
     /// The groups joined by `separator`, empty names left out, as `split(separator:)` gives them.
-    /// Split on the byte: splitting on a Character walks grapheme clusters (4,000 instructions a
-    /// row), and the UTF8View's generic split made Substrings first (800).
+    /// Split on the byte: splitting on a Character walks grapheme clusters, and the UTF8View's
+    /// generic split makes Substrings first.
     static func groups(joined: String) -> [String] {
         let split = joined.utf8.withContiguousStorageIfAvailable { bytes in
             var groups: [String] = []

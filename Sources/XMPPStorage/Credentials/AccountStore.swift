@@ -1,12 +1,29 @@
 import TextFormats
 import XMPPStanzas
 
+/// A further `--server HOST[:PORT]`, tried in order after the first when it cannot be reached.
+public struct FallbackServer: Sendable, Equatable {
+    /// Host name or address.
+    public var host: String
+    /// Port; nil means the default.
+    public var port: Int?
+
+    /// Builds an address.
+    public init(host: String, port: Int?) {
+        self.host = host
+        self.port = port
+    }
+}
+
 /// Per-account connection settings remembered by `xmpp-login`, so later commands need no flags.
 public struct AccountSettings: Sendable, Equatable {
     /// `--server` host, if given.
     public var server: String?
     /// `--server` port, if given.
     public var port: Int?
+    /// The `--server` values after the first, tried in order when the ones before cannot be
+    /// reached: failover that lasts beyond the log-in.
+    public var fallbackServers: [FallbackServer] = []
     /// `--direct-tls`.
     public var directTLS: Bool
     /// `--ca-file`, stored as an absolute path.
@@ -34,6 +51,10 @@ public struct AccountSettings: Sendable, Equatable {
     init(fields c: JSONFields) throws(JSONFieldError) {
         server = try c.optionalString("server")
         port = try c.optionalInt("port")
+        for entry in try c.optionalArray("fallback_servers") ?? [] {
+            guard let host = try entry.optionalString("host") else { throw JSONFieldError(description: "fallback_servers: an entry has no host") }
+            fallbackServers.append(FallbackServer(host: host, port: try entry.optionalInt("port")))
+        }
         directTLS = try c.optionalBool("direct_tls") ?? false
         caFile = try c.optionalString("ca_file")
         pin = try c.optionalString("pin")
@@ -49,6 +70,14 @@ public struct AccountSettings: Sendable, Equatable {
         var o = SortedJSONObject()
         o.set("server", server.map(JSONValue.string))
         o.set("port", port.map(JSONValue.int))
+        if !fallbackServers.isEmpty {
+            o.set("fallback_servers", .array(fallbackServers.map { server in
+                var entry = SortedJSONObject()
+                entry.set("host", .string(server.host))
+                entry.set("port", server.port.map(JSONValue.int))
+                return entry.value
+            }))
+        }
         o.set("direct_tls", .bool(directTLS))
         o.set("ca_file", caFile.map(JSONValue.string))
         o.set("pin", pin.map(JSONValue.string))

@@ -70,6 +70,15 @@ struct JSONFields {
         return try JSONFields(value)
     }
 
+    /// An array of objects, each read as fields.
+    func optionalArray(_ key: String) throws(JSONFieldError) -> [JSONFields]? {
+        guard let value = present(key) else { return nil }
+        guard case .array(let elements) = value else { throw wrongType(key, "a list") }
+        var out: [JSONFields] = []
+        for element in elements { out.append(try JSONFields(element)) }
+        return out
+    }
+
     func jid(_ key: String) throws(JSONFieldError) -> JID {
         let text = try string(key)
         do { return try JID(text) } catch { throw JSONFieldError(description: "\(key) is not a JID: \(error)") }

@@ -80,7 +80,7 @@ public struct StoredSession: Sendable, Equatable {
     }
 
     /// The file's object: only what the kind needs; `sasl2` only when true, so files of servers
-    /// without SASL2 look as before.
+    /// without SASL2 have no such key.
     var json: JSONValue {
         var o = SortedJSONObject()
         o.set("jid", .string(jid.description))

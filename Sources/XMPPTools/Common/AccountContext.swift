@@ -56,6 +56,7 @@ public struct AccountContext {
         if common.serverHost != nil || common.directTLS {
             s.server = common.serverHost
             s.port = common.serverPort
+            s.fallbackServers = common.moreServers.map { FallbackServer(host: $0.host, port: $0.port) }
             s.directTLS = common.directTLS
         }
         if common.caFile != nil || common.pin != nil || common.insecure {
@@ -101,10 +102,10 @@ public struct AccountContext {
         }
     }
 
-    /// The `--server` values after the first, when the command line's `--server` is the one in
-    /// use (only the first is remembered by `xmpp-login`).
+    /// The `--server` values after the first, tried in order when the ones before cannot be
+    /// reached: the command line's, or those `xmpp-login` remembered with the first.
     func moreServers(for settings: AccountSettings) -> [ServerAddress] {
-        common.serverHost != nil && settings.server == common.serverHost ? common.moreServers : []
+        settings.fallbackServers.map { ServerAddress(host: $0.host, port: $0.port) }
     }
 
     private func absolutePath(_ path: String) -> String {

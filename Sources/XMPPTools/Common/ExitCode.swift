@@ -28,9 +28,6 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     /// The account may not do this: an ad-hoc command it has no right to run, such as a XEP-0133
     /// administration command run by an account that is not an administrator of the server.
     case notPermitted = 12
-    /// A C library the command needs could not be loaded at its first use (EX_SOFTWARE; ended
-    /// by CLazyLibraries' resolver, which names the library, not by Swift code).
-    case libraryMissing = 70
     /// Stopped early by SIGINT (128 + 2), as a shell reports a program Ctrl-C killed.
     case interrupted = 130
     /// Stopped early by SIGTERM (128 + 15).
@@ -56,9 +53,6 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .notPermitted:
             return "not permitted: the account may not run the server's command, for --admin and xmpp-adhoc(1) "
                 + "administration commands because it is not an administrator of that server"
-        case .libraryMissing:
-            return "a shared library the command needs (such as expat, OpenSSL or SQLite) could not be loaded; "
-                + "the message names it (the package's dependencies install them)"
         case .interrupted: return "interrupted by SIGINT (Ctrl-C) before the work was done; xmpp-register batch records where it stopped, for --resume"
         case .terminated: return "stopped by SIGTERM before the work was done; xmpp-register batch records where it stopped, for --resume"
         }

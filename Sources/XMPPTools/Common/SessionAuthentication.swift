@@ -115,8 +115,8 @@ extension AccountContext {
             do {
                 (connection, outcome) = try attempt()
             } catch let error as ConnectionError where AccountContext.isTransientServerFault(error) {
-                // jabberd2 2.7 closes ~8% of streams opened in quick succession with this error,
-                // at STARTTLS or at SASL (measured: 8 of 100 runs in a row); a second stream works.
+                // A server may close a stream opened in quick succession with this error, at
+                // STARTTLS or at SASL (jabberd2 2.7 does, now and then); a second stream works.
                 usleep(200_000)
                 (connection, outcome) = try attempt()
             }

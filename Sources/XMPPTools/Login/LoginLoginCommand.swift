@@ -39,7 +39,8 @@ extension LoginTool {
                     + "operator really turned SCRAM off, --allow-plain with --password-command accepts PLAIN over TLS "
                     + "for the account from then on.",
                 "--server, --direct-tls, --ca-file and --pin given here are remembered with the account, "
-                    + "so later commands need none of them. Logging in again replaces the session.",
+                    + "so later commands need none of them; several --server are remembered in their order, and "
+                    + "later commands try them in turn as the log-in did. Logging in again replaces the session.",
                 "The remembered settings form two groups: where to connect (--server, --direct-tls) and whom "
                     + "to trust (--ca-file, --pin). Giving any option of a group, here or to any other "
                     + "command, replaces that whole group, so a remembered --direct-tls never applies to a new "

@@ -24,7 +24,8 @@ extension RegisterTool {
         static let shard = Option<String>(
             "shard", value: "K/N", help: "Take only shard K of N (by a hash of the JID), so N machines split one CSV.")
         static let generatePasswords = Flag(
-            "generate-passwords", help: "Generate passwords for rows without one, as each is created (kept only in --report).")
+            "generate-passwords", help: "Generate passwords for rows without one, as each is created (kept only in --report). "
+                + "Each is 24 letters and digits without the look-alikes O, 0, l, I and 1, so a printed slip reads back.")
         static let delete = Flag("delete", help: "Delete the listed accounts instead (logs in with each row's password).")
         static let passwd = Flag("passwd", help: "Change each account's password from password to new_password.")
         static let invite = Flag(
@@ -38,10 +39,15 @@ extension RegisterTool {
                 "FILE is RFC 4180 CSV (UTF-8, optional BOM, CRLF or LF; quoted fields may hold commas, quotes and line breaks) "
                     + "with a header row naming its columns in any order: jid (or username with --domain), password (or "
                     + "--generate-passwords), and optionally nickname, fullname, email and avatar (an image path, relative to the "
-                    + "CSV's directory), groups and contacts (rosters, below). --passwd needs new_password. Unknown columns are ignored with a warning.",
+                    + "CSV's directory), groups and contacts (rosters, below). --passwd needs new_password. Header names are compared by their letters and digits alone, case "
+                    + "ignored, and the spellings spreadsheets use count too: Full name, Name or Display name (fullname), "
+                    + "E-mail or Mail (email), Class, Classes or Group (groups), User, Login or UID (username), Nick "
+                    + "(nickname), Photo, Picture or Image (avatar), Contact (contacts), New password (new_password). "
+                    + "Unknown columns are ignored with a warning that names the column a near miss probably meant.",
                 "Spreadsheets' files are read as they are: fields separated by commas, semicolons (as Excel writes them where "
                     + "the decimal mark is a comma) or tabs — the delimiter the header line uses most, or the one an Excel "
                     + "sep=; first line names — and UTF-16 with a byte-order mark (Excel's Unicode Text) as well as UTF-8. A row "
+                    + "whose fields are all empty (what a spreadsheet exports for a cleared row) is skipped; a row "
                     + "with fewer fields than the header is invalid, its line named. The jid and username fields are trimmed of "
                     + "spaces and tabs, which RFC 4180 keeps but a JID cannot hold. The report, like every CSV the tools write, "
                     + "ends its lines with CRLF (RFC 4180, as spreadsheets expect).",
@@ -239,7 +245,10 @@ extension RegisterTool {
             let output = BatchOutput(program: env.program, json: context.common.json, quiet: context.common.quiet,
                                      showProgress: Output.stderrIsTTY && !context.common.quiet)
             let columns = sheet.columns
-            if !columns.unknown.isEmpty { output.note("ignoring unknown columns: " + columns.unknown.joined(separator: ", ")) }
+            if !columns.unknown.isEmpty {
+                let named = columns.unknown.map { name in columns.suggestions[name].map { "\(name) (did you mean \($0)?)" } ?? name }
+                output.note("ignoring unknown columns: " + named.joined(separator: ", "))
+            }
             let creationOnly = columns.presentProfileColumns + columns.presentRosterColumns
             if options.mode != .create && !creationOnly.isEmpty {
                 output.note("ignoring profile and roster columns with --\(options.mode.rawValue): " + creationOnly.joined(separator: ", "))

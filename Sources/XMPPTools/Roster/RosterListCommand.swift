@@ -30,7 +30,7 @@ extension RosterTool {
                          + "come online and go again. Prosody answers every probe before a ping that follows them; on ejabberd the "
                          + "contacts answer themselves, perhaps after the ping, and offline ones not at all, so list then waits until "
                          + "0.3 s pass without an answer (2 s at most). jabberd2 drops probes from clients: there list goes online "
-                         + "with priority -1 as before, and contacts see the account come and go."],
+                         + "for a moment with priority -1, and contacts see the account come and go."],
             options: [online, group, subscription, cached, noPresence] + PasswordSource.declarations,
             rules: [
                 .exclusive(online.spec.long, cached.spec.long, because: "the cache holds no presence"),

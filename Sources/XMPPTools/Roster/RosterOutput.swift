@@ -29,9 +29,9 @@ enum RosterOutput {
     }
 
     /// The bytes of `JSONValue.array(rows.map { json($0, presence: $1) }).prettyUTF8`, written
-    /// row by row without building the tree: the tree, its arrays and their release were 28 M of
-    /// a 2,000-contact `list --json --cached`'s 71 M instructions (callgrind). RosterOutputTests
-    /// checks that both give the same bytes.
+    /// row by row without building the tree, whose arrays and their release were most of a long
+    /// cached list's work (docs/DESIGN-NOTES.md "Roster"). RosterOutputTests checks that both
+    /// give the same bytes.
     /// With `flushAt`, each time the bytes reach that size they go to `flush` and the buffer is
     /// reused, so a long list does not fault in a fresh half-megabyte buffer; the rest is returned.
     static func prettyJSON(_ rows: [(RosterItem, ContactPresence)], flushAt: Int = .max,
@@ -41,7 +41,7 @@ enum RosterOutput {
         s.reserveCapacity(min(rows.count * 256, flushAt) + 1024)
         var first = true
         // Static helpers with `s` passed inout, not nested functions capturing it: a capture
-        // costs an exclusivity check per append (2.7 M instructions for 2,000 rows).
+        // costs an exclusivity check per append.
         for (item, presence) in rows {
             put(first ? "[\n  {\n    \"jid\": " : ",\n  {\n    \"jid\": ", &s)
             first = false
@@ -135,7 +135,7 @@ enum RosterOutput {
     }
 
     /// `tabSeparated(rows.map(listCells))` as bytes, written cell by cell without the arrays
-    /// of Strings (16 M of a 2,000-contact `list --cached`'s 65 M instructions, callgrind).
+    /// of Strings, a large part of a long cached list's work.
     /// Escaping maps each scalar on its own, so escaping the groups one by one and joining them
     /// with `,` gives what escaping the joined text gives. RosterOutputTests checks both agree.
     /// `flushAt` and `flush` as for `prettyJSON`.

@@ -134,9 +134,9 @@ final class RosterSession {
     /// while contacts in `expected` have not answered, it keeps reading until `quiet` passes
     /// without a presence, and never longer than `cap`. A server that drops client probes
     /// (PresenceService.serversDroppingClientProbes, recognised by the software version asked in
-    /// the same batch) gets initial presence instead, as before: there the contacts see the
-    /// account come and go. `expected` is consumed: it becomes the set of contacts still to
-    /// answer (a copy of 2,000 JIDs was a tenth of a roster list's heap).
+    /// the same batch) gets initial presence instead: there the contacts see the account come
+    /// and go. `expected` is consumed: it becomes the set of contacts still to answer, so the
+    /// roster's JIDs are not held twice.
     func gatherPresence(expecting expected: consuming Set<JID>, quiet: Duration = .milliseconds(300),
                         cap: Duration = .seconds(2), each: (Presence) -> Void) throws {
         let versionID = connection.makeID()
@@ -220,7 +220,7 @@ final class RosterSession {
     }
 
     private func take(_ items: [RosterItem], base: RosterCacheStamp) {
-        // Filled in place: a (key, item) array first was 256 KB more at this moment for 2,000.
+        // Filled in place: a (key, item) array first would hold the roster twice at its peak.
         var byJID = [JID: RosterItem](minimumCapacity: items.count)
         for item in items { byJID[item.jid] = item }  // a later duplicate wins
         roster = byJID

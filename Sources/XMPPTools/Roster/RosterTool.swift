@@ -13,10 +13,12 @@ public enum RosterTool {
             "Rosters are cached per account in the cache database with their version (XEP-0237), so a repeat list of "
                 + "an unchanged roster transfers no contacts, and list --cached works without the network. "
                 + "Wherever a contact is expected, a name without '@' means that name on the account's own domain.",
-            "To learn presence, list and pending go online for a moment with a negative priority (no message meant "
-                + "for your real clients is routed to them), wait for the server's answers behind a ping, then go "
-                + "offline again. Contacts you are subscribed to that have not answered by then get a little longer "
-                + "(until 0.3 s pass without news, 2 s at most): some servers, such as ejabberd, answer probes late.",
+            "To learn presence, list probes the contacts whose presence you may see without sending presence of "
+                + "its own (on a server that drops clients' probes it goes online for a moment with priority -1); "
+                + "to collect subscription requests, pending goes online for a moment with a negative priority, so "
+                + "no message meant for your real clients is routed to it. Both wait for the server's answers "
+                + "behind a ping; contacts that have not answered by then get a little longer (until 0.3 s pass "
+                + "without news, 2 s at most), since some servers answer probes late.",
             "In text output, names, groups, nicknames and status messages (which others choose) have their control "
                 + "characters escaped, as xmpp-tools(7) describes, so each contact or event stays one line.",
         ],

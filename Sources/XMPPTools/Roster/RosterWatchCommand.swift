@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Arguments
+import XMPPBatch
 import XMPPServices
 import XMPPStanzas
 
@@ -26,6 +30,13 @@ extension RosterTool {
             "watch", summary: "Stay online and print roster pushes, subscription requests and presence changes.",
             discussion: ["With --json each event is one JSON object per line. SIGINT or SIGTERM ends it cleanly with "
                          + "unavailable presence (exit status 0).",
+                         "When the connection is lost once the watch is online (the server restarts, the network "
+                         + "drops), it says so on standard error and connects again by itself, waiting 1 s, then "
+                         + "2 s, 4 s and so on up to 60 s between attempts. Back online it prints what changed "
+                         + "meanwhile and nothing twice: roster items changed or removed, contacts that went "
+                         + "offline or changed their presence, subscription requests not printed before; then an "
+                         + "online event with \"reconnected\": true. A refused session (exit status 3) still ends "
+                         + "it, and so does a first connection that fails.",
                          "To keep a bot's roster answered, run it as a systemd user service: the Debian package "
                          + "ships /usr/share/doc/xmpp-tools/examples/xmpp-roster-watch@.service (in the source: "
                          + "packaging/examples/), an instance per account, restarted on failure but not after exit "
@@ -56,44 +67,101 @@ extension RosterTool {
             }
         }
 
+        /// Waits between reconnection attempts.
+        static let backoff = Backoff(base: .seconds(1), maximum: .seconds(60))
+
         func run() throws {
             if let status, !RosterFile.isValidText(status) { throw ToolFailure(.badInput, "invalid --status: control characters") }
             StopSignal.install()
+            var memory = WatchMemory()
+            var printer: WatchPrinter?
+            var failures = 0
+            while true {
+                do {
+                    try watch(memory: &memory, printer: &printer) { failures = 0 }
+                    return
+                } catch {
+                    // Only a watch that was online reconnects: a first connection that fails is
+                    // the command's failure, and a refused session needs a new log-in.
+                    let failure = ErrorMapping.failure(for: error)
+                    guard printer != nil, failure.code == .network, !StopSignal.stopRequested else { throw error }
+                    failures += 1
+                    let delay = Self.backoff.delay(failures: failures)
+                    let tenths = delay.components.seconds * 10 + delay.components.attoseconds / 100_000_000_000_000_000
+                    context.environment.warn("connection lost (\(failure.message)); connecting again in \(tenths / 10).\(tenths % 10) s")
+                    guard Self.sleep(delay) else { return }
+                }
+            }
+        }
+
+        /// Sleeps `delay` unless SIGINT or SIGTERM comes first; false if one did.
+        private static func sleep(_ delay: Duration) -> Bool {
+            let end = ContinuousClock.now + delay
+            while ContinuousClock.now < end {
+                if StopSignal.stopRequested { return false }
+                usleep(UInt32(min(200_000, max(1, (end - ContinuousClock.now).components.attoseconds / 1_000_000_000_000))))
+            }
+            return !StopSignal.stopRequested
+        }
+
+        /// One connection's watch, until a signal (returns) or the connection fails (throws).
+        /// `printer` is nil before the first connection; after a reconnection `memory` turns
+        /// what the new session reports into only what changed.
+        private func watch(memory: inout WatchMemory, printer: inout WatchPrinter?, online: () -> Void) throws {
             let session = try RosterSession.open(context)
             defer { session.close() }
             try session.sync()
-            let printer = WatchPrinter(json: context.common.json, account: session.account)
+            let reconnected = printer != nil
+            let out = printer ?? WatchPrinter(json: context.common.json, account: session.account)
+            printer = out
+            if reconnected {
+                for item in memory.changes(to: session.roster) { out.rosterPush(item) }
+            } else {
+                memory.remember(roster: session.roster)
+            }
+            let before = memory.availableResources
             // Initial presence behind a ping: what the server owes for it (contacts' presence, waiting
             // requests) is printed first, then an "online" event says the watch is in place.
             let initial = PresenceService.available(priority: priority, show: show.presenceShow, status: status,
                                                     photo: PresenceService.ownPhotoUpdate(on: session.connection))
             for event in try session.barrier(sending: [initial.element]) {
-                try handle(event, session: session, printer: printer, pushApplied: true)
+                try handle(event, session: session, printer: out, memory: &memory, pushApplied: true)
             }
-            printer.online(session.connection.boundJID ?? session.account, contacts: session.roster.count)
+            if reconnected {
+                for resource in memory.notAnnounced(since: before) {
+                    out.presence(Presence(type: .unavailable, from: resource), from: resource)
+                }
+            }
+            out.online(session.connection.boundJID ?? session.account, contacts: session.roster.count, reconnected: reconnected)
+            online()
             // Until a signal, or until nobody reads the output any more (`watch | head -1`).
             while !StopSignal.stopRequested {
                 let event: IncomingEvent
                 do {
                     event = try PresenceService.next(on: session.connection, account: session.account, deadline: .now + Self.tick)
                 } catch {
-                    if case .timedOut = error { printer.checkReader(); continue }
+                    if case .timedOut = error { out.checkReader(); continue }
                     throw error
                 }
-                try handle(event, session: session, printer: printer)
+                try handle(event, session: session, printer: out, memory: &memory)
             }
         }
 
         private func handle(_ event: IncomingEvent, session: RosterSession, printer: WatchPrinter,
-                            pushApplied: Bool = false) throws {
+                            memory: inout WatchMemory, pushApplied: Bool = false) throws {
             switch event {
             case .rosterPush(let push):
                 if !pushApplied { session.apply([push]) }
-                for item in push.items { printer.rosterPush(item) }
+                for item in push.items {
+                    printer.rosterPush(item)
+                    memory.printed(item)
+                }
             case .presence(let presence) where presence.type == .probe || presence.type == .error:
                 return
             case .presence(let presence):
                 guard let from = presence.from, from.bare != session.account else { return }
+                if presence.type == nil { memory.announce(from) }
+                guard memory.isNews(presence, from: from) else { return }
                 printer.presence(presence, from: from)
                 if autoApprove, presence.type == .subscribe {
                     let item = session.roster[from.bare]

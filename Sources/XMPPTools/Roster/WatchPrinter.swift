@@ -41,9 +41,10 @@ final class WatchPrinter {
         }
     }
 
-    func online(_ bound: JID, contacts: Int) {
-        emit([("event", .string("online")), ("jid", .string(bound.description)), ("contacts", .int(contacts))],
-             text: "watching as \(bound) (\(contacts) contacts); interrupt to stop")
+    func online(_ bound: JID, contacts: Int, reconnected: Bool = false) {
+        emit([("event", .string("online")), ("jid", .string(bound.description)), ("contacts", .int(contacts)),
+              ("reconnected", .bool(reconnected))],
+             text: (reconnected ? "connected again, " : "") + "watching as \(bound) (\(contacts) contacts); interrupt to stop")
     }
 
     func approved(_ jid: JID, subscribedBack: Bool) {

@@ -49,7 +49,7 @@ public enum OverviewPage {
                 + "priority. Without SRV records it connects to the domain itself, port 5222 (5223 with --direct-tls)."),
         .paragraph(
             "--server HOST[:PORT] replaces the look-up; given more than once, the servers are tried in the order "
-                + "given. xmpp-login remembers the first one only. A target that cannot be reached (the connection is "
+                + "given, and xmpp-login remembers them all in that order, so later commands fail over as the log-in did. A target that cannot be reached (the connection is "
                 + "refused, the name does not resolve, the connection drops) is left for the next. While other targets "
                 + "are left, a TCP connect may take 3 s: a target that never answers (a dead host, a firewall dropping "
                 + "packets) costs 3 s, not --timeout. The last target gets the whole --timeout for its connect, and "

@@ -70,6 +70,8 @@ extension VCardTool {
                     + "nodes answer only whom their access model admits: a contact's profile shared with presence "
                     + "subscribers is read in full by them, and by others only where vcard-temp is kept apart.",
                 "A JID without any profile store (Prosody cannot tell that from a JID without an account) is exit status 4; "
+                    + "when its vCard4 or nickname node refused this account (an access model of presence or roster), "
+                    + "the message says so, since the profile may exist and be shared with its contacts only; "
                     + "the account's own missing card is an empty card. With several JIDs the status is 4 when every "
                     + "failure was a missing card, 1 otherwise.",
                 "Text output labels each field, a value's line breaks starting indented lines; when standard output is "

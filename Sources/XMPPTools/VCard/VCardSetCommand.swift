@@ -76,7 +76,7 @@ extension VCardTool {
                     + "its XEP-0084 avatar; ejabberd leaves the avatar to xmpp-avatar.",
                 "The report names the stores that took the change (--json: \"stores\", one {\"store\", \"status\" "
                     + "(updated, unchanged, unavailable, failed), \"changed_fields\", \"dropped_fields\", "
-                    + "\"made_by_server\", \"reason\"} each). A field no store kept is a warning, as before; one that only "
+                    + "\"made_by_server\", \"reason\"} each). A field no store kept is a warning; one that only "
                     + "some stores kept is a note naming them. A PEP store the server lacks (no PEP) is a warning, not "
                     + "a failure, unless it is the one --store names (exit status 8).",
             ],

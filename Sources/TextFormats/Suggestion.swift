@@ -1,9 +1,10 @@
-/// "Did you mean": the closest known word to a mistyped one.
-enum Suggestion {
+/// "Did you mean": the closest known word to a mistyped one (an option, a subcommand, a CSV
+/// column).
+public enum Suggestion {
     /// The candidate nearest to `input`: within Damerau–Levenshtein distance 2 (1 for inputs of
     /// up to three characters), or starting with `input` (when it has at least two characters).
     /// Ties go to the earlier candidate; nil when none is close.
-    static func closest(to input: String, among candidates: [String]) -> String? {
+    public static func closest(to input: String, among candidates: [String]) -> String? {
         let typed = Array(input)
         let limit = typed.count <= 3 ? 1 : 2
         var best: (word: String, score: Int)?
