@@ -58,6 +58,9 @@ public struct BatchConfiguration: Sendable {
     public var resume = false
     /// Streams at once.
     public var jobs = BatchConfiguration.defaultJobs
+    /// Where `RosterMemory` keeps what earlier batches left each roster as (set by `BatchRun`;
+    /// nil: every roster is checked on the server). Not part of the batch's identity.
+    public var rosterMemoryPath: String?
     /// Registrations in flight per stream.
     public var window = 4
     /// Seconds before a registration stream is replaced by a fresh one.

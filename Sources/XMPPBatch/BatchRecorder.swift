@@ -55,11 +55,15 @@ public protocol BatchEvents: AnyObject {
     func rowsFinished(_ count: Int)
     /// Something learned about the server that changes how the run proceeds (one line).
     func serverNote(_ text: String)
+    /// The roster phase's `pass` (1: requests, 2: approvals) has finished `done` of `total` accounts.
+    func rosterProgress(pass: Int, done: Int, total: Int)
 }
 
 extension BatchEvents {
     /// Listeners that print nothing about the server ignore it.
     public func serverNote(_ text: String) {}
+    /// Listeners without a progress display ignore it.
+    public func rosterProgress(pass: Int, done: Int, total: Int) {}
 }
 
 /// Records outcomes in the journal first, then reports them: what is printed or written to the

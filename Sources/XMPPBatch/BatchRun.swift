@@ -17,7 +17,7 @@ public final class BatchRun {
     /// `--report FILE`, absolute.
     public let reportPath: String?
     private let sheet: BatchSheet
-    private let configuration: BatchConfiguration
+    private var configuration: BatchConfiguration
     /// Passwords the earlier report of this batch holds, by JID.
     private let known: [String: String]
     private var recorder: BatchRecorder?
@@ -44,6 +44,9 @@ public final class BatchRun {
         let path = try BatchInput.journalPath(identity: identity, report: reportPath, stateDirectory: stateDirectory)
         journal = try BatchJournal(path: path, identity: identity, start: configuration.resume ? .resume : .fresh)
         if !journal.resumed { try journal.insert(BatchPlan.entries(for: sheet.rows, mode: configuration.mode)) }
+        if (try? SecureFile.makeDirectory(stateDirectory + "/batch")) != nil {
+            self.configuration.rosterMemoryPath = stateDirectory + "/batch/rosters.sqlite3"
+        }
     }
 
     /// True when the journal held an unfinished run of this batch, which this one continues.

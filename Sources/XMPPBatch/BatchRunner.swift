@@ -102,7 +102,9 @@ struct BatchRunner {
         guard !plan.rosterRows.isEmpty else { return .completed }
         for row in plan.rosterRows.values { _ = try endpointSpread(for: row.jid.domain) }
         let rosterSpreads = spreads
-        let rosters = RosterPhase(plan: plan, settings: settings, recorder: recorder, resource: configuration.resource) { domain in
+        let memory = configuration.rosterMemoryPath.flatMap { RosterMemory(path: $0) }
+        let rosters = RosterPhase(plan: plan, settings: settings, recorder: recorder, resource: configuration.resource,
+                                  memory: memory) { domain in
             guard let spread = rosterSpreads[domain] else { throw ConnectionError.protocolViolation("no endpoint for \(domain)") }
             return try spread.open()
         }

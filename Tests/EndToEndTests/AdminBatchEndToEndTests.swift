@@ -117,4 +117,21 @@ final class AdminBatchEndToEndTests: XCTestCase {
         XCTAssertEqual(try admin.accountCount(), before)
         XCTAssertEqual(try statuses(t.home + "/na-report.csv")[2], "pending", "the row waits in the journal for --resume")
     }
+
+    /// The administrator logged in with --server and --ca-file; a batch --admin given neither
+    /// reaches the server xmpp-login remembered for the administrator's domain (it went to
+    /// DOMAIN:5222 and exited 6, issue 27), for the administrator's streams and the rows' log-ins.
+    func testAdminBatchUsesTheAdministratorsRememberedServer() throws {
+        let admin = try AdminServer.require()
+        let t = try admin.adminRunner()  // xmpp-login boss@localhost --server 127.0.0.1:PORT --ca-file CA
+        let tag = String(ToolRunner.username("").prefix(5))
+        let users = (0..<3).map { "re\(tag)\($0)@\(admin.server.domain)" }
+        let csv = try write(t, "remembered.csv", Array(("jid,groups,contacts\n" + users.map { "\($0),G,G" }.joined(separator: "\n") + "\n").utf8))
+        let r = try t.run("xmpp-register", ["-a", admin.adminJID, "batch", csv, "--admin", "--generate-passwords",
+                                            "--report", t.home + "/remembered-report.csv"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("3 created"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("3 rosters done"), r.stderr)
+        XCTAssertEqual(try statuses(t.home + "/remembered-report.csv").values.sorted(), ["created", "created", "created"])
+    }
 }

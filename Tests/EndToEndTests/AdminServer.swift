@@ -11,6 +11,7 @@ final class AdminServer: @unchecked Sendable {
 
     nonisolated(unsafe) private static var cached: Result<AdminServer, Error>?
     nonisolated(unsafe) private static var cachedInvites: Result<AdminServer, Error>?
+    nonisolated(unsafe) private static var cachedDefaults: Result<AdminServer, Error>?
     private static let lock = NSLock()
 
     private init(server: TestServer) throws {
@@ -55,6 +56,27 @@ final class AdminServer: @unchecked Sendable {
         cachedInvites = result
         if case .success = result {
             atexit { if let dir = try? AdminServer.cachedInvites?.get().server.directory {
+                _ = try? Shell.run([Paths.root + "/scripts/test-server", "stop", dir], timeout: 60)
+            } }
+        }
+        return try result.get()
+    }
+
+    /// The pass's server kind at its own default configuration (`--defaults`) with the
+    /// administrator `boss`: what an administrator who installed the package has. Only in a
+    /// `--defaults` pass of scripts/test (XT_DEFAULTS=1), so other passes do not repeat it.
+    static func requireDefaults() throws -> AdminServer {
+        guard ProcessInfo.processInfo.environment["XT_DEFAULTS"] == "1" else {
+            throw XCTSkip("runs in the --defaults passes (XT_DEFAULTS=1), against the server's own configuration")
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        if let cachedDefaults { return try cachedDefaults.get() }
+        let kind = ProcessInfo.processInfo.environment["XT_SERVER"] ?? "prosody"
+        let result = Result { try AdminServer(server: try TestServer.startPrivate(kind, ["--defaults", "--admin", "boss"])) }
+        cachedDefaults = result
+        if case .success = result {
+            atexit { if let dir = try? AdminServer.cachedDefaults?.get().server.directory {
                 _ = try? Shell.run([Paths.root + "/scripts/test-server", "stop", dir], timeout: 60)
             } }
         }

@@ -17,6 +17,8 @@ final class BatchOutput: BatchEvents {
     private var started = ContinuousClock.now
     private var lastDraw: ContinuousClock.Instant?
     private var barVisible = false
+    private var rosterPass = 0
+    private var rosterStarted = ContinuousClock.now
 
     init(program: String, json: Bool, quiet: Bool, showProgress: Bool) {
         self.program = program
@@ -47,6 +49,26 @@ final class BatchOutput: BatchEvents {
     func rowsFinished(_ count: Int) { progress(count) }
 
     func serverNote(_ text: String) { note(text) }
+
+    /// The roster phase's own bar: its accounts, not the rows, which are all finished by then.
+    func rosterProgress(pass: Int, done: Int, total: Int) {
+        guard showProgress, total > 0 else { return }
+        let now = ContinuousClock.now
+        if rosterPass != pass {
+            rosterPass = pass
+            rosterStarted = now
+            lastDraw = nil
+        }
+        if done < total, let last = lastDraw, now - last < .milliseconds(100) { return }
+        lastDraw = now
+        Output.errRaw("\r\u{1B}[K" + BatchOutput.rosterBar(pass: pass, done: done, total: total, elapsed: now - rosterStarted))
+        barVisible = true
+    }
+
+    /// `rosters, requests: 12/320 [#---…]   3%  4/s  ETA 1:17` (pass 2: approvals).
+    static func rosterBar(pass: Int, done: Int, total: Int, elapsed: Duration) -> String {
+        (pass == 1 ? "rosters, requests: " : "rosters, approvals: ") + bar(done: done, total: total, elapsed: elapsed)
+    }
 
     /// The keys of every JSON Line, in order; each is on every row (null when it does not apply).
     static let jsonKeys = ["line", "jid", "status", "error", "profile", "pending_columns", "note"]

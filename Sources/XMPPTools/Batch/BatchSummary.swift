@@ -12,6 +12,8 @@ struct BatchSummary {
     /// Rows whose roster (the contacts column) is still to do, and those whose roster is done.
     var rostersLeft = 0
     var rostersDone = 0
+    /// Of the done ones, those left as an earlier batch made them (not logged in to).
+    var rostersUnchanged = 0
     var total = 0
     var text = ""
 
@@ -20,7 +22,8 @@ struct BatchSummary {
         for e in entries {
             counts[e.status, default: 0] += 1
             if e.roster == "pending" || e.roster == "requested" { rostersLeft += 1 }
-            if e.roster == "done" { rostersDone += 1 }
+            if e.roster == "done" || e.roster == "unchanged" { rostersDone += 1 }
+            if e.roster == "unchanged" { rostersUnchanged += 1 }
             if !e.status.isFinal { unfinished += 1 } else if e.status == .failed || e.status == .invalid || e.error != nil { failures += 1 }
         }
         // What the server did: a `registered` account exists, only its profile is still to set.
@@ -30,7 +33,10 @@ struct BatchSummary {
         var parts = created > 0 ? ["\(created) created" + (registered > 0 ? " (\(registered) without their profile yet)" : "")] : []
         parts += order.compactMap { s in counts[s].map { "\($0) \(s.rawValue)" } }
         if unfinished > registered { parts.append("\(unfinished - registered) not done") }
-        if rostersDone > 0 { parts.append("\(rostersDone) roster\(rostersDone == 1 ? "" : "s") done") }
+        if rostersDone > 0 {
+            parts.append("\(rostersDone) roster\(rostersDone == 1 ? "" : "s") done"
+                         + (rostersUnchanged > 0 ? " (\(rostersUnchanged) unchanged since an earlier run)" : ""))
+        }
         if rostersLeft > 0 { parts.append("\(rostersLeft) roster\(rostersLeft == 1 ? "" : "s") not done") }
         let rate = seconds > 0 ? Double(finishedThisRun) / seconds : 0
         text = "\(total) row\(total == 1 ? "" : "s"): " + (parts.isEmpty ? "nothing to do" : parts.joined(separator: ", "))

@@ -113,10 +113,16 @@ extension RegisterTool {
                     + "in as each account, --jobs at a time, with the password the CSV gives or the one it generated: first it "
                     + "sets each contact's roster item and asks for a subscription, then, once every account has asked, it "
                     + "approves each request waiting for it, so every pair ends subscribed both ways without anybody online to "
-                    + "answer. The journal records each account's pass (the report's roster column: pending, requested, done, "
-                    + "failed), --resume continues where it stopped, and running the same CSV again with the same --report "
-                    + "(which holds the passwords) redoes nothing that is in place. The server's roster storage sets the pace: "
-                    + "each pair is about ten roster writes on the server (see DESIGN-NOTES.md). The contacts column needs the "
+                    + "answer. Each pass reads the account's roster first and sends only what it lacks: an item that is "
+                    + "missing or named or grouped otherwise, a request where no subscription or request stands, an approval "
+                    + "where the contact does not yet see the account. The journal records each account's pass (the report's "
+                    + "roster column: pending, requested, done, unchanged, failed), --resume continues where it stopped, and "
+                    + "running a CSV again with the same --report (which holds the passwords) redoes nothing that is in place: "
+                    + "an account that existed before the run, whose contacts are those an earlier run finished with and none "
+                    + "of whose contacts is new, is not even logged in to ('unchanged'; remembered in the state directory's "
+                    + "batch/rosters.sqlite3), so one more pupil costs the pupil, its class and the teachers. The server's "
+                    + "roster storage sets the pace: each pair is about ten roster writes on the server, and Prosody's default "
+                    + "storage rewrites the account's whole roster file for each (see DESIGN-NOTES.md). The contacts column needs the "
                     + "whole CSV in one run (not --shard) and the accounts' passwords (not --invite).",
                 "These rosters differ from the server's shared rosters (Prosody mod_groups with its groups file, ejabberd "
                     + "mod_shared_roster with its groups made by ejabberdctl srg_create or the web admin): a shared roster is "
@@ -137,7 +143,9 @@ extension RegisterTool {
                     + "the same as CSV, atomically with mode 0600: line, jid, status, error, profile, then password when the batch "
                     + "has generated passwords (they appear nowhere else), then note. A row not finished yet shows its journal "
                     + "state there: pending, sent, conflict, or registered (created, its profile still to set). A progress bar "
-                    + "with rate and ETA is drawn on stderr when it is a terminal; a summary follows, counting what the server did.",
+                    + "with rate and ETA is drawn on stderr when it is a terminal, then one for each pass of the roster "
+                    + "phase (rosters, requests; rosters, approvals), counting accounts; an account given up is named as it "
+                    + "happens; a summary follows, counting what the server did.",
                 "A server that throttles registrations is waited for, with back-off, and every row is tried again; "
                     + "after a while without any progress the batch stops with exit status 11, and --resume continues "
                     + "later. A server closed to this client (registration closed or by invitation only) stops the batch "
@@ -145,7 +153,10 @@ extension RegisterTool {
                 "--admin provisions through the server's administration commands (XEP-0133) instead of in-band "
                     + "registration, for servers where registration is closed: the administrator logged in with "
                     + "xmpp-login (the active account, or -a ADMIN) runs add-user for each row, or with --delete "
-                    + "delete-user, or with --passwd change-user-password. --delete and --passwd then need no password "
+                    + "delete-user, or with --passwd change-user-password. Without --server, --direct-tls, --ca-file or --pin on "
+                    + "the command line, the rows of the administrator's own domain use those xmpp-login remembered for the "
+                    + "administrator (so 'xmpp-login admin@example.org --server HOST --ca-file CA' once is enough). "
+                    + "--delete and --passwd then need no password "
                     + "column (--passwd still needs new_password, or --generate-passwords), since no account logs in. "
                     + "--jobs streams authenticated as the administrator each learn the command's form once and then "
                     + "carry --jobs-many rows' commands in flight at a time, as registration streams do; the journal, "
@@ -279,7 +290,10 @@ extension RegisterTool {
             let adminSession = options.admin || options.invite ? try AdminLogin.session(context) : nil
             StopSignal.install(secondSignalKills: true)
             output.start(total: plan.toDo)
-            let endpoints = BatchEndpoints(context: context)
+            let administrator = try adminSession.flatMap { session in
+                try env.accounts.load().accounts[session.jid.description].map { (jid: session.jid, settings: $0) }
+            }
+            let endpoints = BatchEndpoints(context: context, administrator: administrator)
             var end = BatchEnd.completed
             var fatal: (any Error)?
             do {

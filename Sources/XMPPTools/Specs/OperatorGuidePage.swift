@@ -182,8 +182,13 @@ public enum OperatorGuidePage {
         .paragraph("Teachers who all have each other as contacts, in a group Teachers (a row per teacher):"),
         .literal(["printf 'username,fullname,groups,contacts\\nann,Ann Smith,Teachers,Teachers\\nbob,Bob Jones,Teachers,Teachers\\n' >teachers.csv",
                   "xmpp-register batch teachers.csv --domain school.example --admin --generate-passwords --report teachers-report.csv"]),
-        .paragraph("The batch logs in as each account to make its roster, so this costs the server a roster write per "
-                       + "pair: on Prosody 0.12 a group of 50 took minutes (see xmpp-register(1)); for a whole school's "
-                       + "fixed groups a shared roster is the better tool."),
+        .paragraph("The batch logs in as each account to make its roster, so every pair costs the server about ten "
+                       + "roster writes, and the server's storage sets the pace, growing with the rosters' size: at their "
+                       + "default configurations a school of 320 (12 classes of 25, 20 teachers who see everyone) took "
+                       + "about 9 minutes on ejabberd 24.12 and longer on Prosody 13, whose file storage rewrites a "
+                       + "whole roster for each write, on a shared two-core machine; a client sending only the necessary "
+                       + "stanzas takes as long. Other accounts can log in meanwhile. Running the batch again changes only "
+                       + "the rosters that change: one more pupil touches its class and the teachers, a few seconds. For "
+                       + "a whole school's fixed groups a shared roster is the better tool."),
     ]
 }

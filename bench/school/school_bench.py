@@ -1,0 +1,182 @@
+#!/usr/bin/python3
+"""Driver of bench/school, on one server kind at its default configuration: two private
+instances (scripts/test-server start KIND --defaults --admin boss), one for xmpp-register, one for
+the raw client, so neither finds the other's rosters.
+
+ours, instance 1 (every run `xmpp-register batch --admin --generate-passwords --report`):
+  accounts     the school without its roster columns: accounts, nicknames, full names
+  rosters      the whole CSV again: the accounts exist, so this is the roster phase
+  one more     the CSV with one more pupil in class 1: its account and every roster it changes
+  no change    the same CSV again
+  Beside "rosters", another account logs in with xmpp-login in a loop: the longest log-in and
+  whether every one succeeded say whether the server still serves others.
+raw, instance 2: the accounts made the same way (not timed), then raw_roster.py: the same roster
+work with the fewest stanzas (three per account and contact, nothing read back).
+Columns: wall time, client CPU (wait4 of the contender) and server CPU (utime+stime of the
+server's process from /proc/PID/stat over the step).
+
+With XT_BENCH_SEED=1 (Prosody kinds only), the rosters are written as Prosody's roster files
+once the accounts exist (every pair `both`, as a finished roster phase leaves them), and
+"rosters" is the batch finding them in place; the re-run figures then need no hour-long roster
+phase first on a loaded machine. XT_BENCH_RAW=0 leaves out the raw client.
+
+usage: school_bench.py KIND BIN_DIR CLASSES PUPILS TEACHERS JOBS
+"""
+import csv, os, subprocess, sys, tempfile, threading, time
+
+kind, bin_dir, classes, pupils, teachers, jobs = sys.argv[1:7]
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(os.path.dirname(here))
+sys.path.insert(0, os.path.join(root, "bench", "batch"))
+from common import process_cpu  # noqa: E402
+
+work = tempfile.mkdtemp(prefix="xt-bench-school.")
+env = dict(os.environ, HOME=work, XDG_STATE_HOME=work + "/state", XDG_CONFIG_HOME=work + "/config")
+
+
+def sh(*argv, **kw):
+    return subprocess.run(argv, check=True, capture_output=True, text=True, **kw).stdout
+
+
+def start_server():
+    out = sh(f"{root}/scripts/test-server", "start", kind, "--defaults", "--admin", "boss")
+    values = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+    values = {k: v.strip("'") for k, v in values.items()}
+    password = f"boss-{os.getpid()}-{time.time_ns()}"
+    sh(f"{root}/scripts/test-server", "ctl", values["XT_DIR"], "register", "boss", "localhost", password)
+    subprocess.run([f"{bin_dir}/xmpp-login", "boss@localhost", "--password-stdin", "-q", "--server",
+                    f"127.0.0.1:{values['XT_PORT']}", "--ca-file", values["XT_CA_FILE"]],
+                   env=env, input=password + "\n", text=True, check=True)
+    return values
+
+
+def csv_file(name, extra=0, rosters=True):
+    path = os.path.join(work, name)
+    sh("/usr/bin/python3", f"{here}/gen_school.py", path, classes, pupils, teachers, "localhost", str(extra))
+    if not rosters:  # the same rows without their groups and contacts columns
+        with open(path, encoding="utf-8", newline="") as f:
+            records = list(csv.reader(f))
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            csv.writer(f, lineterminator="\r\n").writerows(r[:3] for r in records)
+    return path
+
+
+def school_rosters(path):
+    """Each account's contacts as (jid, name, group), from the school CSV, as RosterPlan makes them."""
+    with open(path, encoding="utf-8", newline="") as f:
+        records = list(csv.DictReader(f))
+    members = {}
+    for r in records:
+        for g in r["groups"].split(";"):
+            members.setdefault(g, []).append(r)
+    contacts = {r["jid"]: {} for r in records}
+    for r in records:
+        for g in r["contacts"].split(";"):
+            for other in members.get(g, []):
+                if other["jid"] != r["jid"]:
+                    contacts[r["jid"]][other["jid"]] = other
+                    contacts[other["jid"]][r["jid"]] = r
+    return contacts
+
+
+def seed_prosody(server, path):
+    """Writes every account's finished roster as Prosody's roster file (the server is stopped meanwhile)."""
+    def lua(text):
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    def file_name(user):
+        return "".join(c if c.isalnum() else "%%%02x" % ord(c) for c in user) + ".dat"
+    sh(f"{root}/scripts/test-server", "stop", server["XT_DIR"])
+    roster_dir = os.path.join(server["XT_DIR"], "data", "localhost", "roster")
+    os.makedirs(roster_dir, exist_ok=True)
+    for jid, contacts in school_rosters(path).items():
+        parts = ['return {\n\t[false] = {\n\t\t["version"] = 1;\n\t\t["pending"] = {};\n\t};\n']
+        for other, row in contacts.items():
+            parts.append(f'\t[{lua(other)}] = {{\n\t\t["groups"] = {{\n\t\t\t[{lua(row["groups"])}] = true;\n\t\t}};\n'
+                         f'\t\t["name"] = {lua(row["fullname"])};\n\t\t["subscription"] = "both";\n\t}};\n')
+        parts.append("};\n")
+        with open(os.path.join(roster_dir, file_name(jid.split("@")[0])), "w", encoding="utf-8") as f:
+            f.write("".join(parts))
+    out = sh(f"{root}/scripts/test-server", "start", kind, "--dir", server["XT_DIR"])
+    server.update({k: v.strip("'") for k, v in (line.split("=", 1) for line in out.splitlines() if "=" in line)})
+
+
+def step(server, argv, name):
+    """Runs argv; returns (wall, client CPU, server CPU, exit status)."""
+    before = process_cpu(server["XT_PID"])
+    start = time.perf_counter()
+    p = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - start
+    err = p.stderr.read()
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        print(f"bench: {name} exited {code}: {err.strip()[-2000:]}", file=sys.stderr)
+    return wall, usage.ru_utime + usage.ru_stime, process_cpu(server["XT_PID"]) - before, code
+
+
+def batch(server, csv, report):
+    return [f"{bin_dir}/xmpp-register", "-a", "boss@localhost", "batch", csv, "--admin", "--generate-passwords",
+            "--report", report, "--jobs", jobs, "-q", "--server", f"127.0.0.1:{server['XT_PORT']}",
+            "--ca-file", server["XT_CA_FILE"]]
+
+
+class LoginProbe(threading.Thread):
+    """Logs an account outside the school in with xmpp-login, again and again, until stopped."""
+
+    def __init__(self, server):
+        super().__init__(daemon=True)
+        self.server, self.times, self.failures, self.stop = server, [], 0, threading.Event()
+        self.password = "probe-password-1"
+        sh(f"{root}/scripts/test-server", "ctl", server["XT_DIR"], "register", "probe", "localhost", self.password)
+        self.env = dict(env, HOME=work + "/probe", XDG_STATE_HOME=work + "/probe/state", XDG_CONFIG_HOME=work + "/probe/config")
+
+    def run(self):
+        while not self.stop.is_set():
+            start = time.perf_counter()
+            r = subprocess.run([f"{bin_dir}/xmpp-login", "probe@localhost", "--password-stdin", "-q",
+                                "--server", f"127.0.0.1:{self.server['XT_PORT']}", "--ca-file", self.server["XT_CA_FILE"]],
+                               env=self.env, input=self.password + "\n", text=True, capture_output=True)
+            self.times.append(time.perf_counter() - start)
+            if r.returncode != 0:
+                self.failures += 1
+            self.stop.wait(1)
+
+
+rows = []
+ours = start_server()
+try:
+    report = os.path.join(work, "ours-report.csv")
+    rows.append(("ours: accounts", *step(ours, batch(ours, csv_file("accounts.csv", rosters=False), report), "accounts")))
+    seeded = os.environ.get("XT_BENCH_SEED") == "1" and kind.startswith("prosody")
+    if seeded:
+        seed_prosody(ours, csv_file("school.csv"))
+    probe = LoginProbe(ours)
+    probe.start()
+    rows.append(("ours: rosters" + (" (in place)" if seeded else ""), *step(ours, batch(ours, csv_file("school.csv"), report), "rosters")))
+    probe.stop.set()
+    probe.join()
+    rows.append(("ours: one more pupil", *step(ours, batch(ours, csv_file("more.csv", extra=1), report), "one more")))
+    rows.append(("ours: no change", *step(ours, batch(ours, csv_file("more.csv", extra=1), report), "no change")))
+finally:
+    sh(f"{root}/scripts/test-server", "stop", ours["XT_DIR"])
+if os.environ.get("XT_BENCH_RAW", "1") == "1":
+    raw = start_server()
+    try:
+        report = os.path.join(work, "raw-report.csv")
+        step(raw, batch(raw, csv_file("accounts.csv", rosters=False), report), "raw accounts")
+        rows.append(("raw client: rosters", *step(raw, ["/usr/bin/python3", f"{here}/raw_roster.py", csv_file("school.csv"),
+                                                         report, "localhost", "127.0.0.1", raw["XT_PORT"], raw["XT_CA_FILE"], jobs],
+                                                   "raw rosters")))
+    finally:
+        sh(f"{root}/scripts/test-server", "stop", raw["XT_DIR"])
+
+n = int(classes) * int(pupils) + int(teachers)
+print(f"{kind} --defaults, {n} accounts ({classes} classes of {pupils}, {teachers} teachers), --jobs {jobs}, load {open('/proc/loadavg').read().split()[0]}")
+print(f"{'step':<24} {'wall s':>8} {'client CPU s':>13} {'server CPU s':>13} {'exit':>5}")
+for name, wall, client, server, code in rows:
+    print(f"{name:<24} {wall:>8.1f} {client:>13.1f} {server:>13.1f} {code:>5}")
+if probe.times:
+    ordered = sorted(probe.times)
+    print(f"log-ins by another account during 'rosters': {len(probe.times)}, {probe.failures} failed, "
+          f"median {ordered[len(ordered) // 2]:.2f} s, longest {ordered[-1]:.2f} s")
