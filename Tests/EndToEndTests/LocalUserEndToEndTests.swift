@@ -7,6 +7,14 @@ import XCTest
 final class LocalUserEndToEndTests: XCTestCase {
     private let stranger: uid_t = 54321
 
+    /// `cat FILE` of a 0600 file in the test's home holding `password`.
+    private func passwordCommand(_ t: ToolRunner, _ password: String) throws -> String {
+        let file = t.home + "/password-\(UUID().uuidString.prefix(8))"
+        try Data((password + "\n").utf8).write(to: URL(fileURLWithPath: file))
+        XCTAssertEqual(chmod(file, 0o600), 0)
+        return "cat '\(file)'"
+    }
+
     func testAPlantedReportIsRefusedBeforeAnyAccountIsCreated() throws {
         let server = try TestServer.shared()
         let t = try ToolRunner(server: server)
@@ -37,7 +45,9 @@ final class LocalUserEndToEndTests: XCTestCase {
         let victim = t.home + "/victim"
         try Data("precious\n".utf8).write(to: URL(fileURLWithPath: victim))
         XCTAssertEqual(symlink(victim, sessions + "/" + jid), 0)
-        let r = try t.run("xmpp-login", [jid] + t.serverArgs, password: password)
+        // A password command: a session file is written on every server, those that store plain
+        // passwords (jabberd2, ejabberd's defaults) included.
+        let r = try t.run("xmpp-login", [jid, "--password-command", try passwordCommand(t, password)] + t.serverArgs)
         XCTAssertNotEqual(r.status, 0)
         XCTAssertTrue(r.stderr.contains(sessions + "/" + jid) && r.stderr.contains("symbolic link"), r.stderr)
         XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious\n")
@@ -50,7 +60,7 @@ final class LocalUserEndToEndTests: XCTestCase {
         let config = t.home + "/config/xmpp-tools"
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
         XCTAssertEqual(chown(config, stranger, gid_t(stranger)), 0)
-        let r = try t.run("xmpp-login", [jid] + t.serverArgs, password: password)
+        let r = try t.run("xmpp-login", [jid, "--password-command", try passwordCommand(t, password)] + t.serverArgs)
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains(config) && r.stderr.contains("owned by uid 54321"), r.stderr)
     }
