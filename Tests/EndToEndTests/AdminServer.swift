@@ -111,7 +111,7 @@ final class AdminServer: @unchecked Sendable {
     /// passwords (ejabberd's defaults) with a password command, the way xmpp-login asks for there.
     private func logIn(_ t: ToolRunner, _ jid: String, _ password: String) throws -> RunResult {
         guard !server.has("scram-session") else { return try t.run("xmpp-login", [jid] + t.serverArgs, password: password) }
-        let file = t.home + "/password-" + UUID().uuidString.prefix(8)
+        let file = t.home + "/password-" + String(UUID().uuidString.prefix(8))
         try Data((password + "\n").utf8).write(to: URL(fileURLWithPath: file))
         XCTAssertEqual(chmod(file, 0o600), 0)
         return try t.run("xmpp-login", [jid, "--password-command", "cat '\(file)'"] + t.serverArgs)
