@@ -22,17 +22,7 @@ public final class FileLock {
     /// Takes the lock on `path` (created 0600 if missing; its directory must exist), waiting
     /// for the current holder first.
     public static func acquire(_ path: String) throws(StorageError) -> FileLock {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw .io(path: path, reason: "cannot open the lock file: " + errnoText()) }
-        // A lock file someone else planted could be held by them forever.
-        var st = stat()
-        do throws(StorageError) {
-            guard fstat(fd, &st) == 0 else { throw StorageError.io(path: path, reason: errnoText()) }
-            try FileTrust.requireOwned(st, at: path)
-        } catch {
-            _ = close(fd)
-            throw error
-        }
+        let fd = try FileTrust.openLockFile(path)
         while flock(fd, LOCK_EX) != 0 {
             if errno == EINTR { continue }
             let reason = errnoText()

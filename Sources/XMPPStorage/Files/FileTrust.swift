@@ -82,6 +82,23 @@ public enum FileTrust {
         return fd
     }
 
+    /// Opens (creating 0600 when missing, never through a symlink) a lock file that must be the
+    /// user's: a lock file someone else planted could be held by them forever. The caller
+    /// closes the descriptor.
+    static func openLockFile(_ path: String) throws(StorageError) -> Int32 {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw .io(path: path, reason: "cannot open the lock file: " + errnoText()) }
+        var st = stat()
+        do throws(StorageError) {
+            guard fstat(fd, &st) == 0 else { throw StorageError.io(path: path, reason: errnoText()) }
+            try requireOwned(st, at: path)
+        } catch {
+            _ = close(fd)
+            throw error
+        }
+        return fd
+    }
+
     /// Makes sure `path` exists as a regular file of the user's, mode 0600, created with
     /// O_EXCL|O_NOFOLLOW when missing (so a file or link planted at that name is never
     /// adopted), and refused when found owned by someone else or writable by others.

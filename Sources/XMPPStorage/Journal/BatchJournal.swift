@@ -180,16 +180,8 @@ public final class BatchJournal {
     private static func lock(_ path: String) throws(JournalError) -> Int32 {
         // A separate file: closing any descriptor of the database itself would drop SQLite's locks.
         let lockPath = path + ".lock"
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw .storage(.io(path: lockPath, reason: String(cString: strerror(errno)))) }
-        var st = stat()
-        do throws(StorageError) {
-            guard fstat(fd, &st) == 0 else { throw StorageError.io(path: lockPath, reason: String(cString: strerror(errno))) }
-            try FileTrust.requireOwned(st, at: lockPath)
-        } catch {
-            _ = close(fd)
-            throw .storage(error)
-        }
+        let fd: Int32
+        do { fd = try FileTrust.openLockFile(lockPath) } catch { throw .storage(error) }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             _ = close(fd)
             throw .locked(path: path)
