@@ -103,19 +103,18 @@ final class HelpTests: XCTestCase {
         XCTAssertEqual(HelpRenderer.command(remove, in: Samples.roster), expected)
     }
 
+    /// A tool `t` with one subcommand `run` taking `options`.
+    private static func tool(running options: [OptionSpec]) -> ToolSpec {
+        ToolSpec(name: "t", summary: "s", version: "1", subcommands: [CommandSpec("run", summary: "r", options: options)])
+    }
+
     /// What follows the first sentence (or a colon) is the man page's.
     func testOptionRowsShowTheFirstSentence() {
-        let spec = ToolSpec(
-            name: "t", summary: "s", version: "1",
-            subcommands: [
-                CommandSpec(
-                    "run", summary: "r",
-                    options: [
-                        OptionSpec("jobs", value: "N", help: "Streams at once (default 4): each pipelines requests. More."),
-                        OptionSpec("prefix", value: "TEXT", help: "Honorific prefix, e.g. Dr. Shown first."),
-                        OptionSpec("note", value: "TEXT", help: "Free text (one line. or more)"),
-                    ])
-            ])
+        let spec = Self.tool(running: [
+            OptionSpec("jobs", value: "N", help: "Streams at once (default 4): each pipelines requests. More."),
+            OptionSpec("prefix", value: "TEXT", help: "Honorific prefix, e.g. Dr. Shown first."),
+            OptionSpec("note", value: "TEXT", help: "Free text (one line. or more)"),
+        ])
         let help = HelpRenderer.command(spec.subcommands[0], in: spec)
         XCTAssertTrue(help.contains("--jobs N       Streams at once (default 4).\n"), help)
         XCTAssertTrue(help.contains("Honorific prefix, e.g. Dr.\n"), help)
@@ -126,15 +125,9 @@ final class HelpTests: XCTestCase {
     }
 
     func testLongLabelsPutTheirTextOnTheNextLine() {
-        let spec = ToolSpec(
-            name: "t", summary: "s", version: "1",
-            subcommands: [
-                CommandSpec(
-                    "run", summary: "r",
-                    options: [
-                        OptionSpec("a-very-long-option-name", value: "SOME-VALUE", help: "Explained below the label.")
-                    ])
-            ])
+        let spec = Self.tool(running: [
+            OptionSpec("a-very-long-option-name", value: "SOME-VALUE", help: "Explained below the label.")
+        ])
         let help = HelpRenderer.command(spec.subcommands[0], in: spec)
         XCTAssertTrue(
             help.contains(
