@@ -27,8 +27,9 @@ final class WatchMemoryTests: XCTestCase {
         XCTAssertTrue(memory.isNews(Presence(from: phone), from: phone))
         XCTAssertTrue(memory.isNews(Presence(from: laptop, show: .away), from: laptop))
         XCTAssertFalse(memory.isNews(Presence(from: phone), from: phone), "the same presence again")
+        memory.announce(laptop)  // announced in the first session, which ends here
         // Reconnected: only the phone announces itself, unchanged.
-        let before = memory.availableResources
+        let before = memory.beginSession()
         memory.announce(phone)
         XCTAssertFalse(memory.isNews(Presence(from: phone), from: phone))
         XCTAssertEqual(memory.notAnnounced(since: before), [laptop])

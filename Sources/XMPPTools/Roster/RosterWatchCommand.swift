@@ -119,7 +119,7 @@ extension RosterTool {
             } else {
                 memory.remember(roster: session.roster)
             }
-            let before = memory.availableResources
+            let before = memory.beginSession()
             // Initial presence behind a ping: what the server owes for it (contacts' presence, waiting
             // requests) is printed first, then an "online" event says the watch is in place.
             let initial = PresenceService.available(priority: priority, show: show.presenceShow, status: status,

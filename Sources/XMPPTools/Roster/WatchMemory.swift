@@ -63,8 +63,12 @@ struct WatchMemory {
         return gone.sorted { $0.description < $1.description }
     }
 
-    /// Resources available before a reconnection.
-    var availableResources: Set<JID> { Set(available.keys) }
+    /// Starts a new session's bookkeeping: nothing is announced in it yet. Returns the resources
+    /// printed as available before it.
+    mutating func beginSession() -> Set<JID> {
+        announced = []
+        return Set(available.keys)
+    }
 
     /// Resources that announced themselves in the current session's initial presence exchange.
     private var announced: Set<JID> = []
