@@ -17,6 +17,9 @@ public struct RowOutcome: Sendable, Equatable {
     public var note: String?
     /// The server has just set the row's password (or new_password) from the CSV.
     public var csvPasswordSet = false
+    /// The server answered this row's request with a refusal of every request (registration
+    /// closed to this client): the row stays to do, but the password was not set.
+    var refusedByServer = false
 
     /// Builds an outcome.
     public init(line: Int, jid: String, status: JournalStatus, error: String? = nil, retryable: Bool = false,
@@ -39,7 +42,9 @@ public struct RowOutcome: Sendable, Equatable {
 
     /// The server definitely did not set this row's password: the account existed, or the
     /// request was refused with no earlier one unanswered. A generated password is then dropped.
-    var passwordNotSet: Bool { status == .exists || (status == .failed && !retryable && !uncertain) }
+    var passwordNotSet: Bool {
+        status == .exists || ((status == .failed && !retryable) || refusedByServer) && !uncertain
+    }
 
     /// True when the row is done and nothing about it failed.
     public var succeeded: Bool { status.isFinal && status != .failed && status != .invalid && error == nil }

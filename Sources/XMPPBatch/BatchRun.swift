@@ -52,6 +52,10 @@ public final class BatchRun {
     /// True when the journal held an unfinished run of this batch, which this one continues.
     public var resumed: Bool { journal.resumed }
 
+    /// An unfinished run this one replaced because the server had done nothing for it: what
+    /// made it another batch (empty: it was this one). Nil when none was replaced.
+    public var replacedUntouched: [String]? { journal.replacedUntouched }
+
     /// Carries the earlier report's passwords into the journal and joins the valid rows with it.
     public func plan() throws -> BatchPlan {
         try journal.adoptPasswords(known)

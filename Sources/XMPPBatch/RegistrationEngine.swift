@@ -53,6 +53,10 @@ final class RegistrationEngine {
     private var throttles = 0
     /// Requests in flight per stream: `settings.window`, or 1 once the server skipped answers.
     private var window: Int
+    /// The server said registration is closed to this client: nothing more is sent, the answers
+    /// to what is in flight are awaited (3 s at most, as for Ctrl-C) so each of those rows is
+    /// known refused or created, and then the run ends with this error.
+    private var closedBy: (any Error)?
 
     /// `connect` opens stream number `stream`'s connection; `spread`, when the batch has several
     /// endpoints, hears of the streams that drop.
@@ -81,10 +85,11 @@ final class RegistrationEngine {
         lastProgress = .now
         while true {
             let now = ContinuousClock.now
-            if settings.shouldStop() && drainDeadline == nil { drainDeadline = now + .seconds(3) }
+            if (settings.shouldStop() || closedBy != nil) && drainDeadline == nil { drainDeadline = now + .seconds(3) }
             if drainDeadline == nil { try fill(now) }
             try flush()
             let inFlight = slots.reduce(0) { $0 + $1.inFlight.count }
+            if let closedBy, inFlight == 0 || now >= (drainDeadline ?? now) { throw closedBy }
             if !hasQueued && inFlight == 0 { return .completed }
             if let d = drainDeadline, inFlight == 0 || now >= d { return .interrupted }
             if now - lastProgress > settings.giveUpAfter { throw giveUp() }
@@ -230,9 +235,15 @@ final class RegistrationEngine {
         case .refused:
             outcomes.append(outcome(index, .failed, error: ReplyClassifier.describe(error)))
         case .stop:
-            // Not this row's fault: it stays to do, for --resume once registration is open to us.
-            outcomes.append(outcome(index, .pending))
-            throw RegistrationService.submissionRefusal(error, domain: slot.link?.connection.domain ?? "the server")
+            // Not this row's fault: it stays to do, for a run with --admin or --invite or once
+            // registration is open to us; the server did not create it, so a password generated
+            // for it is dropped (unless an earlier unanswered request may have set it).
+            var pending = outcome(index, .pending)
+            pending.refusedByServer = true
+            outcomes.append(pending)
+            if closedBy == nil {
+                closedBy = RegistrationService.submissionRefusal(error, domain: slot.link?.connection.domain ?? "the server")
+            }
         }
     }
 

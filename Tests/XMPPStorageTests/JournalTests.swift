@@ -94,6 +94,76 @@ final class JournalTests: XCTestCase {
         XCTAssertFalse(JournalError.mismatch(path: "/r.journal", recorded: "x", passwords: 1).description.contains("remove"))
     }
 
+    private static let inBand = "xmpp-register batch v1; mode=create; domain=school.example; shard=-; generate=1; input-sha256=ab"
+    private static let asAdmin = "xmpp-register batch v1; mode=create; domain=school.example; shard=-; generate=1; admin=1; input-sha256=ab"
+
+    /// Issue 27 item 4: a first run the server refused at once (registration closed to in-band
+    /// clients) left rows pending, a refused one failed, and no password: the corrected run with
+    /// --admin takes the journal over, fresh or with --resume, and says what differed.
+    func testAnUnfinishedRunTheServerDidNothingForIsReplaced() throws {
+        for start in [BatchJournal.Start.fresh, .resume] {
+            try? FileManager.default.removeItem(atPath: path)
+            do {
+                let journal = try BatchJournal(path: path, identity: Self.inBand, start: .fresh)
+                try journal.insert([JournalEntry(line: 2, jid: "a@x", status: .pending), JournalEntry(line: 3, jid: "b@x", status: .pending),
+                                    JournalEntry(line: 4, jid: "bad", status: .invalid, error: "invalid JID")])
+                try journal.markSent(lines: [2, 3], generated: [2: "p2", 3: "p3"])
+                // The server's refusal of both: not created, their passwords never set.
+                try journal.record([JournalUpdate(line: 2, status: .pending, dropPassword: true),
+                                    JournalUpdate(line: 3, status: .failed, error: "refused", dropPassword: true)])
+                XCTAssertEqual(try journal.passwordCount(), 0)
+            }
+            let corrected = try BatchJournal(path: path, identity: Self.asAdmin, start: start)
+            XCTAssertFalse(corrected.resumed)
+            XCTAssertEqual(try corrected.entries(), [], "a new run, with nothing of the old one")
+            XCTAssertEqual(corrected.replacedUntouched, ["--admin: this run has it, the journal's run did not"])
+        }
+    }
+
+    /// A row the server may have acted on keeps the journal; the refusal names the option that differs.
+    func testAnUnfinishedRunWithWorkDoneStillBlocksAndNamesTheDifference() throws {
+        let cases: [(JournalEntry, JournalUpdate?)] = [
+            (JournalEntry(line: 2, jid: "a@x", status: .pending), JournalUpdate(line: 2, status: .created)),
+            (JournalEntry(line: 2, jid: "a@x", status: .pending), nil),  // sent, never answered: it may exist
+            (JournalEntry(line: 2, jid: "a@x", status: .pending, generatedPassword: "only-here"), JournalUpdate(line: 2, status: .pending)),
+        ]
+        for (entry, update) in cases {
+            try? FileManager.default.removeItem(atPath: path)
+            do {
+                let journal = try BatchJournal(path: path, identity: Self.inBand, start: .fresh)
+                try journal.insert([entry])
+                if let update {
+                    try journal.record([update])
+                } else {
+                    try journal.markSent(lines: [2])
+                }
+            }
+            XCTAssertThrowsError(try BatchJournal(path: path, identity: Self.asAdmin, start: .fresh)) { error in
+                let text = "\(error)"
+                XCTAssertTrue(text.contains("a different batch (--admin: this run has it, the journal's run did not)"), text)
+            }
+            XCTAssertThrowsError(try BatchJournal(path: path, identity: Self.asAdmin, start: .resume)) { error in
+                XCTAssertTrue("\(error)".contains("--admin: this run has it"), "\(error)")
+            }
+        }
+    }
+
+    func testDifferencesAreNamedByTheirOptions() {
+        let other = "xmpp-register batch v1; mode=delete; domain=-; shard=1/2; generate=0; invite=1; input-sha256=cd"
+        XCTAssertEqual(JournalError.unfinished(path: "/j", done: 0, total: 1, sameBatch: false, passwords: 0,
+                                               differences: ["x"]).description.contains("a different batch (x)"), true)
+        let words = BatchJournal.differences(recorded: Self.inBand, current: other)
+        XCTAssertEqual(words, [
+            "--invite: this run has it, the journal's run did not",
+            "--generate-passwords: the journal's run had it, this one does not",
+            "the journal's run created accounts, this one deletes accounts (--delete)",
+            "--domain: the journal's run had school.example, this one has none",
+            "--shard: the journal's run had none, this one has 1/2",
+            "the CSV's content differs",
+        ])
+        XCTAssertEqual(BatchJournal.differences(recorded: Self.inBand, current: Self.inBand), [])
+    }
+
     func testJournalCommitsAreSyncedInFull() throws {
         do {
             let journal = try BatchJournal(path: path, identity: "id-1", start: .fresh)
@@ -161,7 +231,8 @@ final class JournalTests: XCTestCase {
             try journal.insert(plan())
         }
         XCTAssertThrowsError(try BatchJournal(path: path, identity: "id-other", start: .resume)) { error in
-            XCTAssertEqual(error as? JournalError, .mismatch(path: path, recorded: "id-1", passwords: 1))
+            XCTAssertEqual(error as? JournalError, .mismatch(path: path, recorded: "id-1", passwords: 1,
+                                                             differences: ["it was recorded by another version of xmpp-register"]))
         }
     }
 

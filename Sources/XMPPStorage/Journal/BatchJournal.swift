@@ -19,6 +19,10 @@ public final class BatchJournal {
     public let path: String
     /// True when an existing run is continued.
     public let resumed: Bool
+    /// The unfinished run of another batch (or of this one) that this run replaced because the
+    /// server had done nothing for it: what made it different (`JournalIdentity`), or empty when it was
+    /// this batch. Nil when no unfinished journal was replaced.
+    public private(set) var replacedUntouched: [String]?
     let database: Database
     private let lockDescriptor: Int32
 
@@ -33,24 +37,34 @@ public final class BatchJournal {
                 let recorded = try BatchJournal.meta(existing, "identity") ?? ""
                 let finished = try BatchJournal.meta(existing, "finished") == "1"
                 let passwords = try BatchJournal.passwordCount(existing)
+                let differences = JournalIdentity.differences(recorded: recorded, current: identity)
+                // A run the server did nothing for (stopped at its first answer, say, by a server
+                // closed to in-band registration) holds nothing worth keeping: it is replaced
+                // rather than blocking the corrected run.
+                // (The same batch's unfinished run is simply resumed: --resume says so.)
+                let untouched = !finished && recorded != identity && BatchJournal.serverUntouched(existing)
                 switch start {
                 case .resume:
-                    guard recorded == identity else {
-                        throw JournalError.mismatch(path: path, recorded: recorded, passwords: passwords)
+                    if recorded == identity {
+                        try JournalSchema.upgrade(existing)
+                        database = existing
+                        resumed = true
+                        return
                     }
-                    try JournalSchema.upgrade(existing)
-                    database = existing
-                    resumed = true
-                    return
+                    guard untouched else {
+                        throw JournalError.mismatch(path: path, recorded: recorded, passwords: passwords, differences: differences)
+                    }
+                    replacedUntouched = differences
                 case .fresh:
-                    if !finished {
+                    if !finished && !untouched {
                         let (done, total) = try BatchJournal.progress(existing)
                         throw JournalError.unfinished(path: path, done: done, total: total, sameBatch: recorded == identity,
-                                                      passwords: passwords)
+                                                      passwords: passwords, differences: differences)
                     }
+                    if untouched { replacedUntouched = differences }
                     // A finished run wipes its passwords once the report holds them; if it could
                     // not, this file is their only copy.
-                    if passwords > 0 { throw JournalError.holdsPasswords(path: path, count: passwords) }
+                    if finished && passwords > 0 { throw JournalError.holdsPasswords(path: path, count: passwords) }
                 }
                 for suffix in FileTrust.sqliteSuffixes { try SecureFile.remove(path + suffix) }
             }
@@ -193,6 +207,25 @@ public final class BatchJournal {
         // A file that is not a journal has no such table: treat it as a different batch.
         guard (try? db.query("SELECT 1 FROM journal_meta LIMIT 1")) != nil else { return nil }
         return try db.query("SELECT value FROM journal_meta WHERE key=?", [.text(key)]).first?.first?.text
+    }
+
+    /// True when the server has done nothing for this journal's run (`serverUntouched(_:)`): a new
+    /// run of any batch may replace it.
+    public func serverUntouched() -> Bool {
+        BatchJournal.serverUntouched(database)
+    }
+
+    /// True when the journal's run left nothing the server did: every row is still to do, failed
+    /// or invalid, none was sent without a definitive answer, and no row holds a password
+    /// generated here (one carried over from the report is in that report too).
+    static func serverUntouched(_ db: Database) -> Bool {
+        // A journal older than these columns (or not a journal at all) is never called untouched.
+        let touched = try? db.query(
+            """
+            SELECT count(*) FROM journal_rows WHERE status NOT IN ('pending', 'failed', 'invalid') OR uncertain != 0
+                OR (generated_password IS NOT NULL AND password_kept = 0) OR roster IS NOT NULL
+            """)
+        return touched?.first?.first?.int == 0
     }
 
     private static func progress(_ db: Database) throws(StorageError) -> (Int, Int) {

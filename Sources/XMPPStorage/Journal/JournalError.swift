@@ -4,9 +4,11 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An unfinished run is recorded there and `--resume` was not asked for; `sameBatch` is
     /// false when it is a run of another CSV or other options; `passwords` generated passwords
     /// are kept only there.
-    case unfinished(path: String, done: Int, total: Int, sameBatch: Bool, passwords: Int)
-    /// The journal records a different batch (another CSV, mode, domain or shard).
-    case mismatch(path: String, recorded: String, passwords: Int)
+    /// `differences` names what makes it another batch (the options or the CSV).
+    case unfinished(path: String, done: Int, total: Int, sameBatch: Bool, passwords: Int, differences: [String] = [])
+    /// The journal records a different batch (another CSV, mode, domain or shard); `differences`
+    /// names what differs.
+    case mismatch(path: String, recorded: String, passwords: Int, differences: [String] = [])
     /// A finished run whose report could not take its generated passwords: they are only here.
     case holdsPasswords(path: String, count: Int)
     /// Another process holds the journal right now.
@@ -16,13 +18,14 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unfinished(let p, let d, let t, let same, let n):
-            let what = same ? "this batch" : "a different batch (another CSV or other options)"
+        case .unfinished(let p, let d, let t, let same, let n, let differences):
+            let what = same ? "this batch" : "a different batch (" + JournalError.differing(differences) + ")"
             let how = same ? "continue it with --resume" : "finish it with its own CSV and options and --resume, or choose another --report"
             return "\(p) records an unfinished run of \(what) (\(d) of \(t) rows done): " + how
                 + (n > 0 ? JournalError.keep(n) : (same ? ", or remove that file to start over" : ""))
-        case .mismatch(let p, let r, let n):
-            return "\(p) records a different batch (\(r)); give the same CSV and options to --resume it"
+        case .mismatch(let p, let r, let n, let differences):
+            let what = differences.isEmpty ? r : JournalError.differing(differences)
+            return "\(p) records a different batch (\(what)); give the same CSV and options to --resume it"
                 + (n > 0 ? JournalError.keep(n) : ", or remove that file")
         case .holdsPasswords(let p, let n):
             return "\(p) holds the generated passwords of \(n) account\(n == 1 ? "" : "s") of a finished run whose report "
@@ -30,6 +33,10 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
         case .locked(let p): return "another xmpp-register batch is using \(p)"
         case .storage(let e): return "batch journal: \(e)"
         }
+    }
+
+    private static func differing(_ differences: [String]) -> String {
+        differences.isEmpty ? "another CSV or other options" : differences.joined(separator: "; ")
     }
 
     private static func keep(_ count: Int) -> String {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import XMPPBatch
+import XMPPServices
 
 /// How a batch run ended, as an exit status and a last line: a signal (130, 143), a fatal error
 /// (its own status), rows that failed (1), or success (0, the summary as a note). Each names
@@ -16,6 +17,8 @@ struct BatchVerdict {
     var reportPath: String?
     /// Why `--report` could not be written, if it could not: the run then fails (status 1).
     var reportProblem: String? = nil
+    /// The server did nothing for the run's journal (no account created or changed, no password kept).
+    var journalUntouched = false
 
     /// Throws the failure the run ended with, or prints the summary.
     func conclude(output: BatchOutput) throws(ToolFailure) {
@@ -27,6 +30,9 @@ struct BatchVerdict {
                               "interrupted by \(name); " + summary.text + (finished ? "" : resumeHint))
         }
         if let fatal {
+            if let closed = BatchVerdict.closedRegistration(fatal, untouched: journalUntouched) {
+                throw ToolFailure(.registrationClosed, closed + "; " + summary.text)
+            }
             let failure = ErrorMapping.failure(for: fatal)
             throw ToolFailure(failure.code, failure.message + "; " + summary.text + (finished ? "" : resumeHint))
         }
@@ -34,5 +40,27 @@ struct BatchVerdict {
         if let reportProblem { throw ToolFailure(.failed, reportProblem + "; " + summary.text) }
         if !summary.allSucceeded { throw ToolFailure(.failed, summary.text + (finished ? "" : resumeHint)) }
         output.note(summary.text + (reportPath.map { "; report: \($0)" } ?? ""))
+    }
+
+    /// The message for a server closed to in-band registration (by invitation only, or not at
+    /// all): the batch's own ways forward, --admin and --invite, rather than a single account's,
+    /// and no --resume, which would meet the same refusal. `untouched`: the server did nothing for
+    /// this run, so the corrected run takes its journal over. Nil for any other error.
+    static func closedRegistration(_ error: any Error, untouched: Bool) -> String? {
+        let refusal: RegistrationRefusal
+        switch error as? RegistrationError {
+        case .refused(let r, _, _)? where !r.isTemporary: refusal = r
+        case .notSupported?: refusal = .closed
+        default: return nil
+        }
+        let admin = "with --admin as the server's administrator (xmpp-login ADMIN@DOMAIN once, then -a ADMIN@DOMAIN) "
+            + "to create the accounts through its XEP-0133 commands"
+        let invite = "with --invite --report FILE for one invitation link per row (XEP-0401)"
+        let ways = refusal == .invitationOnly
+            ? "in-band registration is by invitation only; run the same batch again " + invite + ", or " + admin
+            : "in-band registration is closed to this client; run the same batch again " + admin + ", or " + invite
+                + " where the server makes invitations"
+        let takeover = untouched ? "; no account was created, so that run takes this one's journal over" : ""
+        return "\(error): " + ways + takeover
     }
 }

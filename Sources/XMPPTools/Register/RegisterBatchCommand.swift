@@ -79,8 +79,12 @@ extension RegisterTool {
                     + "to the report (REPORT.journal), or under $XDG_STATE_HOME/xmpp-tools/batch/. After a crash, Ctrl-C or kill -9, "
                     + "--resume continues without registering any row twice or skipping one (and tries again the rows whose failure "
                     + "was transient); a request that was sent but never answered is checked by logging in with the row's password. "
-                    + "Without --resume, an unfinished journal is refused rather than overwritten. A resumed run prints the rows "
-                    + "it finishes; the report always lists every row.",
+                    + "Without --resume, an unfinished journal is refused rather than overwritten, and the refusal names what makes "
+                    + "this run another batch (an option such as --admin, --generate-passwords, --domain or --shard, or the "
+                    + "CSV's content). A journal whose run the server did nothing for (every row still to do, failed or "
+                    + "invalid, none sent without an answer, no password kept) is replaced instead, by any batch, with a note "
+                    + "saying what differed: a run a server closed to it stopped at its first answer holds nothing worth "
+                    + "keeping. A resumed run prints the rows it finishes; the report always lists every row.",
                 "--generate-passwords makes a row's password only when its registration is about to be sent, and the journal "
                     + "records it before the request leaves. An account that turns out to exist keeps its own password: its row "
                     + "shows none. Until a run has finished, the journal holds the only copy of the passwords made so far (the "
@@ -149,7 +153,10 @@ extension RegisterTool {
                 "A server that throttles registrations is waited for, with back-off, and every row is tried again; "
                     + "after a while without any progress the batch stops with exit status 11, and --resume continues "
                     + "later. A server closed to this client (registration closed or by invitation only) stops the batch "
-                    + "at its first answer with exit status 10, leaving the rows to do, rather than failing every row alike.",
+                    + "at its first answer with exit status 10, leaving the rows to do, rather than failing every row alike: "
+                    + "the requests already in flight are answered first (3 s at most), so a refused row's generated "
+                    + "password is dropped, and the message names the batch's ways forward, --admin as the server's "
+                    + "administrator or --invite. That run takes the stopped run's journal over (above).",
                 "--admin provisions through the server's administration commands (XEP-0133) instead of in-band "
                     + "registration, for servers where registration is closed: the administrator logged in with "
                     + "xmpp-login (the active account, or -a ADMIN) runs add-user for each row, or with --delete "
@@ -280,6 +287,11 @@ extension RegisterTool {
                 throw ToolFailure(.usage, "--report \(options.report ?? "") would overwrite the input CSV")
             }
             let batch = try BatchRun(sheet: sheet, configuration: configuration, reportPath: reportPath, stateDirectory: env.paths.state)
+            if let differences = batch.replacedUntouched {
+                let what = differences.isEmpty ? "" : " (" + differences.joined(separator: "; ") + ")"
+                output.note("replacing the journal of an unfinished run\(what) that the server did nothing for: "
+                    + "no account was created or changed and it held no password")
+            }
             if !batch.resumed {
                 if options.resume { output.note("no journal of this batch to resume: starting from the beginning") }
                 for bad in sheet.invalid { output.row(RowOutcome(invalid: bad)) }
@@ -313,7 +325,8 @@ extension RegisterTool {
             }
             let summary = BatchSummary(entries: finish.entries, ranFor: output.elapsedSeconds, finishedThisRun: batch.finishedThisRun)
             try BatchVerdict(end: end, fatal: fatal, summary: summary, finished: finish.finished, journalPath: batch.journal.path,
-                             reportPath: reportPath, reportProblem: reportProblem).conclude(output: output)
+                             reportPath: reportPath, reportProblem: reportProblem,
+                             journalUntouched: batch.journal.serverUntouched()).conclude(output: output)
         }
     }
 }
