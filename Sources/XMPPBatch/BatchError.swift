@@ -19,6 +19,8 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
     case notAReport(path: String, reason: String)
     /// The existing report holds the passwords of accounts this batch does not list.
     case foreignPasswords(report: String, accounts: [String])
+    /// The report cannot take an account's new password (`passwd --admin --report`): `reason` says why.
+    case reportHasNoPassword(report: String, jid: String, reason: String)
     /// A resumed journal lacks a row of the CSV.
     case journalLacksLine(Int)
     /// The directory for journals could not be made.
@@ -39,6 +41,7 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(report) holds the passwords of \(accounts.count) account\(accounts.count == 1 ? "" : "s") "
                 + "this batch does not list (\(first)\(accounts.count > 1 ? ", …" : "")); rewriting it would lose them: "
                 + "give another --report FILE, or move \(report) away first"
+        case .reportHasNoPassword(let report, _, let reason): return "\(report) cannot take the new password: \(reason)"
         case .journalLacksLine(let line):
             return "the journal has no record of line \(line); run this batch again without --resume"
         case .stateDirectory(let error): return error.description

@@ -206,7 +206,7 @@ final class RosterPhase: @unchecked Sendable {
                 let text = error.isAuthRejection
                     ? "roster not set: the server refused this batch's password for the account (\(error)); if it was changed "
                         + "since (xmpp-register passwd --admin), put the current one in the report's password column (or the "
-                        + "CSV's) and run again"
+                        + "CSV's; passwd --admin JID --report REPORT does it as it resets the password) and run again"
                     : "roster not set: \(error)"
                 try record([(job.row.line, State.failed.rawValue, text)])
                 recorderLock.withLock { _ in recorder.note("\(job.row.jid): \(text)") }

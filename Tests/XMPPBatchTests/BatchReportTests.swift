@@ -1,6 +1,9 @@
 import TextFormats
 import Foundation
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
 import XMPPStanzas
 import XMPPStorage
 @testable import XMPPBatch
@@ -75,4 +78,42 @@ final class BatchReportTests: XCTestCase {
                            + "give another --report FILE, or move \(path) away first")
         }
     }
+
+    /// Issue 27 item 5: passwd --admin --report puts the administrator's new password into the
+    /// account's row (the other rows and fields exact, formula-like text kept inert) and into a
+    /// journal that still holds the row's password; an unusable report is refused first.
+    func testANewPasswordReplacesTheRowsPasswordInTheReportAndItsJournal() throws {
+        let directory = NSTemporaryDirectory() + "xt-report-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        XCTAssertEqual(chmod(directory, 0o700), 0)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/pw.csv"
+        let entries = [JournalEntry(line: 2, jid: "a@x", status: .created, error: "=cmd", generatedPassword: "old-a"),
+                       JournalEntry(line: 3, jid: "b@x", status: .created, generatedPassword: "-b, \"quoted\"")]
+        try SecureFile.writeSecret(BatchReport.csv(entries, includePasswords: true), to: path)
+        do {
+            let journal = try BatchJournal(path: path + ".journal", identity: "id", start: .fresh)
+            try journal.insert(entries)
+        }
+        try ReportPassword.replace(report: path, jid: "a@x", password: "@new, one")
+        XCTAssertEqual(try BatchReport.knownPasswords(at: path), ["a@x": "@new, one", "b@x": "-b, \"quoted\""])
+        var expected = entries
+        expected[0].generatedPassword = "@new, one"
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8),
+                       String(decoding: BatchReport.csv(expected, includePasswords: true), as: UTF8.self), "every other field exact")
+        XCTAssertEqual(try BatchJournal(path: path + ".journal", identity: "id", start: .resume).entries().map(\.generatedPassword),
+                       ["@new, one", "-b, \"quoted\""])
+        let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        XCTAssertEqual(mode & 0o777, 0o600)
+
+        XCTAssertThrowsError(try ReportPassword.check(report: path, jid: "z@x")) { error in
+            XCTAssertEqual("\(error)", "\(path) cannot take the new password: it has no row for z@x")
+        }
+        try SecureFile.writeSecret(BatchReport.csv(entries, includePasswords: false), to: path)
+        XCTAssertThrowsError(try ReportPassword.check(report: path, jid: "a@x")) { error in
+            XCTAssertTrue("\(error)".contains("it has no password column"), "\(error)")
+        }
+        XCTAssertThrowsError(try ReportPassword.check(report: directory + "/none.csv", jid: "a@x"))
+    }
 }
+

@@ -15,7 +15,7 @@ function __xmpp_register_position
             switch $token
                 case --
                     set ended 1
-                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --jobs --window --max-stream-age --on-exists --report --domain --shard
+                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --domain --shard
                     set skip 1
             end
         else if test -z "$cmd"
@@ -98,6 +98,7 @@ complete -c xmpp-register -n '__xmpp_register_at create +0; or __xmpp_register_a
 complete -c xmpp-register -n '__xmpp_register_at passwd +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
 complete -c xmpp-register -n '__xmpp_register_at passwd +0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-register -n '__xmpp_register_at passwd +0' -l admin -d 'Set the password of JID as the server\'s administrator (XEP-0133 change-user-password).'
+complete -c xmpp-register -n '__xmpp_register_at passwd +0' -l report -x -a '(__xmpp_register_files csv CSV)' -d 'With --admin: also put the new password into JID\'s row of this batch report (xmpp-register batch --report), so the batch\'s next run logs in with it.'
 complete -c xmpp-register -n '__xmpp_register_at delete +0' -l yes -d 'Confirm: deleting cannot be undone.'
 complete -c xmpp-register -n '__xmpp_register_at delete +0' -l admin -d 'Delete JID as the server\'s administrator (XEP-0133 delete-user).'
 complete -c xmpp-register -n '__xmpp_register_at delete +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'

@@ -191,7 +191,7 @@ public final class BatchJournal {
         return db
     }
 
-    private static func lock(_ path: String) throws(JournalError) -> Int32 {
+    static func lock(_ path: String) throws(JournalError) -> Int32 {
         // A separate file: closing any descriptor of the database itself would drop SQLite's locks.
         let lockPath = path + ".lock"
         let fd: Int32

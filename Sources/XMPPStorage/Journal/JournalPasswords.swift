@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The journal's generated passwords: counting them, taking over those of an earlier report,
 /// and wiping them once a finished run's report holds them.
 extension BatchJournal {
@@ -17,6 +21,23 @@ extension BatchJournal {
             }
         }
         return adopted
+    }
+
+    /// Puts `password` in place of the one the journal at `path` holds for `jid` (a password set
+    /// since by the administrator), under the journal's lock; a missing journal, or one without
+    /// a password for `jid` (wiped once the report held it), is left as it is.
+    public static func replacePassword(at path: String, jid: String, password: String) throws(JournalError) {
+        guard access(path, F_OK) == 0 else { return }
+        let fd = try lock(path)
+        defer { _ = close(fd) }
+        do {
+            let db = try Database(path: path, durability: .full)
+            guard (try? db.query("SELECT 1 FROM journal_rows LIMIT 1")) != nil else { return }
+            try db.query("UPDATE journal_rows SET generated_password=? WHERE jid=? AND generated_password IS NOT NULL",
+                         [.text(password), .text(jid)])
+        } catch {
+            throw .storage(error)
+        }
     }
 
     /// How many rows hold a password.

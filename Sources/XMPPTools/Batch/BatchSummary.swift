@@ -14,6 +14,8 @@ struct BatchSummary {
     var rostersDone = 0
     /// Of the done ones, those left as an earlier batch made them (not logged in to).
     var rostersUnchanged = 0
+    /// Rows whose roster could not be set (a refused password, say): their pairs are not whole.
+    var rostersFailed = 0
     var total = 0
     var text = ""
 
@@ -24,6 +26,7 @@ struct BatchSummary {
             if e.roster == "pending" || e.roster == "requested" { rostersLeft += 1 }
             if e.roster == "done" || e.roster == "unchanged" { rostersDone += 1 }
             if e.roster == "unchanged" { rostersUnchanged += 1 }
+            if e.roster == "failed" { rostersFailed += 1 }
             if !e.status.isFinal { unfinished += 1 } else if e.status == .failed || e.status == .invalid || e.error != nil { failures += 1 }
         }
         // What the server did: a `registered` account exists, only its profile is still to set.
@@ -33,9 +36,15 @@ struct BatchSummary {
         var parts = created > 0 ? ["\(created) created" + (registered > 0 ? " (\(registered) without their profile yet)" : "")] : []
         parts += order.compactMap { s in counts[s].map { "\($0) \(s.rawValue)" } }
         if unfinished > registered { parts.append("\(unfinished - registered) not done") }
+        // With a failed roster, "done" would overstate the others: each pair with a failed
+        // account is still one-sided until that account's roster is set.
         if rostersDone > 0 {
-            parts.append("\(rostersDone) roster\(rostersDone == 1 ? "" : "s") done"
+            parts.append("\(rostersDone) roster\(rostersDone == 1 ? "" : "s") " + (rostersFailed > 0 ? "set" : "done")
                          + (rostersUnchanged > 0 ? " (\(rostersUnchanged) unchanged since an earlier run)" : ""))
+        }
+        if rostersFailed > 0 {
+            parts.append(rostersFailed == 1 ? "1 roster failed (its pairs wait for a run that can log in as it)"
+                         : "\(rostersFailed) rosters failed (their pairs wait for a run that can log in as each)")
         }
         if rostersLeft > 0 { parts.append("\(rostersLeft) roster\(rostersLeft == 1 ? "" : "s") not done") }
         let rate = seconds > 0 ? Double(finishedThisRun) / seconds : 0
@@ -44,7 +53,7 @@ struct BatchSummary {
     }
 
     /// True when every row ended without an error.
-    var allSucceeded: Bool { failures == 0 && unfinished == 0 && rostersLeft == 0 }
+    var allSucceeded: Bool { failures == 0 && unfinished == 0 && rostersLeft == 0 && rostersFailed == 0 }
 
     private static func seconds(_ s: Double) -> String {
         let tenths = Int((s * 10).rounded())

@@ -95,7 +95,8 @@ public enum OperatorGuidePage {
             "Passwords in the CSV are used as given. Asking people to change theirs at first login is up to "
                 + "their client; an administrator can reset one with xmpp-register batch --admin --passwd (a "
                 + "new_password column, or --generate-passwords), or one account with xmpp-register passwd "
-                + "--admin JID."),
+                + "--admin JID --report REPORT, which also puts the new password into the batch's report, so the "
+                + "batch's next run (a new classmate, say) can still log in as that account to set its roster."),
         .paragraph(
             "Invitations (--invite) are credentials too: they are written to the report only, and each is "
                 + "valid until the time its note gives."),
