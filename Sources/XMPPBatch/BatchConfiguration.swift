@@ -76,6 +76,10 @@ public struct BatchConfiguration: Sendable {
     /// account; the report gets the invite's URI and landing page, and no password is handled.
     public var invite = false
 
+    /// `--report-by-group DIR`: the report is also written split by the groups column, one file
+    /// per group in DIR (`GroupReports`). Not part of the batch's identity.
+    public var reportByGroup: String?
+
     /// The defaults.
     public init() {}
 }

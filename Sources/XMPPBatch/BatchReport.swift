@@ -6,15 +6,18 @@ import XMPPStorage
 
 /// The `--report FILE` CSV, rebuilt from the journal so it is complete whatever happened to the
 /// process: `line,jid,status,error,profile`, then `roster` when the batch has a contacts column,
-/// then `password` when the batch has generated (or carried over) passwords, then `note`. Written atomically with mode 0600 (it may hold passwords).
+/// then `password` when the batch has generated (or carried over) passwords, then `note`, then
+/// the row's own `name` and `groups` when the CSV has such columns (`ReportPeople`). Written atomically with mode 0600 (it may hold passwords).
 enum BatchReport {
     /// The report's bytes for `entries` (one row each, by line).
     /// With `invites` (`--invite`), the secret column is the invite instead of a password: `invite`
     /// (its xmpp: URI) and `landing_page` (its web page, empty when the server has none).
-    static func csv(_ entries: [JournalEntry], includePasswords: Bool, invites: Bool = false) -> [UInt8] {
+    /// `people` adds the row's own name and groups at the end (`ReportPeople`).
+    static func csv(_ entries: [JournalEntry], includePasswords: Bool, invites: Bool = false, people: ReportPeople = ReportPeople()) -> [UInt8] {
         let secret = invites ? ["invite", "landing_page"] : includePasswords ? ["password"] : []
         let rosters = entries.contains { $0.roster != nil }
-        var text = CSVWriter.record(["line", "jid", "status", "error", "profile"] + (rosters ? ["roster"] : []) + secret + ["note"])
+        var text = CSVWriter.record(["line", "jid", "status", "error", "profile"] + (rosters ? ["roster"] : []) + secret + ["note"]
+                                    + people.header)
         for e in entries.sorted(by: { $0.line < $1.line }) {
             var fields = [String(e.line), e.jid, e.status.rawValue, e.error ?? "", profileText(e.profile)]
             if rosters { fields.append(e.roster ?? "") }
@@ -23,7 +26,7 @@ enum BatchReport {
                 fields += [invite?.uri ?? "", invite?.landingPage ?? ""]
             } else if includePasswords { fields.append(e.generatedPassword ?? "") }
             fields.append(e.note ?? "")
-            text += CSVWriter.record(fields)
+            text += CSVWriter.record(fields + people.fields(line: e.line))
         }
         return Array(text.utf8)
     }

@@ -89,6 +89,9 @@ public final class BatchRun {
         /// Why the report could not be written; the journal still has every outcome (and the
         /// passwords, which are wiped only once a finished run's report is on disk).
         public var reportFailure: StorageError?
+        /// Why the report split by group (`--report-by-group`) could not be written; the report
+        /// itself was, and keeps every password.
+        public var groupReportFailure: StorageError?
     }
 
     /// Marks the journal finished when every row is, and writes the report from it; once a
@@ -101,12 +104,22 @@ public final class BatchRun {
         let includePasswords = configuration.generatePasswords || configuration.invite || entries.contains { $0.generatedPassword != nil }
         var result = Finish(entries: entries, finished: finished, reportHasPasswords: includePasswords)
         guard let reportPath else { return result }
+        let people = ReportPeople(rows: sheet.rows, columns: sheet.columns)
         do {
-            try SecureFile.writeSecret(BatchReport.csv(entries, includePasswords: includePasswords, invites: configuration.invite), to: reportPath)
+            try SecureFile.writeSecret(BatchReport.csv(entries, includePasswords: includePasswords, invites: configuration.invite,
+                                                       people: people), to: reportPath)
             try BatchReport.syncDirectory(of: reportPath)
         } catch {
             result.reportFailure = error
             return result
+        }
+        if let directory = configuration.reportByGroup {
+            do {
+                try GroupReports.write(entries, people: people, includePasswords: includePasswords, invites: configuration.invite,
+                                       to: directory)
+            } catch {
+                result.groupReportFailure = error
+            }
         }
         if finished && includePasswords { try journal.wipePasswords() }
         return result

@@ -185,7 +185,8 @@ final class RosterBatchEndToEndTests: XCTestCase {
                 .write(to: URL(fileURLWithPath: csv))
         }
         let report = t.home + "/reset-report.csv"
-        let args = ["batch", csv, "--admin", "--generate-passwords", "--report", report] + t.serverArgs
+        let slips = t.home + "/slips"
+        let args = ["batch", csv, "--admin", "--generate-passwords", "--report", report, "--report-by-group", slips] + t.serverArgs
         try write(3)
         let first = try t.run("xmpp-register", args, timeout: 120)
         XCTAssertEqual(first.status, 0, first.stderr)
@@ -211,6 +212,11 @@ final class RosterBatchEndToEndTests: XCTestCase {
         let fixed = try t.run("xmpp-register", args, timeout: 120)
         XCTAssertEqual(fixed.status, 0, fixed.stderr)
         XCTAssertTrue(fixed.stderr.contains("4 rosters done"), fixed.stderr)
+        // The split by group (issue 27 item 7) follows the report: the class's file has every
+        // member, with the password that works now.
+        let classFile = try String(contentsOfFile: slips + "/group-G.csv", encoding: .utf8)
+        XCTAssertEqual(classFile.split(separator: "\r\n").count, 5, classFile)
+        XCTAssertTrue(classFile.contains("the-new-password-2"), classFile)
         let roster = try self.roster(t, members[0], "the-new-password-2")
         XCTAssertEqual(Set(roster.keys), Set(members.dropFirst()))
         XCTAssertTrue(roster.values.allSatisfy { $0["subscription"] as? String == "both" }, "\(roster)")

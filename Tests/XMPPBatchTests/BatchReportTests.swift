@@ -115,5 +115,54 @@ final class BatchReportTests: XCTestCase {
         }
         XCTAssertThrowsError(try ReportPassword.check(report: directory + "/none.csv", jid: "a@x"))
     }
+
+    /// Issue 27 item 7: the report carries the row's own name and groups, and --report-by-group
+    /// writes one 0600 file per group (a row in two groups in both, rows in none apart) in a
+    /// 0700 directory, with file names no group can turn into a path.
+    func testTheReportSplitByGroupHasOneFilePerGroupWithNames() throws {
+        let directory = NSTemporaryDirectory() + "xt-groups-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let csv = "username,fullname,groups\nann,Ann Ärger,Class 5A;Teachers\nbob,=Bob,5/A\ncy,,\n"
+        var configuration = BatchConfiguration()
+        configuration.domain = "school.example"
+        configuration.generatePasswords = true
+        let sheet = try BatchSheet(input: Array(csv.utf8), name: "x.csv", configuration: configuration, baseDirectory: directory)
+        let people = ReportPeople(rows: sheet.rows, columns: sheet.columns)
+        let entries = [JournalEntry(line: 2, jid: "ann@school.example", status: .created, generatedPassword: "pa"),
+                       JournalEntry(line: 3, jid: "bob@school.example", status: .created, generatedPassword: "pb"),
+                       JournalEntry(line: 4, jid: "cy@school.example", status: .created, generatedPassword: "pc")]
+        let report = String(decoding: BatchReport.csv(entries, includePasswords: true, people: people), as: UTF8.self)
+        XCTAssertEqual(report, "line,jid,status,error,profile,password,note,name,groups\r\n"
+                       + "2,ann@school.example,created,,,pa,,Ann Ärger,Class 5A;Teachers\r\n"
+                       + "3,bob@school.example,created,,,pb,,'=Bob,5/A\r\n"
+                       + "4,cy@school.example,created,,,pc,,,\r\n")
+
+        let split = directory + "/slips"
+        try GroupReports.write(entries, people: people, includePasswords: true, invites: false, to: split)
+        let files = try FileManager.default.contentsOfDirectory(atPath: split).sorted()
+        XCTAssertEqual(files, ["group-5%2FA.csv", "group-Class 5A.csv", "group-Teachers.csv", "ungrouped.csv"])
+        let classFile = try String(contentsOfFile: split + "/group-Class 5A.csv", encoding: .utf8)
+        XCTAssertEqual(classFile.split(separator: "\r\n").count, 2)
+        XCTAssertTrue(classFile.contains("ann@school.example,created,,,pa,,Ann Ärger"), classFile)
+        XCTAssertTrue(try String(contentsOfFile: split + "/ungrouped.csv", encoding: .utf8).contains("cy@school.example"))
+        for file in files {
+            let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: split + "/" + file)[.posixPermissions] as? Int)
+            XCTAssertEqual(mode & 0o777, 0o600, file)
+        }
+        let dirMode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: split)[.posixPermissions] as? Int)
+        XCTAssertEqual(dirMode & 0o777, 0o700)
+        XCTAssertEqual(chmod(split, 0o777), 0)
+        XCTAssertThrowsError(try GroupReports.write(entries, people: people, includePasswords: true, invites: false, to: split),
+                             "a directory others can write in is refused")
+
+        XCTAssertEqual(GroupReports.fileName(group: "../etc"), "group-..%2Fetc.csv")
+        XCTAssertEqual(GroupReports.fileName(group: "-rf 100% $(x)"), "group--rf 100%25 %24(x).csv")
+        XCTAssertEqual(GroupReports.fileName(group: "a\u{7}b"), "group-a%07b.csv")
+        XCTAssertNotEqual(GroupReports.fileName(group: "5%2FA"), GroupReports.fileName(group: "5/A"))
+        let long = GroupReports.fileName(group: String(repeating: "é", count: 300))
+        XCTAssertLessThanOrEqual(long.utf8.count, 255)
+        XCTAssertTrue(long.hasSuffix(".csv"))
+    }
 }
 

@@ -15,7 +15,7 @@ function __xmpp_register_position
             switch $token
                 case --
                     set ended 1
-                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --domain --shard
+                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --report-by-group --domain --shard
                     set skip 1
             end
         else if test -z "$cmd"
@@ -113,6 +113,7 @@ complete -c xmpp-register -n '__xmpp_register_at batch +0' -l dry-run -d 'Check 
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l strict -d 'Refuse the whole file when any row is invalid.'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l on-exists -x -a 'skip fail update' -d 'When an account exists: skip (default), fail, or update (log in, apply the profile).'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l report -x -a '(__xmpp_register_files csv CSV)' -d 'Write every row\'s outcome to FILE as CSV (mode 0600, atomic).'
+complete -c xmpp-register -n '__xmpp_register_at batch +0' -l report-by-group -x -a '(__fish_complete_directories)' -d 'Also write the report split by the groups column: DIR/group-NAME.csv per group, DIR/ungrouped.csv (mode 0600; DIR made 0700).'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l domain -x -d 'Domain for a username column and for JIDs written without @.'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l shard -x -d 'Take only shard K of N (by a hash of the JID), so N machines split one CSV.'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l generate-passwords -d 'Generate passwords for rows without one, as each is created (kept only in --report). Each is 24 letters and digits without the look-alikes O, 0, l, I and 1, so a printed slip reads back.'

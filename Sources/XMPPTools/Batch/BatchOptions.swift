@@ -17,6 +17,8 @@ struct BatchOptions: Sendable {
     var onExists: ExistsPolicy = .skip
     /// `--report FILE`.
     var report: String?
+    /// `--report-by-group DIR`.
+    var reportByGroup: String?
     /// `--domain D` for `username` columns and JIDs without `@`.
     var domain: String?
     var shard: Shard?
@@ -41,6 +43,7 @@ struct BatchOptions: Sendable {
             maxStreamAge = try command.value(Batch.maxStreamAge) ?? 240
             onExists = try command.value(Batch.onExists) ?? .skip
             report = try command.value(Batch.report)
+            reportByGroup = try command.value(Batch.reportByGroup)
             domain = try command.value(Batch.domain)
             shardText = try command.value(Batch.shard)
         } catch {
@@ -83,6 +86,7 @@ struct BatchOptions: Sendable {
         configuration.resource = common.resource
         configuration.admin = admin || invite
         configuration.invite = invite
+        configuration.reportByGroup = reportByGroup
         return configuration
     }
 }

@@ -20,6 +20,10 @@ extension RegisterTool {
             "on-exists", value: "POLICY", help: "When an account exists: skip (default), fail, or update (log in, apply the profile).")
         static let report = Option<String>(
             "report", value: "FILE", help: "Write every row's outcome to FILE as CSV (mode 0600, atomic).", completion: .file(extensions: ["csv"]))
+        static let reportByGroup = Option<String>(
+            "report-by-group", value: "DIR",
+            help: "Also write the report split by the groups column: DIR/group-NAME.csv per group, DIR/ungrouped.csv (mode 0600; DIR made 0700).",
+            completion: .directory)
         static let domain = Option<String>("domain", value: "DOMAIN", help: "Domain for a username column and for JIDs written without @.")
         static let shard = Option<String>(
             "shard", value: "K/N", help: "Take only shard K of N (by a hash of the JID), so N machines split one CSV.")
@@ -145,7 +149,9 @@ extension RegisterTool {
                     + "on success), profile (null, applied or pending), pending_columns (the profile columns still to set, or "
                     + "null), note (a remark on a success that is no error, such as no such account, or null). --report writes "
                     + "the same as CSV, atomically with mode 0600: line, jid, status, error, profile, then password when the batch "
-                    + "has generated passwords (they appear nowhere else), then note. A row not finished yet shows its journal "
+                    + "has generated passwords (they appear nowhere else), then note, then the row's own name (its fullname, "
+                    + "or its nickname) and groups when the CSV has those columns, so the report alone is enough to hand "
+                    + "passwords out by name. A row not finished yet shows its journal "
                     + "state there: pending, sent, conflict, or registered (created, its profile still to set). A progress bar "
                     + "with rate and ETA is drawn on stderr when it is a terminal, then one for each pass of the roster "
                     + "phase (rosters, requests; rosters, approvals), counting accounts; an account given up is named as it "
@@ -157,6 +163,16 @@ extension RegisterTool {
                     + "the requests already in flight are answered first (3 s at most), so a refused row's generated "
                     + "password is dropped, and the message names the batch's ways forward, --admin as the server's "
                     + "administrator or --invite. That run takes the stopped run's journal over (above).",
+                "--report-by-group DIR writes the report once more, split by the groups column, for handing passwords "
+                    + "(or invites) out class by class: DIR/group-NAME.csv for each group with the rows of its members (a row in "
+                    + "several groups is in each file), and DIR/ungrouped.csv for rows in none, each with the report's "
+                    + "columns (name included), mode 0600, written atomically whenever the report is. DIR is made with mode "
+                    + "0700 when missing, and refused when another user owns it or others can write in it. In NAME, the "
+                    + "group's letters, digits, spaces and _ ( ) + , . - stay as they are, and every other character (/, %, $, "
+                    + "control characters) is percent-encoded as UTF-8 bytes (5/A becomes group-5%2FA.csv), "
+                    + "so no group's file can leave DIR or share another's name. A file of a group that is no longer in the "
+                    + "CSV is left as it was. A split that cannot be written fails the run (status 1); the report, written "
+                    + "first, has every row.",
                 "--admin provisions through the server's administration commands (XEP-0133) instead of in-band "
                     + "registration, for servers where registration is closed: the administrator logged in with "
                     + "xmpp-login (the active account, or -a ADMIN) runs add-user for each row, or with --delete "
@@ -187,7 +203,7 @@ extension RegisterTool {
                     + "counts every account the server created, and the status is 130 (SIGINT) or 143 (SIGTERM); --resume "
                     + "continues. A second signal ends the program at once; the journal is safe either way.",
             ],
-            options: [jobs, window, maxStreamAge, resume, dryRun, strict, onExists, report, domain, shard, generatePasswords, delete, passwd, admin, invite],
+            options: [jobs, window, maxStreamAge, resume, dryRun, strict, onExists, report, reportByGroup, domain, shard, generatePasswords, delete, passwd, admin, invite],
             positionals: [file],
             rules: [
                 .exclusive("delete", "passwd"),
@@ -199,6 +215,7 @@ extension RegisterTool {
                 .exclusive("invite", "generate-passwords", because: "--invite creates invites, not accounts"),
                 .exclusive("invite", "on-exists", because: "--invite creates invites, not accounts"),
                 .requires("invite", "report", because: "the report is the only place the invites are written"),
+                .requires("report-by-group", "report", because: "the split is made from the report, which keeps every row"),
             ],
             examples: [
                 Example("xmpp-register batch staff.csv --jobs 8 --report staff-report.csv",
@@ -246,7 +263,8 @@ extension RegisterTool {
         /// Checks every row, then (unless `--dry-run`) works through them with the engine,
         /// printing each outcome once it is journaled, and ends with the report and a summary.
         func run() throws {
-            let configuration = options.configuration(common: context.common)
+            var configuration = options.configuration(common: context.common)
+            configuration.reportByGroup = options.reportByGroup.map(absolute)
             let input = try BatchInput.read(options.input, limit: CSVLimits().maxBytes)
             let sheet = try BatchSheet(input: input, name: inputName, configuration: configuration, baseDirectory: baseDirectory)
             let output = BatchOutput(program: env.program, json: context.common.json, quiet: context.common.quiet,
@@ -323,9 +341,12 @@ extension RegisterTool {
                 let kept = finish.reportHasPasswords ? "; it keeps the generated passwords until a --resume writes the report" : ""
                 return "cannot write the report: \(failure) (the journal \(batch.journal.path) has every outcome\(kept))"
             }
+            let groupProblem = finish.groupReportFailure.map { failure in
+                "cannot write the report split by group: \(failure) (the report \(reportPath ?? "") has every row)"
+            }
             let summary = BatchSummary(entries: finish.entries, ranFor: output.elapsedSeconds, finishedThisRun: batch.finishedThisRun)
             try BatchVerdict(end: end, fatal: fatal, summary: summary, finished: finish.finished, journalPath: batch.journal.path,
-                             reportPath: reportPath, reportProblem: reportProblem,
+                             reportPath: reportPath, reportProblem: reportProblem ?? groupProblem,
                              journalUntouched: batch.journal.serverUntouched()).conclude(output: output)
         }
     }

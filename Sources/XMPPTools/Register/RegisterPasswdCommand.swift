@@ -37,7 +37,8 @@ extension RegisterTool {
                          + "Without it the report keeps the old password, and the batch's next run (a new classmate, "
                          + "say) cannot log in as JID to set its roster. The report is checked first: a file that is not "
                          + "the user's own batch report, has no password column (the CSV gave the passwords: change it "
-                         + "there) or no row for JID is refused with exit status 2 before the password is changed. A "
+                         + "there) or no row for JID is refused with exit status 2 before the password is changed. The "
+                         + "split of the report by group (--report-by-group) is rewritten by the batch's next run. A "
                          + "journal another batch is using right now is exit status 1 after the change: the message "
                          + "says so, and running passwd again with the same password once it has finished puts it there."],
             options: PasswordSource.declarations + [admin, report],
