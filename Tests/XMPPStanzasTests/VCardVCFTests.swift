@@ -122,6 +122,25 @@ final class VCardVCFTests: XCTestCase {
         XCTAssertEqual(try VCFReader.read(VCFWriter.write([c, VCard()])).map(\.card), [c, VCard()])
     }
 
+    /// Issue 27 item 9, RFC 6350 §3.2: a writer that folds at 75 octets may split a multi-octet
+    /// character; lines are unfolded as bytes, then read as UTF-8, so "Ärger" and "😀" come back
+    /// whole, whichever octet the fold falls after (vCard 3.0 and 4.0, CRLF and LF).
+    func testAFoldInsideAUTF8SequenceIsUnfoldedFirst() throws {
+        let name = "Jürgen Ärger 😀 東京"
+        let octets = Array(name.utf8)
+        for cut in 1..<octets.count {
+            for (version, eol) in [("3.0", "\r\n"), ("4.0", "\n")] {
+                let bytes = Array("BEGIN:VCARD\(eol)VERSION:\(version)\(eol)FN:".utf8) + octets[..<cut] + Array("\(eol) ".utf8)
+                    + octets[cut...] + Array("\(eol)END:VCARD\(eol)".utf8)
+                let cards = try VCFReader.read(bytes)
+                XCTAssertEqual(cards.first?.card.fullName, name, "cut after octet \(cut), vCard \(version)")
+            }
+        }
+        // Invalid UTF-8 is still refused once unfolded, and named by its logical line's start.
+        let broken: [UInt8] = Array("BEGIN:VCARD\nVERSION:4.0\nFN:".utf8) + [0xC3] + Array("\n x\nEND:VCARD\n".utf8)
+        XCTAssertThrowsError(try VCFReader.read(broken)) { XCTAssertEqual(($0 as? VCFError)?.line, 3) }
+    }
+
     func testMalformedInputNamesTheLine() {
         func line(_ text: String) -> Int? {
             do { _ = try VCFReader.read(text); return nil } catch { return error.line }

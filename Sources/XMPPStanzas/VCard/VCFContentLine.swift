@@ -23,11 +23,21 @@ struct VCFContentLine: Equatable {
         parameters.filter { $0.name == name }.flatMap(\.values)
     }
 
-    /// Splits UTF-8 `bytes` into unfolded content lines, checking UTF-8 line by line.
+    /// A logical line being unfolded: its bytes (UTF-8 is checked once it is whole, since RFC
+    /// 6350 §3.2 lets a fold fall inside a multi-octet character), the physical line it starts on,
+    /// and whether it is quoted-printable, decided once from its parameters: asking again at
+    /// every physical line re-parsed the whole value, O(N²).
+    private struct Logical {
+        var line: Int
+        var bytes: [UInt8]
+        var quotedPrintable: Bool?
+    }
+
+    /// Splits UTF-8 `bytes` into unfolded content lines. Lines are unfolded as bytes and then
+    /// checked as UTF-8 (RFC 6350 §3.2: "implementations SHOULD unfold lines in such a way as to
+    /// properly restore the original sequence" when a fold splits a character).
     static func lines(in bytes: [UInt8]) throws(VCFError) -> [VCFContentLine] {
-        // `softBreaks`: whether the logical line is quoted-printable, decided once from its
-        // parameters; asking again at every physical line re-parsed the whole value, O(N²).
-        var logical: [(line: Int, text: String, quotedPrintable: Bool?)] = []
+        var logical: [Logical] = []
         var number = 0
         var start = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }  // UTF-8 byte order mark
@@ -36,39 +46,44 @@ struct VCFContentLine: Equatable {
             // Lines end in CRLF (RFC 6350), LF (most tools) or a lone CR (old Mac files).
             let end = bytes[start...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? bytes.count
             let next = end < bytes.count && bytes[end] == 0x0D && end + 1 < bytes.count && bytes[end + 1] == 0x0A ? end + 2 : end + 1
-            if let control = bytes[start..<end].first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+            let physical = bytes[start..<end]
+            if let control = physical.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
                 // No vCard value holds a raw control character, and XML could not carry one to the server.
                 throw .malformed(line: number, reason: "a control character (\(Unicode.Scalar(control).codePointLabel)), which vCard text cannot hold")
             }
-            guard let text = String(validating: bytes[start..<end], as: UTF8.self) else {
-                throw .malformed(line: number, reason: "not valid UTF-8 (vCard files must be UTF-8)")
-            }
             if !logical.isEmpty, softBreakEnds(&logical[logical.count - 1]) {
                 // vCard 2.1 quoted-printable: a value ending in '=' goes on at the next line, as it is.
-                logical[logical.count - 1].text.removeLast()
-                logical[logical.count - 1].text += text
-            } else if let first = text.unicodeScalars.first, first == " " || first == "\t" {
+                logical[logical.count - 1].bytes.removeLast()
+                logical[logical.count - 1].bytes += physical
+            } else if let first = physical.first, first == 0x20 || first == 0x09 {
                 guard !logical.isEmpty else { throw .malformed(line: number, reason: "a continuation line with no line before it") }
-                // Drop one scalar, not one Character: " \u{301}" is a single grapheme, and its mark is content.
-                logical[logical.count - 1].text += String(text.unicodeScalars.dropFirst())
-            } else if !text.isEmpty {
-                logical.append((number, text, nil))
+                // One octet of white space is the fold; what follows is content, even a combining
+                // mark or the rest of a character the fold split.
+                logical[logical.count - 1].bytes += physical.dropFirst()
+            } else if !physical.isEmpty {
+                logical.append(Logical(line: number, bytes: Array(physical), quotedPrintable: nil))
             }
             start = next
         }
         var result: [VCFContentLine] = []
         result.reserveCapacity(logical.count)
-        for (line, text, _) in logical { result.append(try parse(text, line: line)) }
+        for entry in logical {
+            guard let text = String(validating: entry.bytes, as: UTF8.self) else {
+                throw .malformed(line: entry.line, reason: "not valid UTF-8 (vCard files must be UTF-8)")
+            }
+            result.append(try parse(text, line: entry.line))
+        }
         return result
     }
 
     /// `isSoftBreak` of a logical line, its quoted-printable part remembered once its
     /// parameters are complete (the first ':' is in), so each physical line costs O(1).
-    private static func softBreakEnds(_ entry: inout (line: Int, text: String, quotedPrintable: Bool?)) -> Bool {
-        guard entry.text.hasSuffix("=") else { return false }
+    private static func softBreakEnds(_ entry: inout Logical) -> Bool {
+        guard entry.bytes.last == UInt8(ascii: "=") else { return false }
         if let known = entry.quotedPrintable { return known }
-        let answer = isSoftBreak(entry.text)
-        if entry.text.unicodeScalars.contains(":") { entry.quotedPrintable = answer }
+        let text = String(decoding: entry.bytes, as: UTF8.self)
+        let answer = isSoftBreak(text)
+        if entry.bytes.contains(UInt8(ascii: ":")) { entry.quotedPrintable = answer }
         return answer
     }
 
