@@ -20,6 +20,29 @@ final class RosterTransferEndToEndTests: XCTestCase {
         }
     }
 
+    /// Issue 27 item 9: --format vcf writes one vCard 4.0 per contact with its name (or JID) and
+    /// its xmpp: address, the server's names and groups escaped, as the .vcf reader reads back.
+    func testVCardExportHasOneCardPerContactWithItsXMPPAddress() throws {
+        // The cards are the client's own writing: one server's pass shows it (CI time).
+        let env = ProcessInfo.processInfo.environment
+        guard (env["XT_SERVER"] ?? "prosody13") == "prosody13" && env["XT_DEFAULTS"] != "1" else {
+            throw XCTSkip("runs in the prosody13 pass")
+        }
+        let w = try RosterWorld()
+        let (alice, contacts) = try exportFixture(w)
+        let export = try w.roster(alice, ["export", "--format", "vcf"])
+        XCTAssertEqual(export.status, 0, export.stderr)
+        let cards = export.stdout.components(separatedBy: "END:VCARD\r\n").filter { !$0.isEmpty }
+        XCTAssertEqual(cards.count, 3, export.stdout)
+        XCTAssertTrue(export.stdout.contains("FN:Bob \"B\" Smith\r\nIMPP:xmpp:\(contacts[0])\r\n"), export.stdout)
+        XCTAssertTrue(export.stdout.contains("FN:Carol\\, C.\r\nIMPP:xmpp:\(contacts[1])\r\n"), export.stdout)
+        XCTAssertTrue(export.stdout.contains("FN:\(contacts[2])\r\nIMPP:xmpp:\(contacts[2])\r\nCATEGORIES:Ünïcödé \\\\ back\r\n"),
+                      export.stdout)
+        XCTAssertTrue(export.stdout.contains("CATEGORIES:Friends,Work\\; Team\r\n") || export.stdout.contains("CATEGORIES:Work\\; Team,Friends\r\n"),
+                      export.stdout)
+        XCTAssertTrue(export.stdout.hasPrefix("BEGIN:VCARD\r\nVERSION:4.0\r\n"), export.stdout)
+    }
+
     func testImportOfJSONExportReproducesNamesAndGroups() throws {
         let w = try RosterWorld()
         let (alice, contacts) = try exportFixture(w)

@@ -178,11 +178,11 @@ public enum VCFReader {
             var uri = text
             if line.name == "IMPP" {
                 uri = uriValue(line.value) ?? ""
-                guard uri.lowercased().hasPrefix("xmpp:") else {
+                guard let jid = XMPPURI.jid(uri) else {
                     card.extras.append(simple(line.name, text))
                     return
                 }
-                uri = String(uri.dropFirst(5))
+                uri = jid
             }
             guard !VCard.isBlank(uri) else { return }
             if card.jabberID == nil { card.jabberID = uri } else { card.extras.append(simple("JABBERID", uri)) }

@@ -45,10 +45,9 @@ public enum VCFWriter {
         }
         for m in card.emails { lines.append("EMAIL" + typeParameter(m.types) + ":" + e(m.address)) }
         if let v = card.jabberID {
-            // IMPP is a URI and is not escaped: text that a URI cannot carry goes in an escaped JABBERID.
-            let uriSafe = !v.unicodeScalars.contains { $0 == "\\" || $0 == "\n" || $0 == "\r" }
-                && v.trimmingWhitespace() == v
-            lines.append(uriSafe ? "IMPP:xmpp:" + v : "JABBERID:" + e(v))
+            // IMPP is a URI and is not escaped: the JID is percent-encoded (RFC 5122), which also
+            // keeps a line break or backslash in it from reaching the file.
+            lines.append("IMPP:" + XMPPURI.string(v))
         }
         if let v = card.title { lines.append("TITLE:" + e(v)) }
         if let v = card.role { lines.append("ROLE:" + e(v)) }

@@ -46,9 +46,9 @@ enum VCard4Reader {
                                                    units: texts.dropFirst().filter { !$0.isEmpty })
         case "impp":
             guard !seen.contains(name), noParameters(property), let uri = onlyValue(property, "uri"),
-                  uri.lowercased().hasPrefix("xmpp:") else { return false }
+                  let jid = XMPPURI.jid(uri) else { return false }
             seen.insert(name)
-            card.jabberID = String(uri.dropFirst(5))
+            card.jabberID = jid
         case "email":
             guard let types = listTypes(property), let text = onlyValue(property, "text") else { return false }
             card.emails.append(VCard.Email(address: text, types: types))

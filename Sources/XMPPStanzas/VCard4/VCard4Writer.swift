@@ -38,7 +38,7 @@ enum VCard4Writer {
             email.append(leaf("text", e.address))
             out.append(email)
         }
-        if let jid = card.jabberID { out.append(simple("impp", "uri", "xmpp:" + jid)) }
+        if let jid = card.jabberID { out.append(simple("impp", "uri", XMPPURI.string(jid))) }
         if let title = card.title { out.append(simple("title", "text", title)) }
         if let role = card.role { out.append(simple("role", "text", role)) }
         if card.organization.name != nil || !card.organization.units.isEmpty {
