@@ -76,6 +76,9 @@ public struct BatchConfiguration: Sendable {
     /// account; the report gets the invite's URI and landing page, and no password is handled.
     public var invite = false
 
+    /// `--shared-groups`: the rosters of the groups and contacts columns come from the server's
+    /// shared roster groups (`SharedGroups`), so no account's roster is set (no roster phase).
+    public var sharedGroups = false
     /// `--report-by-group DIR`: the report is also written split by the groups column, one file
     /// per group in DIR (`GroupReports`). Not part of the batch's identity.
     public var reportByGroup: String?

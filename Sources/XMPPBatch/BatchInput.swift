@@ -47,7 +47,8 @@ public enum BatchInput {
         let digest = Hex.encode(Crypto.hash(.sha256, input))
         return "xmpp-register batch v1; mode=\(configuration.mode.rawValue); domain=\(configuration.domain ?? "-"); "
             + "shard=\(configuration.shard?.description ?? "-"); generate=\(configuration.generatePasswords ? 1 : 0); "
-            + (configuration.admin ? "admin=1; " : "") + (configuration.invite ? "invite=1; " : "") + "input-sha256=\(digest)"
+            + (configuration.admin ? "admin=1; " : "") + (configuration.invite ? "invite=1; " : "")
+            + (configuration.sharedGroups ? "shared-groups=1; " : "") + "input-sha256=\(digest)"
     }
 
     /// Where the journal lives: next to the report, or in `stateDirectory`/batch/ (the state

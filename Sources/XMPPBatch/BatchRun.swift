@@ -43,7 +43,7 @@ public final class BatchRun {
         let identity = BatchInput.identity(input: sheet.input, configuration: configuration)
         let path = try BatchInput.journalPath(identity: identity, report: reportPath, stateDirectory: stateDirectory)
         journal = try BatchJournal(path: path, identity: identity, start: configuration.resume ? .resume : .fresh)
-        if !journal.resumed { try journal.insert(BatchPlan.entries(for: sheet.rows, mode: configuration.mode)) }
+        if !journal.resumed { try journal.insert(BatchPlan.entries(for: plannedRows, mode: configuration.mode)) }
         if (try? SecureFile.makeDirectory(stateDirectory + "/batch")) != nil {
             self.configuration.rosterMemoryPath = stateDirectory + "/batch/rosters.sqlite3"
         }
@@ -59,7 +59,18 @@ public final class BatchRun {
     /// Carries the earlier report's passwords into the journal and joins the valid rows with it.
     public func plan() throws -> BatchPlan {
         try journal.adoptPasswords(known)
-        return try BatchPlan(checked: sheet.rows, entries: try journal.entries(), mode: configuration.mode)
+        return try BatchPlan(checked: plannedRows, entries: try journal.entries(), mode: configuration.mode)
+    }
+
+    /// The rows the engines work on: with `--shared-groups` the server's groups give the rosters,
+    /// so the rows take no part in a roster phase (the report still shows their groups).
+    private var plannedRows: [CheckedRow] {
+        guard configuration.sharedGroups else { return sheet.rows }
+        return sheet.rows.map { row in
+            guard case .valid(var good) = row else { return row }
+            good.roster = RosterColumns()
+            return .valid(good)
+        }
     }
 
     /// Works through `plan`, reaching each domain's server through `endpoint`, telling `events`

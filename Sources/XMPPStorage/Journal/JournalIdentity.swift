@@ -24,7 +24,7 @@ enum JournalIdentity {
         let old = pairs(recorded), new = pairs(current)
         if old.isEmpty { return ["the file is not a batch journal"] }
         var out: [String] = []
-        for flag in [("admin", "--admin"), ("invite", "--invite"), ("generate", "--generate-passwords")] {
+        for flag in [("admin", "--admin"), ("invite", "--invite"), ("generate", "--generate-passwords"), ("shared-groups", "--shared-groups")] {
             let had = (old[flag.0] ?? "0") == "1", has = (new[flag.0] ?? "0") == "1"
             if had != has { out.append(flag.1 + (had ? ": the journal's run had it, this one does not" : ": this run has it, the journal's run did not")) }
         }

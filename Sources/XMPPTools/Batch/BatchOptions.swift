@@ -19,6 +19,8 @@ struct BatchOptions: Sendable {
     var report: String?
     /// `--report-by-group DIR`.
     var reportByGroup: String?
+    /// `--shared-groups`: no roster phase.
+    var sharedGroups = false
     /// `--domain D` for `username` columns and JIDs without `@`.
     var domain: String?
     var shard: Shard?
@@ -56,6 +58,7 @@ struct BatchOptions: Sendable {
         generatePasswords = command[Batch.generatePasswords]
         admin = command[Batch.admin]
         invite = command[Batch.invite]
+        sharedGroups = command[Batch.sharedGroups]
         // Not a rule: --dry-run writes nothing, so it may check a CSV without a password column alone.
         if generatePasswords && report == nil && !dryRun {
             throw ToolFailure(.usage, "--generate-passwords needs --report FILE: the report (mode 0600) is the only place the generated passwords are written")
@@ -87,6 +90,7 @@ struct BatchOptions: Sendable {
         configuration.admin = admin || invite
         configuration.invite = invite
         configuration.reportByGroup = reportByGroup
+        configuration.sharedGroups = sharedGroups
         return configuration
     }
 }

@@ -34,6 +34,8 @@ extension RegisterTool {
         static let passwd = Flag("passwd", help: "Change each account's password from password to new_password.")
         static let invite = Flag(
             "invite", help: "Create one account invite (XEP-0401) per row as the administrator, and write its URI to --report instead of a password.")
+        static let sharedGroups = Flag(
+            "shared-groups", help: "Set no per-account rosters: the server's shared roster groups give them (xmpp-register shared-groups).")
         static let admin = Flag(
             "admin", help: "Use the logged-in administrator's XEP-0133 commands (add, delete, change password), where registration is closed.")
 
@@ -140,6 +142,11 @@ extension RegisterTool {
                     + "items with approved subscriptions: stored, on any server, visible to every client, and each user may "
                     + "rename, regroup or remove them afterwards; a member who joins later is added by running the batch with "
                     + "the new rows.",
+                "--shared-groups leaves the rosters to the server's shared roster groups: the accounts are made as "
+                    + "always, but no account is logged in to for its roster (no roster phase, no roster column in the "
+                    + "report); xmpp-register shared-groups FILE --format prosody|ejabberd writes the server's groups from "
+                    + "the same CSV (its page says how to load them and when to choose them). The two differ as said above; "
+                    + "on Prosody's default storage a school's per-account rosters take hours, its groups file none.",
                 "--delete is idempotent, like rm -f: an account that does not exist (deleted before) is reported 'deleted' "
                     + "with the note 'no such account'. Prosody and ejabberd refuse a log-in to an account that does not exist "
                     + "before their first SCRAM challenge, which a wrong password gets past; where a server does not tell the two "
@@ -203,7 +210,7 @@ extension RegisterTool {
                     + "counts every account the server created, and the status is 130 (SIGINT) or 143 (SIGTERM); --resume "
                     + "continues. A second signal ends the program at once; the journal is safe either way.",
             ],
-            options: [jobs, window, maxStreamAge, resume, dryRun, strict, onExists, report, reportByGroup, domain, shard, generatePasswords, delete, passwd, admin, invite],
+            options: [jobs, window, maxStreamAge, resume, dryRun, strict, onExists, report, reportByGroup, domain, shard, generatePasswords, delete, passwd, admin, invite, sharedGroups],
             positionals: [file],
             rules: [
                 .exclusive("delete", "passwd"),
@@ -273,6 +280,10 @@ extension RegisterTool {
             if !columns.unknown.isEmpty {
                 let named = columns.unknown.map { name in columns.suggestions[name].map { "\(name) (did you mean \($0)?)" } ?? name }
                 output.note("ignoring unknown columns: " + named.joined(separator: ", "))
+            }
+            if options.sharedGroups && options.mode == .create && !columns.presentRosterColumns.isEmpty && !context.common.quiet {
+                output.note("no per-account rosters (--shared-groups): load the server's groups from "
+                    + "'xmpp-register shared-groups \(options.input) --format prosody|ejabberd'")
             }
             let creationOnly = columns.presentProfileColumns + columns.presentRosterColumns
             if options.mode != .create && !creationOnly.isEmpty {
