@@ -143,11 +143,11 @@ public struct SharedGroups: Sendable {
 
     /// The groups file for Prosody's mod_groups: `[Group]` lines, each followed by its members as
     /// `jid=Name` (the row's fullname, or nickname).
-    public func prosodyFile(source: String) -> String {
-        var out = "# Prosody mod_groups groups file for \(SharedGroups.oneLine(domain)), written by xmpp-register shared-groups\n"
-        out += "# from \(SharedGroups.oneLine(source)): \(groups.count) groups, \(rows.count) accounts. Every member sees every other member.\n"
+    public func prosodyFile() -> String {
+        // No comments: mod_groups has none, it would read "# …" as a member's JID.
+        var out = ""
         for group in groups {
-            out += "\n[" + SharedGroups.oneLine(group.name) + "]\n"
+            out += (out.isEmpty ? "" : "\n") + "[" + SharedGroups.oneLine(group.name) + "]\n"
             for i in group.members {
                 let row = rows[i]
                 let name = row.profile.fullname ?? row.profile.nickname
@@ -158,8 +158,8 @@ public struct SharedGroups: Sendable {
     }
 
     /// A POSIX shell script of ejabberdctl commands for mod_shared_roster: srg_create for each
-    /// group (its label the CSV's name, displaying the groups its members see), then
-    /// srg_user_add for each member. Every argument is single-quoted.
+    /// group (its label the CSV's name), again with the groups it displays (those its members
+    /// see) once all exist, then srg_user_add for each member. Every argument is single-quoted.
     public func ejabberdScript(source: String) -> String {
         let ids = groups.map { SharedGroups.groupID($0.name) }
         var out = "#!/bin/sh\n"
@@ -167,10 +167,14 @@ public struct SharedGroups: Sendable {
         out += "# from \(SharedGroups.oneLine(source)): \(groups.count) groups, \(rows.count) accounts.\n"
         out += "# Run it where ejabberdctl works (EJABBERDCTL names another command, word-split).\n"
         out += "set -e\n: \"${EJABBERDCTL:=ejabberdctl}\"\n"
-        for (g, group) in groups.enumerated() {
-            let shown = group.displays.map { ids[$0] }.joined(separator: ",")
-            out += "$EJABBERDCTL srg_create " + [ids[g], domain, group.name, "xmpp-register shared-groups", shown]
-                .map(SharedGroups.shellQuoted).joined(separator: " ") + "\n"
+        // ejabberd 24.12 refuses a displayed group that does not exist yet (wrong_displayed_groups):
+        // every group is made first, then given its displayed groups (srg_create again keeps members).
+        for pass in 0..<2 {
+            for (g, group) in groups.enumerated() where pass == 0 || !group.displays.isEmpty {
+                let shown = pass == 0 ? "" : group.displays.map { ids[$0] }.joined(separator: ",")
+                out += "$EJABBERDCTL srg_create " + [ids[g], domain, group.name, "xmpp-register shared-groups", shown]
+                    .map(SharedGroups.shellQuoted).joined(separator: " ") + "\n"
+            }
         }
         for (g, group) in groups.enumerated() {
             for i in group.members {

@@ -32,7 +32,12 @@ final class SharedGroupsTests: XCTestCase {
         let script = groups.ejabberdScript(source: "s.csv")
         let a = SharedGroups.groupID("Class 5A"), t = SharedGroups.groupID("Teachers"), b = SharedGroups.groupID("Class 5B")
         XCTAssertTrue(a.hasPrefix("class-5a-") && a.count == 17, a)
+        XCTAssertTrue(script.contains("$EJABBERDCTL srg_create '\(a)' 'school.example' 'Class 5A' 'xmpp-register shared-groups' ''\n"), script)
         XCTAssertTrue(script.contains("$EJABBERDCTL srg_create '\(a)' 'school.example' 'Class 5A' 'xmpp-register shared-groups' '\(a),\(t)'\n"), script)
+        let lines = script.components(separatedBy: "\n")
+        let lastEmpty = try XCTUnwrap(lines.lastIndex { $0.hasSuffix("'xmpp-register shared-groups' ''") })
+        let firstShown = try XCTUnwrap(lines.firstIndex { $0.hasSuffix("'\(a),\(t)'") })
+        XCTAssertLessThan(lastEmpty, firstShown, "every group exists before one displays it")
         XCTAssertTrue(script.contains("srg_create '\(t)' 'school.example' 'Teachers' 'xmpp-register shared-groups' '\(a),\(b),\(t)'\n"), script)
         XCTAssertTrue(script.contains("$EJABBERDCTL srg_user_add 'p3' 'school.example' '\(b)' 'school.example'\n"), script)
         XCTAssertEqual(script.components(separatedBy: "srg_user_add").count - 1, 6)
@@ -43,8 +48,8 @@ final class SharedGroupsTests: XCTestCase {
         let groups = try SharedGroups(sheet: try sheet(csv), kind: .prosody)
         XCTAssertEqual(groups.groups.map(\.name), ["Class 5A", "Class 5B", "Teachers"])
         XCTAssertEqual(groups.groups.map(\.members), [[0, 1, 4, 5], [2, 3, 4, 5], [4, 5]])
-        let file = groups.prosodyFile(source: "s.csv")
-        XCTAssertTrue(file.contains("\n[Class 5A]\np1@school.example=Ann Ärger\np2@school.example=Bob\nt1@school.example=Mrs T\nt2@school.example=Mr U\n"), file)
+        let file = groups.prosodyFile()
+        XCTAssertTrue(file.hasPrefix("[Class 5A]\np1@school.example=Ann Ärger\np2@school.example=Bob\nt1@school.example=Mrs T\nt2@school.example=Mr U\n"), file)
         XCTAssertTrue(file.contains("\n[Class 5B]\np3@school.example=Cy O'Neil\n"), file)
     }
 

@@ -89,7 +89,7 @@ extension RegisterTool {
             let sheet = try BatchSheet(input: bytes, name: name, configuration: configuration, baseDirectory: directory)
             let groups: SharedGroups
             do { groups = try SharedGroups(sheet: sheet, kind: kind) } catch { throw ToolFailure(.badInput, error.description) }
-            Output.out(kind == .prosody ? groups.prosodyFile(source: name) : groups.ejabberdScript(source: name))
+            Output.out(kind == .prosody ? groups.prosodyFile() : groups.ejabberdScript(source: name))
         }
     }
 }

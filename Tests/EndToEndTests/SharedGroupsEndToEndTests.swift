@@ -1,0 +1,120 @@
+import Foundation
+import XCTest
+
+/// Issue 27 item 1's other path: a school's CSV as the server's shared roster groups, loaded
+/// into real servers as an administrator would (Prosody 13's mod_groups with its groups file,
+/// ejabberd 24.12's mod_shared_roster at its packaged configuration through the generated
+/// ejabberdctl script), then each side's roster read by logging in: each pair that should see
+/// each other does, in the right group, and no other pair. Each runs once, in its server's pass.
+final class SharedGroupsEndToEndTests: XCTestCase {
+    /// Two classes of two pupils and two teachers who see everyone; names with the characters
+    /// each format must keep as text.
+    private func school(_ tag: String) -> (csv: String, pupils: [String], teachers: [String]) {
+        let pupils = (1...4).map { "sg\(tag)p\($0)" }, teachers = (1...2).map { "sg\(tag)t\($0)" }
+        var lines = ["username,fullname,groups,contacts"]
+        for (i, p) in pupils.enumerated() {
+            let klass = i < 2 ? "Class 5A" : "Class 5'B $(x)"
+            lines.append("\(p),Pupil \(i) Ärger=1,\"\(klass)\",\"\(klass);Teachers\"")
+        }
+        for t in teachers { lines.append("\(t),Teacher \(t),Teachers,Teachers") }
+        return (lines.joined(separator: "\n") + "\n", pupils, teachers)
+    }
+
+    private func runOnce(_ pass: String) throws {
+        let env = ProcessInfo.processInfo.environment
+        guard (env["XT_SERVER"] ?? pass) == pass && env["XT_DEFAULTS"] != "1" else {
+            throw XCTSkip("runs once, in the \(pass) pass (its own private server)")
+        }
+    }
+
+    /// `account`'s contacts as JID → groups, each subscribed both ways.
+    private func contacts(_ t: ToolRunner, _ account: String, _ password: String) throws -> [String: [String]] {
+        let r = try t.run("xmpp-roster", ["list", "--no-presence", "--json", "-a", account] + t.serverArgs, password: password)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        var out: [String: [String]] = [:]
+        for contact in try XCTUnwrap(try ToolRunner.json(r) as? [[String: Any]]) {
+            XCTAssertEqual(contact["subscription"] as? String, "both", "\(contact)")
+            out[contact["jid"] as? String ?? ""] = (contact["groups"] as? [String] ?? []).sorted()
+        }
+        return out
+    }
+
+    private func ctl(_ server: TestServer, _ args: [String]) throws {
+        let r = try Shell.run([Paths.root + "/scripts/test-server", "ctl", server.directory] + args, timeout: 60)
+        XCTAssertEqual(r.status, 0, r.stderr)
+    }
+
+    func testProsodyGroupsFileGivesTheSchoolsRosters() throws {
+        try runOnce("prosody13")
+        let server = try TestServer.startPrivate("prosody13")
+        defer { server.stop() }
+        let t = try ToolRunner(server: server)
+        let (csv, pupils, teachers) = school("p")
+        let input = t.home + "/school.csv", report = t.home + "/pw.csv"
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: input))
+        let batch = try t.run("xmpp-register", ["batch", input, "--domain", server.domain, "--generate-passwords", "--report", report,
+                                                "--shared-groups"] + t.serverArgs, timeout: 120)
+        XCTAssertEqual(batch.status, 0, batch.stderr)
+        XCTAssertTrue(batch.stderr.contains("no per-account rosters (--shared-groups)"), batch.stderr)
+        XCTAssertFalse(batch.stderr.contains("roster"  + "s done"), "no roster phase: \(batch.stderr)")
+        var passwords: [String: String] = [:]
+        for line in try String(contentsOfFile: report, encoding: .utf8).split(separator: "\r\n").dropFirst() {
+            let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            passwords[f[1]] = f[5]
+        }
+        XCTAssertEqual(passwords.count, 6)
+
+        let file = try t.run("xmpp-register", ["shared-groups", input, "--domain", server.domain, "--format", "prosody"])
+        XCTAssertEqual(file.status, 0, file.stderr)
+        try Data(file.stdout.utf8).write(to: URL(fileURLWithPath: server.directory + "/groups.txt"))
+        // What the man page tells the administrator: the module and groups_file, then a restart.
+        let config = server.directory + "/prosody.cfg.lua"
+        var text = try String(contentsOfFile: config, encoding: .utf8)
+        text = text.replacingOccurrences(of: "modules_enabled = {", with: "modules_enabled = {\n  \"groups\";")
+            .replacingOccurrences(of: "VirtualHost \"localhost\"", with: "groups_file = \"\(server.directory)/groups.txt\"\nVirtualHost \"localhost\"")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: config))
+        let restart = try Shell.run([Paths.root + "/scripts/test-server", "restart", server.directory], timeout: 120)
+        XCTAssertEqual(restart.status, 0, restart.stderr)
+
+        let jid = { (user: String) in user + "@" + server.domain }
+        let pupil = try contacts(t, jid(pupils[0]), try XCTUnwrap(passwords[jid(pupils[0])]))
+        XCTAssertEqual(pupil, [jid(pupils[1]): ["Class 5A"], jid(teachers[0]): ["Class 5A"], jid(teachers[1]): ["Class 5A"]])
+        let other = try contacts(t, jid(pupils[2]), try XCTUnwrap(passwords[jid(pupils[2])]))
+        XCTAssertEqual(Set(other.keys), Set([jid(pupils[3])] + teachers.map(jid)))
+        XCTAssertEqual(other[jid(pupils[3])], ["Class 5'B $(x)"], "the group's name as the CSV has it")
+        let teacher = try contacts(t, jid(teachers[0]), try XCTUnwrap(passwords[jid(teachers[0])]))
+        XCTAssertEqual(Set(teacher.keys), Set(pupils.map(jid) + [jid(teachers[1])]))
+        XCTAssertEqual(teacher[jid(teachers[1])], ["Class 5'B $(x)", "Class 5A", "Teachers"], "mod_groups files a contact under every group the two share")
+    }
+
+    func testEjabberdScriptGivesTheSchoolsRostersAtTheDefaultConfiguration() throws {
+        try runOnce("ejabberd24")
+        let server = try TestServer.startPrivate("ejabberd24", ["--defaults"])
+        defer { server.stop() }
+        let t = try ToolRunner(server: server)
+        let (csv, pupils, teachers) = school("e")
+        let input = t.home + "/school.csv"
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: input))
+        // At the defaults in-band registration allows one account per address every 10 minutes:
+        // the accounts are the administrator's (the batch would use --admin).
+        for user in pupils + teachers { try ctl(server, ["register", user, server.domain, "pw-" + user]) }
+
+        let script = try t.run("xmpp-register", ["shared-groups", input, "--domain", server.domain, "--format", "ejabberd"])
+        XCTAssertEqual(script.status, 0, script.stderr)
+        let path = t.home + "/groups.sh"
+        try Data(script.stdout.utf8).write(to: URL(fileURLWithPath: path))
+        let run = try Shell.run(["/bin/sh", path], environment: ProcessInfo.processInfo.environment.merging(
+            ["EJABBERDCTL": Paths.root + "/scripts/test-server ctl " + server.directory], uniquingKeysWith: { $1 }), timeout: 120)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: t.home + "/x"), "no text of the CSV ran as a command")
+
+        let jid = { (user: String) in user + "@" + server.domain }
+        let pupil = try contacts(t, jid(pupils[0]), "pw-" + pupils[0])
+        XCTAssertEqual(pupil, [jid(pupils[1]): ["Class 5A"], jid(teachers[0]): ["Teachers"], jid(teachers[1]): ["Teachers"]])
+        let other = try contacts(t, jid(pupils[3]), "pw-" + pupils[3])
+        XCTAssertEqual(other, [jid(pupils[2]): ["Class 5'B $(x)"], jid(teachers[0]): ["Teachers"], jid(teachers[1]): ["Teachers"]])
+        let teacher = try contacts(t, jid(teachers[1]), "pw-" + teachers[1])
+        XCTAssertEqual(teacher, [jid(pupils[0]): ["Class 5A"], jid(pupils[1]): ["Class 5A"], jid(pupils[2]): ["Class 5'B $(x)"],
+                                 jid(pupils[3]): ["Class 5'B $(x)"], jid(teachers[0]): ["Teachers"]])
+    }
+}
