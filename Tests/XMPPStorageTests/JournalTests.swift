@@ -162,6 +162,10 @@ final class JournalTests: XCTestCase {
             "the CSV's content differs",
         ])
         XCTAssertEqual(BatchJournal.differences(recorded: Self.inBand, current: Self.inBand), [])
+        let invite = Self.inBand.replacingOccurrences(of: "generate=1; ", with: "generate=1; admin=1; invite=1; ")
+        XCTAssertEqual(BatchJournal.differences(recorded: Self.inBand, current: invite),
+                       ["--invite: this run has it, the journal's run did not"], "--invite implies the administrator's streams")
+        XCTAssertEqual(BatchJournal.differences(recorded: Self.asAdmin, current: invite), ["--invite: this run has it, the journal's run did not"])
     }
 
     func testJournalCommitsAreSyncedInFull() throws {

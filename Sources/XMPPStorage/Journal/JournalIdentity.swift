@@ -24,9 +24,13 @@ enum JournalIdentity {
         let old = pairs(recorded), new = pairs(current)
         if old.isEmpty { return ["the file is not a batch journal"] }
         var out: [String] = []
+        func on(_ pairs: [String: String], _ key: String) -> Bool { (pairs[key] ?? "0") == "1" }
+        // --invite runs as the administrator (admin=1 too): name --admin only when it differs on its own.
+        let adminFollowsInvite = on(old, "invite") != on(new, "invite") && on(old, "admin") == on(old, "invite")
+            && on(new, "admin") == on(new, "invite")
         for flag in [("admin", "--admin"), ("invite", "--invite"), ("generate", "--generate-passwords"), ("shared-groups", "--shared-groups")] {
-            let had = (old[flag.0] ?? "0") == "1", has = (new[flag.0] ?? "0") == "1"
-            if had != has { out.append(flag.1 + (had ? ": the journal's run had it, this one does not" : ": this run has it, the journal's run did not")) }
+            let had = on(old, flag.0), has = on(new, flag.0)
+            if had != has && !(flag.0 == "admin" && adminFollowsInvite) { out.append(flag.1 + (had ? ": the journal's run had it, this one does not" : ": this run has it, the journal's run did not")) }
         }
         if old["mode"] != new["mode"] {
             out.append("the journal's run " + modeWords(old["mode"], past: true) + ", this one " + modeWords(new["mode"], past: false))

@@ -40,7 +40,8 @@ extension RegisterTool {
                          + "there) or no row for JID is refused with exit status 2 before the password is changed. The "
                          + "split of the report by group (--report-by-group) is rewritten by the batch's next run. A "
                          + "journal another batch is using right now is exit status 1 after the change: the message "
-                         + "says so, and running passwd again with the same password once it has finished puts it there."],
+                         + "says so, and running passwd again with the same password once it has finished puts it there. With "
+                         + "--json the answer's report key names the report written (null without --report)."],
             options: PasswordSource.declarations + [admin, report],
             positionals: [account],
             rules: [.requires("report", "admin", because: "the report holds the passwords the administrator's batch made")],
