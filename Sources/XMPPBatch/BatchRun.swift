@@ -56,6 +56,10 @@ public final class BatchRun {
     /// made it another batch (empty: it was this one). Nil when none was replaced.
     public var replacedUntouched: [String]? { journal.replacedUntouched }
 
+    /// The unfinished run of this CSV that this one resumed with another --admin choice: what
+    /// differed. Nil otherwise.
+    public var resumedAcross: [String]? { journal.resumedAcross }
+
     /// Carries the earlier report's passwords into the journal and joins the valid rows with it.
     public func plan() throws -> BatchPlan {
         try journal.adoptPasswords(known)

@@ -100,6 +100,48 @@ final class RegistrationPolicyEndToEndTests: XCTestCase {
         }
     }
 
+    /// A run in-band that the server acted on (stopped part-way here by SIGTERM) is taken over
+    /// by --resume with --admin: no row twice, every account with the password its report gives.
+    func testAnInBandRunIsResumedAsTheAdministrator() throws {
+        let env = ProcessInfo.processInfo.environment
+        guard env["XT_SERVER"] == "prosody13" && env["XT_DEFAULTS"] != "1" else {
+            throw XCTSkip("runs once, in the prosody13 pass (its own private server)")
+        }
+        let server = try TestServer.startPrivate("prosody13", ["--admin", "boss"])
+        defer { server.stop() }
+        let bossPassword = "boss-" + UUID().uuidString
+        let ctl = try Shell.run([Paths.root + "/scripts/test-server", "ctl", server.directory, "register", "boss", server.domain, bossPassword],
+                                timeout: 60)
+        XCTAssertEqual(ctl.status, 0, ctl.stderr)
+        let t = try ToolRunner(server: server)
+        let input = t.home + "/many.csv", report = t.home + "/pw.csv"
+        let tag = String(ToolRunner.username("").prefix(4))
+        try Data((["username"] + (0..<600).map { "m\(tag)\($0)" }).joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: input))
+        let args = ["batch", input, "--domain", server.domain, "--generate-passwords", "--report", report, "--jobs", "1", "--window", "1"]
+        let child = try BatchChildProcess([Paths.binaries + "/xmpp-register"] + args + t.serverArgs, environment: t.environment,
+                                          captureStdout: false)
+        usleep(1_500_000)
+        child.kill(SIGTERM)
+        XCTAssertEqual(try child.wait(timeout: 30), 143, "the in-band run is stopped part-way: \(child.stderr)")
+
+        XCTAssertEqual(try t.run("xmpp-login", ["boss@" + server.domain] + t.serverArgs, password: bossPassword).status, 0)
+        let admin = ["-a", "boss@" + server.domain] + args + ["--admin"] + t.serverArgs
+        let refused = try t.run("xmpp-register", admin, timeout: 60)
+        XCTAssertEqual(refused.status, 2, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("--admin: this run has it, the journal's run did not")
+                      && refused.stderr.contains("continue it with --resume"), refused.stderr)
+        let resumed = try t.run("xmpp-register", admin + ["--resume"], timeout: 180)
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertTrue(resumed.stderr.contains("resuming the journal's run of this CSV (--admin: this run has it"), resumed.stderr)
+        XCTAssertTrue(resumed.stderr.contains("600 rows: 600 created"), resumed.stderr)
+        let rows = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\r\n").dropFirst()
+        for row in [rows.first, rows.last].compactMap({ $0 }) {
+            let fields = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            XCTAssertEqual(try ToolRunner(server: server).run("xmpp-login", [fields[1]] + t.serverArgs, password: fields[5]).status, 0,
+                           "the report's password is the account's: \(row)")
+        }
+    }
+
     /// ejabberd's default registration_timeout (600 s) and Prosody's throttle: the first account
     /// is created, the second is exit 11 with "wait"; a batch backs off and retries instead of
     /// failing the row (stopped here by SIGTERM, the rows left to --resume).

@@ -142,9 +142,25 @@ final class JournalTests: XCTestCase {
                 let text = "\(error)"
                 XCTAssertTrue(text.contains("a different batch (--admin: this run has it, the journal's run did not)"), text)
             }
-            XCTAssertThrowsError(try BatchJournal(path: path, identity: Self.asAdmin, start: .resume)) { error in
-                XCTAssertTrue("\(error)".contains("--admin: this run has it"), "\(error)")
+            XCTAssertThrowsError(try BatchJournal(path: path, identity: Self.asAdmin, start: .fresh)) { error in
+                XCTAssertTrue("\(error)".contains("continue it with --resume, which takes its rows over"), "\(error)")
             }
+            // --admin alone differs: --resume takes the rows over, keeping what was done.
+            let resumed = try BatchJournal(path: path, identity: Self.asAdmin, start: .resume)
+            XCTAssertTrue(resumed.resumed)
+            XCTAssertEqual(resumed.resumedAcross, ["--admin: this run has it, the journal's run did not"])
+            XCTAssertEqual(try resumed.entries().count, 1)
+        }
+        // Anything else that differs still blocks --resume, naming it.
+        try? FileManager.default.removeItem(atPath: path)
+        do {
+            let journal = try BatchJournal(path: path, identity: Self.inBand, start: .fresh)
+            try journal.insert([JournalEntry(line: 2, jid: "a@x", status: .pending)])
+            try journal.record([JournalUpdate(line: 2, status: .created)])
+        }
+        let otherDomain = Self.asAdmin.replacingOccurrences(of: "domain=school.example", with: "domain=other.example")
+        XCTAssertThrowsError(try BatchJournal(path: path, identity: otherDomain, start: .resume)) { error in
+            XCTAssertTrue("\(error)".contains("--domain: the journal's run had school.example, this one has other.example"), "\(error)")
         }
     }
 

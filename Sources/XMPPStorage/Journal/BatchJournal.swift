@@ -23,6 +23,9 @@ public final class BatchJournal {
     /// server had done nothing for it: what made it different (`JournalIdentity`), or empty when it was
     /// this batch. Nil when no unfinished journal was replaced.
     public private(set) var replacedUntouched: [String]?
+    /// The run of this CSV resumed with --admin though it ran without (or the other way round):
+    /// what differed. Nil otherwise.
+    public private(set) var resumedAcross: [String]?
     let database: Database
     private let lockDescriptor: Int32
 
@@ -45,7 +48,13 @@ public final class BatchJournal {
                 let untouched = !finished && recorded != identity && BatchJournal.serverUntouched(existing)
                 switch start {
                 case .resume:
-                    if recorded == identity {
+                    // The same rows created by the administrator's commands instead of in-band (or
+                    // back): the engines take over a run of either (a row left sent is checked by
+                    // logging in first), so --resume continues it with this run's choice.
+                    // (One the server did nothing for is replaced instead: every row starts afresh.)
+                    let acrossAdmin = !finished && !untouched && JournalIdentity.differOnlyInAdmin(recorded, identity)
+                    if acrossAdmin { resumedAcross = differences }
+                    if recorded == identity || acrossAdmin {
                         try JournalSchema.upgrade(existing)
                         database = existing
                         resumed = true
@@ -59,7 +68,8 @@ public final class BatchJournal {
                     if !finished && !untouched {
                         let (done, total) = try BatchJournal.progress(existing)
                         throw JournalError.unfinished(path: path, done: done, total: total, sameBatch: recorded == identity,
-                                                      passwords: passwords, differences: differences)
+                                                      passwords: passwords, differences: differences,
+                                                      resumable: JournalIdentity.differOnlyInAdmin(recorded, identity))
                     }
                     if untouched { replacedUntouched = differences }
                     // A finished run wipes its passwords once the report holds them; if it could

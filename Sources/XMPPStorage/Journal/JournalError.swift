@@ -5,7 +5,9 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     /// false when it is a run of another CSV or other options; `passwords` generated passwords
     /// are kept only there.
     /// `differences` names what makes it another batch (the options or the CSV).
-    case unfinished(path: String, done: Int, total: Int, sameBatch: Bool, passwords: Int, differences: [String] = [])
+    /// `resumable`: it differs in --admin alone, which --resume takes over.
+    case unfinished(path: String, done: Int, total: Int, sameBatch: Bool, passwords: Int, differences: [String] = [],
+                    resumable: Bool = false)
     /// The journal records a different batch (another CSV, mode, domain or shard); `differences`
     /// names what differs.
     case mismatch(path: String, recorded: String, passwords: Int, differences: [String] = [])
@@ -18,9 +20,11 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unfinished(let p, let d, let t, let same, let n, let differences):
+        case .unfinished(let p, let d, let t, let same, let n, let differences, let resumable):
             let what = same ? "this batch" : "a different batch (" + JournalError.differing(differences) + ")"
-            let how = same ? "continue it with --resume" : "finish it with its own CSV and options and --resume, or choose another --report"
+            let how = same ? "continue it with --resume"
+                : resumable ? "continue it with --resume, which takes its rows over with this run's --admin choice"
+                : "finish it with its own CSV and options and --resume, or choose another --report"
             return "\(p) records an unfinished run of \(what) (\(d) of \(t) rows done): " + how
                 + (n > 0 ? JournalError.keep(n) : (same ? ", or remove that file to start over" : ""))
         case .mismatch(let p, let r, let n, let differences):

@@ -61,8 +61,8 @@ struct BatchVerdict {
             : "in-band registration is closed to this client; run the same batch again " + admin + ", or " + invite
                 + " where the server makes invitations"
         let takeover = untouched ? "; no account was created, so that run takes this one's journal over"
-            : "; the server did act on some rows, so the journal keeps them: finish this run with --resume once "
-                + "registration is open to this client, or give the corrected run another --report"
+            : "; the server did act on some rows, so the journal keeps them: add --resume to the run with --admin, "
+                + "which takes them over"
         return "\(error): " + ways + takeover
     }
 }

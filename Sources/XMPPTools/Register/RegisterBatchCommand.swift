@@ -90,7 +90,10 @@ extension RegisterTool {
                     + "CSV's content). A journal whose run the server did nothing for (every row still to do, failed or "
                     + "invalid, none sent without an answer, no password kept) is replaced instead, by any batch, with a note "
                     + "saying what differed: a run a server closed to it stopped at its first answer holds nothing worth "
-                    + "keeping. A resumed run prints the rows it finishes; the report always lists every row.",
+                    + "keeping. A run of the same CSV with the same options but for --admin (in-band registration stopped by a "
+                    + "server closed to it after some accounts were made, say) is continued by --resume with or without "
+                    + "--admin: a row the other left sent is checked by logging in first. A resumed run prints the rows "
+                    + "it finishes; the report always lists every row.",
                 "--generate-passwords makes a row's password only when its registration is about to be sent, and the journal "
                     + "records it before the request leaves. An account that turns out to exist keeps its own password: its row "
                     + "shows none. Until a run has finished, the journal holds the only copy of the passwords made so far (the "
@@ -320,6 +323,9 @@ extension RegisterTool {
                 let what = differences.isEmpty ? "" : " (" + differences.joined(separator: "; ") + ")"
                 output.note("replacing the journal of an unfinished run\(what) that the server did nothing for: "
                     + "no account was created or changed and it held no password")
+            }
+            if let differences = batch.resumedAcross {
+                output.note("resuming the journal's run of this CSV (" + differences.joined(separator: "; ") + ")")
             }
             if !batch.resumed {
                 if options.resume { output.note("no journal of this batch to resume: starting from the beginning") }
