@@ -88,8 +88,9 @@ public enum OperatorGuidePage {
         .paragraph(
             "With --generate-passwords every new account gets a random password, written only into the "
                 + "--report file (CSV, mode 0600): not to the terminal, not to the JSON rows, not to any log. "
-                + "Hand them out from that file (a mail merge, printed slips), then keep it or destroy it as your "
-                + "policy says. While a run is unfinished its journal (REPORT.journal) holds the only copy of the "
+                + "Hand them out from that file (a mail merge, printed slips: it carries each row's name and groups "
+                + "when the CSV has them), or from one file per class with --report-by-group DIR, then keep them or "
+                + "destroy them as your policy says. While a run is unfinished its journal (REPORT.journal) holds the only copy of the "
                 + "passwords made so far: finish the run with --resume rather than deleting it."),
         .paragraph(
             "Passwords in the CSV are used as given. Asking people to change theirs at first login is up to "
