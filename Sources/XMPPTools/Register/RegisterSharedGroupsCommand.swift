@@ -68,7 +68,7 @@ extension RegisterTool {
             context = invocation.context
             input = invocation.command.argument(Self.file.name) ?? "-"
             do {
-                guard let kind = try invocation.command.value(Self.format) else { throw ToolFailure(.usage, "--format is required") }
+                guard let kind = try invocation.command.value(Self.format) else { throw ToolFailure(.usage, "--format SERVER is required: prosody (a groups file) or ejabberd (an ejabberdctl script)") }
                 self.kind = kind
                 domain = try invocation.command.value(Self.domain)
             } catch let error as ArgumentError {
