@@ -82,6 +82,7 @@ let package = Package(
         .executableTarget(name: "FuzzPNG", dependencies: ["FuzzSupport", "PNGImage"]),
         .executableTarget(name: "FuzzVCard", dependencies: ["FuzzSupport", "XMPPStanzas", "XMLTree"]),
         .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "TextFormats"]),
+        .executableTarget(name: "FuzzLDIF", dependencies: ["FuzzSupport", "TextFormats"]),
 
         // One unit-test target per library module.
         .testTarget(name: "XMLTreeTests", dependencies: ["XMLTree"]),
