@@ -214,6 +214,11 @@ public enum LDIFReader {
         }
     }
 
+    /// True for an attribute description LDIF may hold: `cn`, `jpegPhoto;binary`, `2.5.4.3`.
+    public static func isAttributeDescription(_ text: String) -> Bool {
+        (try? description(text, line: 0)) != nil
+    }
+
     /// `cn;lang-en` → ("cn", ["lang-en"]); a type is a name (a letter, then letters, digits and
     /// hyphens) or a numeric OID, an option letters, digits and hyphens.
     static func description(_ name: String, line: Int) throws(LDIFError) -> (String, [String]) {

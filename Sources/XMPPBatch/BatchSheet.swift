@@ -13,8 +13,7 @@ public struct BatchSheet: Sendable {
     /// Parses and validates `input`; `name` names it in errors ("standard input" or its path),
     /// and relative avatar paths are taken from `baseDirectory`.
     public init(input: [UInt8], name: String, configuration: BatchConfiguration, baseDirectory: String) throws(BatchError) {
-        let table: CSVTable?
-        do { table = try CSVReader.table(input) } catch { throw .invalidCSV("\(name): \(error)") }
+        let table = try BatchSheet.table(input, name: name, configuration: configuration)
         guard let table else { throw .invalidCSV("\(name): no header row (expected e.g. jid,password)") }
         columns = try BatchColumns(header: table.header, configuration: configuration)
         var validator = BatchValidator(columns: columns, configuration: configuration, baseDirectory: baseDirectory)

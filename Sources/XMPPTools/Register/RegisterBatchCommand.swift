@@ -5,7 +5,12 @@ import XMPPBatch
 extension RegisterTool {
     /// `xmpp-register batch FILE.csv|-`: accounts by the thousand from a CSV file.
     struct Batch: ToolCommand {
-        static let file = PositionalSpec("FILE", help: "The CSV file, or - for standard input.", completion: .file(extensions: ["csv"]))
+        static let file = PositionalSpec("FILE", help: "The CSV or LDIF file, or - for standard input.", completion: .file(extensions: ["csv", "ldif"]))
+        static let format = Option<BatchInputFormat>.choice(
+            "format", value: "FORMAT", help: "The input's format: csv or ldif (default: ldif for a .ldif name or input starting with dn:, else csv).")
+        static let map = Option<String>(
+            "map", value: "ATTR=COLUMN,...",
+            help: "LDIF attributes to columns (default: \(DirectoryMap.inetOrgPerson)).")
         static let jobs = Option<Int>.integer(
             "jobs", value: "N",
             help: "Streams at once (default 4): registration streams each pipeline several requests (one at a time once a server answers a later request first, as jabberd2 does, which drops the answers to the others; the skipped rows are sent again and confirmed by logging in); log-ins (profiles, update, --delete, --passwd) run one account per stream.",
@@ -180,7 +185,8 @@ extension RegisterTool {
                     + "counts every account the server created, and the status is 130 (SIGINT) or 143 (SIGTERM); --resume "
                     + "continues. A second signal ends the program at once; the journal is safe either way.",
             ],
-            options: [jobs, window, maxStreamAge, resume, dryRun, strict, onExists, report, domain, shard, generatePasswords, delete, passwd, admin, invite],
+            options: [jobs, window, maxStreamAge, resume, dryRun, strict, onExists, report, domain, shard, generatePasswords, delete, passwd, admin, invite,
+                      format, map],
             positionals: [file],
             rules: [
                 .exclusive("delete", "passwd"),
@@ -239,8 +245,9 @@ extension RegisterTool {
         /// Checks every row, then (unless `--dry-run`) works through them with the engine,
         /// printing each outcome once it is journaled, and ends with the report and a summary.
         func run() throws {
-            let configuration = options.configuration(common: context.common)
+            var configuration = options.configuration(common: context.common)
             let input = try BatchInput.read(options.input, limit: CSVLimits().maxBytes)
+            configuration.directoryMap = try DirectoryMap.forInput(format: options.format, map: options.map, path: options.input, bytes: input)
             let sheet = try BatchSheet(input: input, name: inputName, configuration: configuration, baseDirectory: baseDirectory)
             let output = BatchOutput(program: env.program, json: context.common.json, quiet: context.common.quiet,
                                      showProgress: Output.stderrIsTTY && !context.common.quiet)

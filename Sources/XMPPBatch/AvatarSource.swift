@@ -1,0 +1,28 @@
+import CryptoPrimitives
+import PNGImage
+
+/// Where an avatar comes from: an image file, or the image's bytes themselves (a directory's
+/// `jpegPhoto`, a `data:` URI in the avatar column), which are kept in memory and never
+/// written to a file.
+public enum AvatarSource: Sendable, Equatable {
+    /// The absolute path of a PNG, JPEG or WebP file.
+    case file(String)
+    /// A PNG, JPEG or WebP image.
+    case image([UInt8])
+
+    /// The same key for the same image, whatever rows share it (`ResizedAvatars`).
+    var cacheKey: String {
+        switch self {
+        case .file(let path): return "file:" + path
+        case .image(let bytes): return "sha256:" + Hex.encode(Crypto.hash(.sha256, bytes))
+        }
+    }
+
+    /// The image resized to the PNG that is published.
+    func resized() throws(PNGImageError) -> [UInt8] {
+        switch self {
+        case .file(let path): return try AvatarPipeline.resize(file: path, options: ResizeOptions())
+        case .image(let bytes): return try AvatarPipeline.resize(data: bytes, options: ResizeOptions())
+        }
+    }
+}
