@@ -35,7 +35,7 @@ let package = Package(
         .systemLibrary(name: "CLibIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev", "libunistring-dev"])]),
 
         // Pure and protocol layers.
-        // Text as people hand it to the tools and see it: CSV and JSON readers and writers,
+        // Text as people hand it to the tools and see it: CSV and JSON readers and writers, LDIF,
         // terminal escaping, code point labels. No XMPP, no app code.
         .target(name: "TextFormats"),
         .target(name: "XMLTree", dependencies: ["CLibXML2"]),
