@@ -35,7 +35,7 @@ extension BatchSheet {
         }
         let entries: [LDIFEntry]
         do { entries = try LDIFReader.parse(input) } catch { throw .invalidCSV("\(name): \(error)") }
-        do { return try map.table(entries) } catch {
+        do throws(BatchError) { return try map.table(entries) } catch {
             if case .invalidCSV(let message) = error { throw .invalidCSV("\(name): \(message)") }
             throw error
         }

@@ -74,10 +74,11 @@ final class LDIFBatchEndToEndTests: XCTestCase {
 
         // The directory piped into the batch, as the man page shows it.
         let report = t.home + "/ldif-report.csv"
-        let pipeline = directory.searchCommand("(&(objectClass=inetOrgPerson)(uid=ld\(tag)*))")
-            + " | '\(Paths.binaries)/xmpp-register' batch - --format ldif --map uid=username,cn=fullname,jpegPhoto=avatar,ou=groups"
-            + " --domain \(domain) --admin --generate-passwords --report '\(report)' --json "
-            + t.serverArgs.map { "'\($0)'" }.joined(separator: " ")
+        let pipeline = [
+            directory.searchCommand("(&(objectClass=inetOrgPerson)(uid=ld\(tag)*))"),
+            "| '\(Paths.binaries)/xmpp-register' batch - --format ldif --map uid=username,cn=fullname,jpegPhoto=avatar,ou=groups",
+            "--domain \(domain) --admin --generate-passwords --report '\(report)' --json",
+        ].joined(separator: " ") + " " + t.serverArgs.map { "'\($0)'" }.joined(separator: " ")
         let fromLDIF = try Shell.run(["/bin/bash", "-c", "set -o pipefail; " + pipeline], environment: t.environment, timeout: 120)
         XCTAssertEqual(fromLDIF.status, 0, fromLDIF.stderr)
         let ldifRows = try BatchEndToEndTests.rows(fromLDIF)
