@@ -28,14 +28,15 @@ public enum BatchInputFormat: String, Sendable, CaseIterable {
 }
 
 extension BatchSheet {
-    /// The input as a table: the CSV's, or the LDIF's entries through `configuration.directoryMap`.
-    static func table(_ input: [UInt8], name: String, configuration: BatchConfiguration) throws(BatchError) -> CSVTable? {
+    /// The input as a table: the CSV's, or the LDIF's entries through `configuration.directoryMap`
+    /// (with the map's notes on them).
+    static func table(_ input: [UInt8], name: String, configuration: BatchConfiguration) throws(BatchError) -> (CSVTable?, notes: [String]) {
         guard let map = configuration.directoryMap else {
-            do { return try CSVReader.table(input) } catch { throw .invalidCSV("\(name): \(error)") }
+            do { return (try CSVReader.table(input), []) } catch { throw .invalidCSV("\(name): \(error)") }
         }
         let entries: [LDIFEntry]
         do { entries = try LDIFReader.parse(input) } catch { throw .invalidCSV("\(name): \(error)") }
-        do throws(BatchError) { return try map.table(entries) } catch {
+        do throws(BatchError) { return (try map.table(entries), map.notes(entries)) } catch {
             if case .invalidCSV(let message) = error { throw .invalidCSV("\(name): \(message)") }
             throw error
         }

@@ -51,6 +51,17 @@ public struct DirectoryMap: Sendable, Equatable, CustomStringConvertible {
         return pairs.map(\.column).filter { seen.insert($0).inserted }
     }
 
+    /// What to tell about the map and `entries`: each column none of whose attributes any entry
+    /// has (a misspelt attribute would otherwise leave it empty without a word).
+    func notes(_ entries: [LDIFEntry]) -> [String] {
+        guard !entries.isEmpty else { return [] }
+        return columns.compactMap { column in
+            let attributes = pairs.filter { $0.column == column }.map(\.attribute)
+            guard !entries.contains(where: { entry in attributes.contains { !entry.values($0).isEmpty } }) else { return nil }
+            return "--map: no entry has " + attributes.joined(separator: " or ") + ", so the \(column) column is empty throughout"
+        }
+    }
+
     /// The entries as the table a CSV with these columns would give: one row per entry, on its
     /// `dn:` line; the header is on line 0, since no line of the file holds it. A list column
     /// (groups, contacts) takes every value, joined as `SemicolonList` escapes them; the avatar

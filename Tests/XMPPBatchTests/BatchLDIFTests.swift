@@ -55,6 +55,7 @@ final class BatchLDIFTests: XCTestCase {
         let sheet = try BatchSheet(input: Array(ldif().utf8), name: "standard input", configuration: configuration(), baseDirectory: "/")
         XCTAssertEqual(sheet.invalid, [])
         XCTAssertEqual(sheet.columns.unknown, [], "unmapped attributes are ignored silently")
+        XCTAssertEqual(sheet.notes, [], "every mapped column has a value somewhere")
         guard sheet.rows.count == 2, case .valid(let ann) = sheet.rows[0], case .valid(let bob) = sheet.rows[1] else {
             return XCTFail("\(sheet.rows)")
         }
@@ -95,6 +96,12 @@ final class BatchLDIFTests: XCTestCase {
         XCTAssertEqual(row.jid.description, "c@example.org")
         XCTAssertEqual(row.profile.fullname, "Clara")
         XCTAssertEqual(row.roster.groups, ["Staff", "Music"])
+
+        // A misspelt attribute is said, not silently an empty column.
+        let typo = try BatchSheet(input: Array(text.utf8), name: "-",
+                                  configuration: configuration(map: "uid=username,mial=email,displayName=fullname,cn=fullname"),
+                                  baseDirectory: "/")
+        XCTAssertEqual(typo.notes, ["--map: no entry has mial, so the email column is empty throughout"])
     }
 
     func testMapErrors() {

@@ -69,10 +69,11 @@ extension RegisterTool {
                     + "value (ou: Class 5A and ou: Choir are two groups; a ';' inside a value stays part of it). Attribute names "
                     + "compare ignoring case; cn;lang-de takes the values with that option, and cn the values without options, "
                     + "else those with any (jpegPhoto;binary). Attributes the map does not name are ignored; a mapped one an "
-                    + "entry lacks leaves its column empty, and an entry without the user name (a container such as ou=People) "
+                    + "entry lacks leaves its column empty (a note on standard error names a column no entry fills: a "
+                    + "misspelt attribute), and an entry without the user name (a container such as ou=People) "
                     + "is an invalid row: give ldapsearch a filter such as '(objectClass=inetOrgPerson)'. jpegPhoto is taken as "
                     + "the image it is, kept in memory and never written to a file; an avatar column may likewise hold a "
-                    + "base-64 data: URI (quoted in a CSV, where its comma would end the field). Values by URL (attr:< file:...) "
+                    + "base-64 data: URI (quoted in a CSV, where its comma would end the field, and at most 64 KiB there). Values by URL (attr:< file:...) "
                     + "and change records (changetype:) are refused, naming the line. Passwords are not read from a directory, "
                     + "whose userPassword holds hashes: map another attribute to password, or use --generate-passwords with "
                     + "--report, or --invite. The map is part of the batch's identity: the same LDIF read through another map "
@@ -277,6 +278,7 @@ extension RegisterTool {
             let output = BatchOutput(program: env.program, json: context.common.json, quiet: context.common.quiet,
                                      showProgress: Output.stderrIsTTY && !context.common.quiet)
             let columns = sheet.columns
+            for note in sheet.notes { output.note(note) }
             if !columns.unknown.isEmpty {
                 let named = columns.unknown.map { name in columns.suggestions[name].map { "\(name) (did you mean \($0)?)" } ?? name }
                 output.note("ignoring unknown columns: " + named.joined(separator: ", "))
