@@ -11,7 +11,7 @@ final class ResizedAvatars: Sendable {
 
     /// The PNG to publish for `profile`'s avatar, or nil when it has none.
     func png(for profile: Profile) throws -> [UInt8]? {
-        guard let key = profile.avatar?.cacheKey else { return nil }
+        guard let key = profile.avatar?.key else { return nil }
         if let png = images.withLock({ $0[key] }) { return png }
         guard let png = try ProfileApplier.prepareAvatar(profile) else { return nil }
         images.withLock { if $0.count < ResizedAvatars.capacity { $0[key] = png } }

@@ -184,3 +184,18 @@ final class BatchLDIFTests: XCTestCase {
         XCTAssertTrue(BatchInput.identity(input: input, configuration: csv).hasSuffix("input-sha256=" + Hex.encode(Crypto.hash(.sha256, input))))
     }
 }
+
+/// The two sources of an avatar name the same image alike where it matters: bytes and digest.
+final class AvatarSourceTests: XCTestCase {
+    func testKeysAndBytes() throws {
+        let path = NSTemporaryDirectory() + "xt-avatar-source-" + UUID().uuidString
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        XCTAssertEqual(AvatarSource.file(path).key, "file:" + path)
+        XCTAssertEqual(AvatarSource.image([1, 2, 3]).key, "sha256:" + Hex.encode(Crypto.hash(.sha256, [1, 2, 3])))
+        XCTAssertEqual(AvatarSource.file(path).bytes(), [1, 2, 3])
+        XCTAssertEqual(AvatarSource.image([1, 2, 3]).bytes(), [1, 2, 3])
+        XCTAssertNil(AvatarSource.file(path + "-missing").bytes())
+        XCTAssertNil(AvatarSource.file(path).bytes(maxBytes: 2))
+    }
+}
