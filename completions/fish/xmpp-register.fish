@@ -15,7 +15,7 @@ function __xmpp_register_position
             switch $token
                 case --
                     set ended 1
-                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --report-by-group --domain --shard --format
+                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --report-by-group --domain --shard --format --map
                     set skip 1
             end
         else if test -z "$cmd"
@@ -122,7 +122,9 @@ complete -c xmpp-register -n '__xmpp_register_at batch +0' -l passwd -d 'Change 
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l admin -d 'Use the logged-in administrator\'s XEP-0133 commands (add, delete, change password), where registration is closed.'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l invite -d 'Create one account invite (XEP-0401) per row as the administrator, and write its URI to --report instead of a password.'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l shared-groups -d 'Set no per-account rosters: the server\'s shared roster groups give them (xmpp-register shared-groups).'
-complete -c xmpp-register -n '__xmpp_register_at batch 0' -x -a '(__xmpp_register_files csv CSV)'
+complete -c xmpp-register -n '__xmpp_register_at batch +0' -l format -x -a 'csv ldif' -d 'The input\'s format: csv or ldif (default: ldif when FILE ends in .ldif or its first line, comments aside, starts with dn: or version:; else csv).'
+complete -c xmpp-register -n '__xmpp_register_at batch +0' -l map -x -d 'Which LDIF attribute fills which column: without it, inetOrgPerson\'s uid=username, displayName=fullname, cn=fullname, mail=email, jpegPhoto=avatar, ou=groups.'
+complete -c xmpp-register -n '__xmpp_register_at batch 0' -x -a '(__xmpp_register_files csv CSV ldif LDIF)'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l format -x -a 'prosody ejabberd' -d 'prosody (a groups file for mod_groups) or ejabberd (an ejabberdctl script for mod_shared_roster).'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l domain -x -d 'Domain for a username column and for JIDs written without @.'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups 0' -x -a '(__xmpp_register_files csv CSV)'
@@ -131,5 +133,5 @@ complete -c xmpp-register -n '__xmpp_register_at "" 0' -a passwd -d 'Change the 
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a delete -d 'Delete the account from the server and forget its session.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a disable -d 'Disable an account as the server\'s administrator: it can no longer log in (XEP-0133 disable-user).'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a enable -d 'Re-enable an account that was disabled, as the server\'s administrator (XEP-0133 reenable-user).'
-complete -c xmpp-register -n '__xmpp_register_at "" 0' -a batch -d 'Create, delete or re-password many accounts listed in a CSV file.'
+complete -c xmpp-register -n '__xmpp_register_at "" 0' -a batch -d 'Create, delete or re-password many accounts listed in a CSV or LDIF file.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a shared-groups -d 'Write a batch CSV\'s rosters as the server\'s shared roster groups.'

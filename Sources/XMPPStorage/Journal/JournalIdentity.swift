@@ -39,6 +39,7 @@ enum JournalIdentity {
             out.append(option.1 + ": the journal's run had " + valueWords(old[option.0]) + ", this one has " + valueWords(new[option.0]))
         }
         if old["input-sha256"] != new["input-sha256"] { out.append("the CSV's content differs") }
+        if old["ldif-map"] != new["ldif-map"] { out.append("--map (the LDIF attributes' columns) differs") }
         if out.isEmpty { out.append("it was recorded by another version of xmpp-register") }
         return out
     }
