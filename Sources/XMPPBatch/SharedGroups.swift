@@ -164,7 +164,7 @@ public struct SharedGroups: Sendable {
         let ids = groups.map { SharedGroups.groupID($0.name) }
         var out = "#!/bin/sh\n"
         out += "# ejabberd mod_shared_roster groups for \(SharedGroups.oneLine(domain)), written by xmpp-register shared-groups\n"
-        out += "# from \(SharedGroups.oneLine(source)): \(groups.count) groups, \(rows.count) accounts.\n"
+        out += "# from \(SharedGroups.oneLine(source)): \(SharedGroups.count(groups.count, "group")), \(SharedGroups.count(rows.count, "account")).\n"
         out += "# Run it where ejabberdctl works (EJABBERDCTL names another command, word-split).\n"
         out += "set -e\n: \"${EJABBERDCTL:=ejabberdctl}\"\n"
         // ejabberd 24.12 refuses a displayed group that does not exist yet (wrong_displayed_groups):
@@ -198,6 +198,8 @@ public struct SharedGroups: Sendable {
         let hash = String(Hex.encode(Crypto.hash(.sha256, Array(name.utf8))).prefix(8))
         return (slug.isEmpty ? "group" : slug) + "-" + hash
     }
+
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)" + (n == 1 ? "" : "s") }
 
     /// A POSIX shell word for `text`: single quotes, each ' written as '\''.
     static func shellQuoted(_ text: String) -> String {

@@ -112,4 +112,19 @@ final class SharedGroupsTests: XCTestCase {
         XCTAssertTrue(printed.components(separatedBy: "\n").contains(name + "|"), printed)
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/pwned"), "no text of the CSV ran")
     }
+
+    /// An LDIF directory export, read through a map as batch reads it, gives the same groups.
+    func testAnLDIFExportGivesTheSameGroups() throws {
+        let ldif = "dn: uid=a,ou=people\nuid: a\ncn: Ann\nou: Class 5A\nbusinessCategory: Class 5A\n\n"
+            + "dn: uid=b,ou=people\nuid: b\ncn: Bob\nou: Class 5A\nbusinessCategory: Class 5A\n"
+        var configuration = BatchConfiguration()
+        configuration.domain = "school.example"
+        configuration.generatePasswords = true
+        configuration.directoryMap = try DirectoryMap("uid=username,cn=fullname,ou=groups,businessCategory=contacts")
+        let sheet = try BatchSheet(input: Array(ldif.utf8), name: "s.ldif", configuration: configuration, baseDirectory: "/")
+        let groups = try SharedGroups(sheet: sheet, kind: .prosody)
+        XCTAssertEqual(groups.prosodyFile(), "[Class 5A]\na@school.example=Ann\nb@school.example=Bob\n")
+        XCTAssertTrue(try SharedGroups(sheet: sheet, kind: .ejabberd).ejabberdScript(source: "s.ldif").contains("1 group, 2 accounts."))
+    }
 }
+

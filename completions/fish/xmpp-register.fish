@@ -127,6 +127,7 @@ complete -c xmpp-register -n '__xmpp_register_at batch +0' -l map -x -d 'Which L
 complete -c xmpp-register -n '__xmpp_register_at batch 0' -x -a '(__xmpp_register_files csv CSV ldif LDIF)'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l format -x -a 'prosody ejabberd' -d 'prosody (a groups file for mod_groups) or ejabberd (an ejabberdctl script for mod_shared_roster).'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l domain -x -d 'Domain for a username column and for JIDs written without @.'
+complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l map -x -d 'For an LDIF input (FILE ending in .ldif, or starting with dn:), which attribute fills which column, as for batch --map.'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups 0' -x -a '(__xmpp_register_files csv CSV)'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a form -d 'Show the fields a server asks for before it creates an account.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a passwd -d 'Change the password of the account and refresh its cached session.'

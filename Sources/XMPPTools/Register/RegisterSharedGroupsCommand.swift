@@ -10,6 +10,9 @@ extension RegisterTool {
         static let format = Option<SharedGroups.Kind>.choice(
             "format", value: "SERVER", help: "prosody (a groups file for mod_groups) or ejabberd (an ejabberdctl script for mod_shared_roster).")
         static let domain = Option<String>("domain", value: "DOMAIN", help: "Domain for a username column and for JIDs written without @.")
+        static let map = Option<String>(
+            "map", value: "ATTR=COLUMN,...",
+            help: "For an LDIF input (FILE ending in .ldif, or starting with dn:), which attribute fills which column, as for batch --map.")
 
         static let spec = CommandSpec(
             "shared-groups", summary: "Write a batch CSV's rosters as the server's shared roster groups.",
@@ -46,9 +49,10 @@ extension RegisterTool {
                     + "cannot express exactly (a row with a contact of its own that the other members of its group lack, "
                     + "a row in no group that has contacts) is refused with the first pair that would differ, exit status "
                     + "9. All rows must be valid and on one domain. The accounts themselves are made by xmpp-register "
-                    + "batch, with --shared-groups so that it sets no roster.",
+                    + "batch, with --shared-groups so that it sets no roster. An LDIF input is read as batch reads it "
+                    + "(detected by its name or its first line; --map as for batch).",
             ],
-            options: [format, domain],
+            options: [format, domain, map],
             positionals: [file],
             examples: [
                 Example("xmpp-register shared-groups school.csv --domain school.example --format prosody > school-groups.txt",
@@ -63,6 +67,7 @@ extension RegisterTool {
         let input: String
         let kind: SharedGroups.Kind
         let domain: String?
+        let map: String?
 
         init(_ invocation: Invocation) throws {
             context = invocation.context
@@ -71,6 +76,7 @@ extension RegisterTool {
                 guard let kind = try invocation.command.value(Self.format) else { throw ToolFailure(.usage, "--format SERVER is required: prosody (a groups file) or ejabberd (an ejabberdctl script)") }
                 self.kind = kind
                 domain = try invocation.command.value(Self.domain)
+                map = try invocation.command.value(Self.map)
             } catch let error as ArgumentError {
                 throw ToolFailure(.usage, error.reason.description)
             }
@@ -82,6 +88,7 @@ extension RegisterTool {
             configuration.generatePasswords = true  // passwords play no part here
             let bytes = try BatchInput.read(input, limit: CSVLimits().maxBytes)
             let name = input == "-" ? "standard input" : input
+            configuration.directoryMap = try DirectoryMap.forInput(format: nil, map: map, path: input, bytes: bytes)
             // Avatar paths are checked as the batch checks them: relative to the CSV's directory.
             let cwd = context.environment.currentDirectory
             let path = input.hasPrefix("/") ? input : cwd + "/" + input
