@@ -64,7 +64,7 @@ final class SharedGroupsEndToEndTests: XCTestCase {
         }
         XCTAssertEqual(passwords.count, 6)
 
-        let file = try t.run("xmpp-register", ["shared-groups", input, "--domain", server.domain, "--format", "prosody"])
+        let file = try t.run("xmpp-register", ["shared-groups", input, "--domain", server.domain, "--for", "prosody"])
         XCTAssertEqual(file.status, 0, file.stderr)
         try Data(file.stdout.utf8).write(to: URL(fileURLWithPath: server.directory + "/groups.txt"))
         // What the man page tells the administrator: the module and groups_file, then a restart.
@@ -99,7 +99,7 @@ final class SharedGroupsEndToEndTests: XCTestCase {
         // the accounts are the administrator's (the batch would use --admin).
         for user in pupils + teachers { try ctl(server, ["register", user, server.domain, "pw-" + user]) }
 
-        let script = try t.run("xmpp-register", ["shared-groups", input, "--domain", server.domain, "--format", "ejabberd"])
+        let script = try t.run("xmpp-register", ["shared-groups", input, "--domain", server.domain, "--for", "ejabberd"])
         XCTAssertEqual(script.status, 0, script.stderr)
         let path = t.home + "/groups.sh"
         try Data(script.stdout.utf8).write(to: URL(fileURLWithPath: path))

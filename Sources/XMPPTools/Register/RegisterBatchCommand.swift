@@ -174,7 +174,7 @@ extension RegisterTool {
                     + "the new rows.",
                 "--shared-groups leaves the rosters to the server's shared roster groups: the accounts are made as "
                     + "always, but no account is logged in to for its roster (no roster phase, no roster column in the "
-                    + "report); xmpp-register shared-groups FILE --format prosody|ejabberd writes the server's groups from "
+                    + "report); xmpp-register shared-groups FILE --for prosody|ejabberd writes the server's groups from "
                     + "the same CSV (its page says how to load them and when to choose them). The two differ as said above; "
                     + "on Prosody's default storage a school's per-account rosters take hours, its groups file none.",
                 "--delete is idempotent, like rm -f: an account that does not exist (deleted before) is reported 'deleted' "
@@ -320,7 +320,7 @@ extension RegisterTool {
             }
             if options.sharedGroups && options.mode == .create && !columns.presentRosterColumns.isEmpty && !context.common.quiet {
                 output.note("no per-account rosters (--shared-groups): load the server's groups from "
-                    + "'xmpp-register shared-groups \(options.input) --format prosody|ejabberd'")
+                    + "'xmpp-register shared-groups \(options.input) --for prosody|ejabberd'")
             }
             let creationOnly = columns.presentProfileColumns + columns.presentRosterColumns
             if options.mode != .create && !creationOnly.isEmpty {

@@ -3,12 +3,12 @@ import TextFormats
 import XMPPBatch
 
 extension RegisterTool {
-    /// `xmpp-register shared-groups FILE.csv --format prosody|ejabberd`: the batch CSV's rosters
+    /// `xmpp-register shared-groups FILE.csv --for prosody|ejabberd`: the batch CSV's rosters
     /// as the server's shared roster groups (a groups file, or an ejabberdctl script), on stdout.
     struct SharedGroupsCommand: ToolCommand {
         static let file = PositionalSpec("FILE", help: "The batch's CSV file, or - for standard input.", completion: .file(extensions: ["csv"]))
-        static let format = Option<SharedGroups.Kind>.choice(
-            "format", value: "SERVER", help: "prosody (a groups file for mod_groups) or ejabberd (an ejabberdctl script for mod_shared_roster).")
+        static let target = Option<SharedGroups.Kind>.choice(
+            "for", value: "SERVER", help: "prosody (a groups file for mod_groups) or ejabberd (an ejabberdctl script for mod_shared_roster).")
         static let domain = Option<String>("domain", value: "DOMAIN", help: "Domain for a username column and for JIDs written without @.")
         static let map = Option<String>(
             "map", value: "ATTR=COLUMN,...",
@@ -18,7 +18,7 @@ extension RegisterTool {
             "shared-groups", summary: "Write a batch CSV's rosters as the server's shared roster groups.",
             discussion: [
                 "Reads the CSV of xmpp-register batch (the same columns and checks; passwords are not needed) and prints, "
-                    + "for the server named by --format, the shared roster groups that give every account the contacts the "
+                    + "for the server named by --for, the shared roster groups that give every account the contacts the "
                     + "groups and contacts columns ask for: the server then computes those rosters at every log-in, and the "
                     + "batch's per-account roster phase (about ten roster writes on the server per pair, which Prosody's "
                     + "file storage makes hours for a school, see DESIGN-NOTES.md) is left out with batch --shared-groups. "
@@ -26,7 +26,7 @@ extension RegisterTool {
                     + "members are added, needs no subscriptions and nobody's password, but its contacts cannot be renamed "
                     + "or removed by the users, and it needs the server's configuration. Keep the per-account rosters for a "
                     + "few dozen accounts, on a server you do not configure, or when users should own their rosters.",
-                "--format prosody prints a groups file for mod_groups (Prosody 0.12 and 13): '[Group]' lines, each followed "
+                "--for prosody prints a groups file for mod_groups (Prosody 0.12 and 13): '[Group]' lines, each followed "
                     + "by its members as JID=Name (the row's fullname or nickname). In mod_groups every member of a group "
                     + "sees every other member, under the group's name: each group of the CSV whose members all see each "
                     + "other becomes one, and the rows that see all of its members (and each other) join it, so teachers "
@@ -36,7 +36,7 @@ extension RegisterTool {
                     + "and \"groups\" to modules_enabled in the VirtualHost's configuration, and restart Prosody (mod_groups "
                     + "reads the file when it loads). A group name starting with '+' (a group every account of the host "
                     + "sees, in mod_groups) and a JID with '=' or a leading '[' are refused, as the file cannot hold them.",
-                "--format ejabberd prints a POSIX shell script for mod_shared_roster (enabled in ejabberd 24.12's default "
+                "--for ejabberd prints a POSIX shell script for mod_shared_roster (enabled in ejabberd 24.12's default "
                     + "configuration; 24.12 offers no XMPP command for it): ejabberdctl srg_create for each group of the "
                     + "CSV, its label the group's name and its displayed groups those its members have contacts in, then "
                     + "srg_user_add for each member. A member sees the members of the displayed groups under their labels, "
@@ -52,12 +52,12 @@ extension RegisterTool {
                     + "batch, with --shared-groups so that it sets no roster. An LDIF input is read as batch reads it "
                     + "(detected by its name or its first line; --map as for batch).",
             ],
-            options: [format, domain, map],
+            options: [target, Batch.format, domain, map],
             positionals: [file],
             examples: [
-                Example("xmpp-register shared-groups school.csv --domain school.example --format prosody > school-groups.txt",
+                Example("xmpp-register shared-groups school.csv --domain school.example --for prosody > school-groups.txt",
                         "Write the groups file for Prosody's mod_groups."),
-                Example("xmpp-register shared-groups school.csv --domain school.example --format ejabberd > groups.sh && sh groups.sh",
+                Example("xmpp-register shared-groups school.csv --domain school.example --for ejabberd > groups.sh && sh groups.sh",
                         "Make the shared roster groups on ejabberd with ejabberdctl."),
                 Example("xmpp-register batch school.csv --domain school.example --admin --generate-passwords --report pw.csv --shared-groups",
                         "Create the accounts without per-account rosters."),
@@ -68,15 +68,17 @@ extension RegisterTool {
         let kind: SharedGroups.Kind
         let domain: String?
         let map: String?
+        let format: BatchInputFormat?
 
         init(_ invocation: Invocation) throws {
             context = invocation.context
             input = invocation.command.argument(Self.file.name) ?? "-"
             do {
-                guard let kind = try invocation.command.value(Self.format) else { throw ToolFailure(.usage, "--format SERVER is required: prosody (a groups file) or ejabberd (an ejabberdctl script)") }
+                guard let kind = try invocation.command.value(Self.target) else { throw ToolFailure(.usage, "--for SERVER is required: prosody (a groups file) or ejabberd (an ejabberdctl script)") }
                 self.kind = kind
                 domain = try invocation.command.value(Self.domain)
                 map = try invocation.command.value(Self.map)
+                format = try invocation.command.value(Batch.format)
             } catch let error as ArgumentError {
                 throw ToolFailure(.usage, error.reason.description)
             }
@@ -88,7 +90,7 @@ extension RegisterTool {
             configuration.generatePasswords = true  // passwords play no part here
             let bytes = try BatchInput.read(input, limit: CSVLimits().maxBytes)
             let name = input == "-" ? "standard input" : input
-            configuration.directoryMap = try DirectoryMap.forInput(format: nil, map: map, path: input, bytes: bytes)
+            configuration.directoryMap = try DirectoryMap.forInput(format: format, map: map, path: input, bytes: bytes)
             // Avatar paths are checked as the batch checks them: relative to the CSV's directory.
             let cwd = context.environment.currentDirectory
             let path = input.hasPrefix("/") ? input : cwd + "/" + input

@@ -193,12 +193,12 @@ public enum OperatorGuidePage {
                        + "the rosters that change: one more pupil touches its class and the teachers, a few seconds. For "
                        + "a whole school's fixed groups a shared roster is the better tool."),
         .paragraph("The same CSV gives the shared rosters: xmpp-register shared-groups writes Prosody's groups file "
-                       + "(--format prosody: load mod_groups with groups_file and restart) or a script of ejabberdctl "
-                       + "commands (--format ejabberd: mod_shared_roster, which Debian's ejabberd.yml loads), and "
+                       + "(--for prosody: load mod_groups with groups_file and restart) or a script of ejabberdctl "
+                       + "commands (--for ejabberd: mod_shared_roster, which Debian's ejabberd.yml loads), and "
                        + "xmpp-register batch --shared-groups makes the accounts without per-account rosters. A CSV "
                        + "whose rosters the server's groups cannot express exactly (a pupil with a contact the class "
                        + "lacks) is refused, naming the pair."),
         .literal(["xmpp-register batch school.csv --domain school.example --admin --generate-passwords --report pw.csv --shared-groups",
-                  "xmpp-register shared-groups school.csv --domain school.example --format prosody >/etc/prosody/school-groups.txt"]),
+                  "xmpp-register shared-groups school.csv --domain school.example --for prosody >/etc/prosody/school-groups.txt"]),
     ]
 }
