@@ -25,6 +25,8 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
     case stateDirectory(StorageError)
     /// Nothing moved for `seconds`; `throttled` when the server was slowing us down.
     case noProgress(seconds: Int64, reason: String?, throttled: Bool)
+    /// `xmpp-register sync`'s state could not be read or written (the message says which).
+    case syncState(String)
 
     public var description: String {
         switch self {
@@ -42,6 +44,7 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .journalLacksLine(let line):
             return "the journal has no record of line \(line); run this batch again without --resume"
         case .stateDirectory(let error): return error.description
+        case .syncState(let message): return message
         case .noProgress(let seconds, let reason, _): return "no progress for \(seconds) s" + (reason.map { ": \($0)" } ?? "")
         }
     }

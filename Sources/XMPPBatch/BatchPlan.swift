@@ -1,3 +1,4 @@
+import XMPPStanzas
 import XMPPStorage
 
 /// The work of this run: validated rows joined with the journal. A new run records every row
@@ -15,6 +16,11 @@ public struct BatchPlan: Sendable {
     var roster = RosterPlan(rows: [])
     /// The valid rows that take part in a roster, by line.
     var rosterRows: [Int: BatchRow] = [:]
+    /// Contacts to take out of a row's roster (by line): `sync`'s items the file no longer asks for.
+    var rosterRemovals: [Int: [JID]] = [:]
+    /// With `sync`, the accounts whose rosters may be touched besides those this run creates: the
+    /// managed ones (nil: every account whose password the batch knows).
+    var rosterAccounts: Set<JID>?
 
     /// Rows this run works on: registrations (or changes) and log-in follow-ups.
     public var toDo: Int { work.count + followUps.count }

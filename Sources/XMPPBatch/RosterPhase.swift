@@ -85,6 +85,8 @@ final class RosterPhase: @unchecked Sendable {
         var row: BatchRow
         var password: String
         var contacts: [RosterItem]
+        /// Contacts to take out of the roster (removing an item cancels both subscriptions).
+        var remove: [JID]
         /// `RosterMemory.digest` of all the row's contacts (whether or not they take part).
         var digest: String
     }
@@ -101,6 +103,10 @@ final class RosterPhase: @unchecked Sendable {
         for (line, row) in plan.rosterRows {
             guard let entry = entries[line], RosterPhase.accountStatuses.contains(entry.status),
                   let password = row.password ?? entry.generatedPassword else { continue }
+            // sync never touches an account it did not create (one that turned out to exist).
+            if let allowed = plan.rosterAccounts, !allowed.contains(row.jid), ![.created, .registered].contains(entry.status) {
+                continue
+            }
             passwords[row.jid] = password
         }
         // Accounts made by this run: their contacts' rosters change even where the CSV did not.
@@ -113,7 +119,9 @@ final class RosterPhase: @unchecked Sendable {
             let state = State(rawValue: entry.roster ?? "")
             guard state == .pending || state == .requested else { continue }
             guard passwords[row.jid] != nil else {
-                if RosterPhase.accountStatuses.contains(entry.status) {
+                if let allowed = plan.rosterAccounts, !allowed.contains(row.jid), RosterPhase.accountStatuses.contains(entry.status) {
+                    settled.append((line, State.failed.rawValue, "roster left alone: the account existed before and sync did not create it"))
+                } else if RosterPhase.accountStatuses.contains(entry.status) {
                     settled.append((line, State.failed.rawValue, "roster not set: the account's password is unknown to this batch"))
                 } else if entry.status.isFinal && !(entry.status == .failed && entry.retryable) {
                     settled.append((line, State.failed.rawValue, nil))  // the row's own failure says why
@@ -134,7 +142,7 @@ final class RosterPhase: @unchecked Sendable {
         func job(_ row: BatchRow) -> Job {
             let all = plan.roster.contacts[row.line] ?? []
             return Job(row: row, password: passwords[row.jid] ?? "", contacts: all.filter { passwords[$0.jid] != nil },
-                       digest: RosterMemory.digest(all))
+                       remove: plan.rosterRemovals[row.line] ?? [], digest: RosterMemory.digest(all))
         }
         // Accounts new in this run go first: the others' first passes then find their requests
         // waiting and approve them at once.
@@ -236,6 +244,12 @@ final class RosterPhase: @unchecked Sendable {
         var asking: [JID] = []
         var approved: Set<JID> = []
         var complete = true
+        for gone in job.remove where present[gone] != nil {
+            // RFC 6121 §2.5: subscription='remove' deletes the item and cancels both subscriptions.
+            let iq = RosterService.removeIq(gone, id: connection.makeID())
+            sets.insert(iq.id)
+            stanzas.append(iq.element)
+        }
         for contact in job.contacts {
             let item = present[contact.jid]
             if item == nil || item?.name != contact.name || item?.groups != contact.groups {

@@ -13,6 +13,9 @@ public final class BatchJournal {
         case fresh
         /// Continue the recorded run (a missing journal starts a new one).
         case resume
+        /// Continue an unfinished run of the same identity; replace a finished one; refuse an
+        /// unfinished one of another identity (`xmpp-register sync`, which has no --resume).
+        case continueUnfinished
     }
 
     /// The SQLite file.
@@ -33,7 +36,10 @@ public final class BatchJournal {
                 let recorded = try BatchJournal.meta(existing, "identity") ?? ""
                 let finished = try BatchJournal.meta(existing, "finished") == "1"
                 let passwords = try BatchJournal.passwordCount(existing)
+                var start = start
+                if start == .continueUnfinished { start = finished ? .fresh : .resume }
                 switch start {
+                case .continueUnfinished: break
                 case .resume:
                     guard recorded == identity else {
                         throw JournalError.mismatch(path: path, recorded: recorded, passwords: passwords)

@@ -16,10 +16,12 @@ struct BatchVerdict {
     var reportPath: String?
     /// Why `--report` could not be written, if it could not: the run then fails (status 1).
     var reportProblem: String? = nil
+    /// How the run is continued (`sync` has no --resume: running it again continues).
+    var resumeHint: String? = nil
 
     /// Throws the failure the run ended with, or prints the summary.
     func conclude(output: BatchOutput) throws(ToolFailure) {
-        let resumeHint = "; continue with --resume (journal: \(journalPath))"
+        let resumeHint = self.resumeHint ?? "; continue with --resume (journal: \(journalPath))"
         if let reportProblem, fatal != nil || end == .interrupted { output.note(reportProblem) }
         if let signal = StopSignal.pending, end == .interrupted || fatal != nil {
             let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"

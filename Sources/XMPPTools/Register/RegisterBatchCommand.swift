@@ -88,9 +88,10 @@ extension RegisterTool {
                     + "run's report is on disk, the passwords are wiped from the journal and live only in the report.",
                 "Running a batch again with the same --report merges: the passwords that report holds are carried over, so "
                     + "the rows created earlier keep theirs (an existing account is reported 'exists' with its password, and "
-                    + "--on-exists update logs in with it), and only new rows get new ones. A report that holds passwords of "
-                    + "accounts this batch does not list (another CSV or shard) is refused, as is a file there that is not a "
-                    + "batch report: give another --report FILE, or move the old one away first. An account that exists and "
+                    + "--on-exists update logs in with it), and only new rows get new ones. The passwords that report holds of "
+                    + "accounts this batch does not list (a row removed since, another CSV or shard) are kept: the new report "
+                    + "lists them after the CSV's rows, with status kept and no line, so no password is ever lost. A file there "
+                    + "that is not a batch report is refused: give another --report FILE, or move the old one away first. An account that exists and "
                     + "whose password neither the CSV nor that report gives is not updated (its row fails and says so).",
                 "An account that exists is reported as 'exists' (--on-exists skip, the default), counted as a failure "
                     + "(fail), or logged into with the row's password to apply its profile columns (update). The email column "
@@ -240,15 +241,10 @@ extension RegisterTool {
         /// printing each outcome once it is journaled, and ends with the report and a summary.
         func run() throws {
             let configuration = options.configuration(common: context.common)
-            let input = try BatchInput.read(options.input, limit: CSVLimits().maxBytes)
-            let sheet = try BatchSheet(input: input, name: inputName, configuration: configuration, baseDirectory: baseDirectory)
             let output = BatchOutput(program: env.program, json: context.common.json, quiet: context.common.quiet,
                                      showProgress: Output.stderrIsTTY && !context.common.quiet)
+            let sheet = try source.sheet(configuration: configuration, output: output)
             let columns = sheet.columns
-            if !columns.unknown.isEmpty {
-                let named = columns.unknown.map { name in columns.suggestions[name].map { "\(name) (did you mean \($0)?)" } ?? name }
-                output.note("ignoring unknown columns: " + named.joined(separator: ", "))
-            }
             let creationOnly = columns.presentProfileColumns + columns.presentRosterColumns
             if options.mode != .create && !creationOnly.isEmpty {
                 output.note("ignoring profile and roster columns with --\(options.mode.rawValue): " + creationOnly.joined(separator: ", "))
@@ -264,15 +260,9 @@ extension RegisterTool {
 
         private var env: ToolEnvironment { context.environment }
 
-        private var inputName: String { options.input == "-" ? "standard input" : options.input }
+        private var source: BatchSheetInput { BatchSheetInput(path: options.input, environment: env) }
 
-        private var baseDirectory: String {
-            guard options.input != "-", let slash = absolute(options.input).lastIndex(of: "/") else { return env.currentDirectory }
-            let path = absolute(options.input)
-            return slash == path.startIndex ? "/" : String(path[..<slash])
-        }
-
-        private func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : env.currentDirectory + "/" + path }
+        private func absolute(_ path: String) -> String { source.absolute(path) }
 
         private func execute(_ sheet: BatchSheet, configuration: BatchConfiguration, output: BatchOutput) throws {
             let reportPath = options.report.map(absolute)

@@ -13,7 +13,7 @@ public enum RegisterTool {
                 + "xmpp-register create JID. New passwords come from --password-file, --password-stdin, "
                 + "XMPP_PASSWORD or a prompt that asks twice, never from the command line.",
         ],
-        commands: [Create.self, Form.self, Passwd.self, Delete.self, Disable.self, Enable.self, Batch.self],
+        commands: [Create.self, Form.self, Passwd.self, Delete.self, Disable.self, Enable.self, Batch.self, Sync.self],
         defaultCommand: Create.self,
         examples: [
             Example("xmpp-register alice@example.org --login",
