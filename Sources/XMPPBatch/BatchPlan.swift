@@ -21,6 +21,9 @@ public struct BatchPlan: Sendable {
     /// With `sync`, the accounts whose rosters may be touched besides those this run creates: the
     /// managed ones (nil: every account whose password the batch knows).
     var rosterAccounts: Set<JID>?
+    /// Rows whose roster is emptied first (by line): `sync`'s accounts created again, whose
+    /// server may have kept the deleted account's roster.
+    var rosterResets: Set<Int> = []
 
     /// Rows this run works on: registrations (or changes) and log-in follow-ups.
     public var toDo: Int { work.count + followUps.count }

@@ -89,6 +89,10 @@ public struct SyncPlan: Sendable, Equatable {
     public private(set) var managed = 0
     /// Each row's roster item list as the file wants it (by line), for the state after the run.
     var wanted: [Int: [RosterItem]] = [:]
+    /// Rows created again after a deletion (by line): whatever roster the server kept of the old
+    /// account is emptied before the new one's is made (Prosody 13 keeps it, with its old
+    /// subscriptions), and every contact asks for its subscription anew.
+    var rosterResets: Set<Int> = []
 
     /// Leavers that would be disabled or deleted.
     public var removals: Int { leavers.filter { $0.action != .cannotDisable && !($0.action == .disable && $0.wasDisabled) }.count }
@@ -134,6 +138,22 @@ public struct SyncPlan: Sendable, Equatable {
                 changed = true
             }
             if !changed && known.standing == .active { unchanged += 1 }
+        }
+        // An account created again is new to its contacts, whatever their items say.
+        let recreated = Set(creations.filter { $0.recreated != nil }.map(\.jid))
+        if !recreated.isEmpty {
+            for row in rows where !recreated.contains(row.jid.bare) {
+                let renewed = (wanted[row.line] ?? []).filter { recreated.contains($0.jid.bare) }
+                guard !renewed.isEmpty else { continue }
+                if let i = rosters.firstIndex(where: { $0.line == row.line }) {
+                    let listed = Set(rosters[i].add.map(\.jid) + rosters[i].update.map(\.jid))
+                    rosters[i].update += renewed.filter { !listed.contains($0.jid) }
+                } else {
+                    rosters.append(RosterChange(line: row.line, jid: row.jid.bare, add: [], update: renewed, remove: []))
+                    unchanged -= state[row.jid.bare.description]?.standing == .active ? 1 : 0
+                }
+            }
+            rosterResets = Set(creations.filter { $0.recreated != nil && !(wanted[$0.line] ?? []).isEmpty }.map(\.line))
         }
         for (text, account) in state.sorted(by: { $0.key < $1.key }) where !listed.contains(text) {
             guard let jid = try? JID(text), account.standing != .deleted else { continue }

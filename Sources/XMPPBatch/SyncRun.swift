@@ -182,6 +182,7 @@ public final class SyncRun {
             batch.rosterRemovals[change.line] = change.remove
             if let row = byLine[change.line] { batch.rosterRows[change.line] = row }
         }
+        batch.rosterResets = plan.rosterResets
         batch.rosterAccounts = Set(managed.filter { $0.value.standing != .deleted }.compactMap { try? JID($0.key) })
         return batch
     }

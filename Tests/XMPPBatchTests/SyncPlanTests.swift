@@ -159,6 +159,11 @@ final class SyncPlanTests: XCTestCase {
         XCTAssertEqual(plan.creations.first?.recreated,
                        "deleted by xmpp-register delete --admin on 2026-12-01: created again, with a new password")
         XCTAssertTrue(plan.leavers.isEmpty, "a deleted account is no leaver")
+        // Its roster is emptied and made again, and each contact asks for its subscription anew.
+        XCTAssertEqual(plan.rosterResets, [4])
+        XCTAssertEqual(jids(plan.rosters.filter { $0.update.map(\.jid.description) == ["a1@x.org"] }.map(\.jid)),
+                       ["a2@x.org", "t1@x.org", "t2@x.org"])
+        XCTAssertEqual(plan.unchanged, 2, "b1 and b2 only")
     }
 
     func testADisabledAccountBackInTheFileIsEnabled() throws {
