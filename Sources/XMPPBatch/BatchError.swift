@@ -17,8 +17,6 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsafeReport(StorageError)
     /// A file where the report goes that is not a batch report: it is not overwritten.
     case notAReport(path: String, reason: String)
-    /// The existing report holds the passwords of accounts this batch does not list.
-    case foreignPasswords(report: String, accounts: [String])
     /// A resumed journal lacks a row of the CSV.
     case journalLacksLine(Int)
     /// The directory for journals could not be made.
@@ -36,11 +34,6 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsafeReport(let error): return "cannot use --report: \(error)"
         case .notAReport(let path, let reason):
             return "\(path) exists and is not a batch report (\(reason)); give another --report FILE, or move it away first"
-        case .foreignPasswords(let report, let accounts):
-            let first = accounts.first ?? ""
-            return "\(report) holds the passwords of \(accounts.count) account\(accounts.count == 1 ? "" : "s") "
-                + "this batch does not list (\(first)\(accounts.count > 1 ? ", …" : "")); rewriting it would lose them: "
-                + "give another --report FILE, or move \(report) away first"
         case .journalLacksLine(let line):
             return "the journal has no record of line \(line); run this batch again without --resume"
         case .stateDirectory(let error): return error.description

@@ -150,7 +150,7 @@ public enum ErrorMapping {
     public static func failure(for error: BatchError) -> ToolFailure {
         switch error {
         case .unreadableInput, .invalidCSV, .badHeader: return ToolFailure(.badInput, error.description)
-        case .usernameNeedsDomain, .notAReport, .foreignPasswords: return ToolFailure(.usage, error.description)
+        case .usernameNeedsDomain, .notAReport: return ToolFailure(.usage, error.description)
         case .unreadableReport, .unsafeReport, .journalLacksLine, .stateDirectory, .syncState: return ToolFailure(.failed, error.description)
         case .noProgress(_, _, let throttled):
             guard throttled else { return ToolFailure(.network, error.description) }

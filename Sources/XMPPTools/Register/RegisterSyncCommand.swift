@@ -11,13 +11,13 @@ extension RegisterTool {
     struct Sync: ToolCommand {
         static let file = PositionalSpec("FILE", help: "The CSV file of every managed account, or - for standard input.",
                                          completion: .file(extensions: ["csv"]))
-        static let admin = Flag("admin", help: "Required: accounts are created, disabled and deleted with the administrator's XEP-0133 commands.")
+        static let admin = Flag("admin", help: "Use the logged-in administrator's XEP-0133 commands (required: sync creates, disables and deletes with them).")
         static let report = Option<String>(
             "report", value: "FILE", help: "The report of the managed accounts and their passwords (mode 0600, atomic); required to apply.",
             completion: .file(extensions: ["csv"]))
         static let dryRun = Flag("dry-run", help: "Print the plan and stop; nothing is sent or written.")
         static let prune = Option<SyncPrune>.choice(
-            "prune", value: "HOW", help: "What happens to accounts that left the file: disable (default, where the server offers it) or delete.")
+            "prune", value: "HOW", help: "What happens to accounts that left the file (default disable, where the server offers it).")
         static let yes = Flag("yes", help: "Apply a plan that removes more accounts than --max-removals.")
         static let maxRemovals = Option<Int>.integer(
             "max-removals", value: "N", help: "Accounts a plan may disable or delete without --yes (default: 10% of the managed ones, at least 5).",
