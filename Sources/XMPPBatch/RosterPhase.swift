@@ -122,7 +122,8 @@ final class RosterPhase: @unchecked Sendable {
             guard state == .pending || state == .requested else { continue }
             guard passwords[row.jid] != nil else {
                 if let allowed = plan.rosterAccounts, !allowed.contains(row.jid), RosterPhase.accountStatuses.contains(entry.status) {
-                    settled.append((line, State.failed.rawValue, "roster left alone: the account existed before and sync did not create it"))
+                    // sync: an account that existed before is left as it is, which is no failure.
+                    settled.append((line, State.unchanged.rawValue, nil))
                 } else if RosterPhase.accountStatuses.contains(entry.status) {
                     settled.append((line, State.failed.rawValue, "roster not set: the account's password is unknown to this batch"))
                 } else if entry.status.isFinal && !(entry.status == .failed && entry.retryable) {

@@ -80,6 +80,8 @@ public struct SyncPlan: Sendable, Equatable {
     public private(set) var leavers: [Leaver] = []
     /// Accounts sync had disabled that are back in the file: re-enabled (XEP-0133 reenable-user).
     public private(set) var reenable: [JID] = []
+    /// Rows of accounts sync found existing and did not create: left alone, every time.
+    public private(set) var notManaged: [JID] = []
     public private(set) var creations: [Creation] = []
     public private(set) var profiles: [ProfileChange] = []
     public private(set) var rosters: [RosterChange] = []
@@ -112,11 +114,17 @@ public struct SyncPlan: Sendable, Equatable {
         let roster = RosterPlan(rows: rows.map(CheckedRow.valid))
         var listed: Set<String> = []
         managed = state.values.filter { $0.standing == .active }.count
+        let untouchable = Set(state.filter { $0.value.standing == .notManaged }.map(\.key))
         for row in rows {
             let jid = row.jid.bare
             listed.insert(jid.description)
-            let wantedContacts = roster.contacts[row.line] ?? []
+            // Nobody's roster gets an account sync does not manage: it cannot log in to approve.
+            let wantedContacts = (roster.contacts[row.line] ?? []).filter { !untouchable.contains($0.jid.bare.description) }
             wanted[row.line] = wantedContacts
+            if untouchable.contains(jid.description) {
+                notManaged.append(jid)
+                continue
+            }
             guard let known = state[jid.description], known.standing != .deleted else {
                 let recreated = state[jid.description].map { "deleted \($0.note ?? "earlier"): created again, with a new password" }
                 creations.append(Creation(line: row.line, jid: jid, recreated: recreated))
@@ -156,7 +164,7 @@ public struct SyncPlan: Sendable, Equatable {
             rosterResets = Set(creations.filter { $0.recreated != nil && !(wanted[$0.line] ?? []).isEmpty }.map(\.line))
         }
         for (text, account) in state.sorted(by: { $0.key < $1.key }) where !listed.contains(text) {
-            guard let jid = try? JID(text), account.standing != .deleted else { continue }
+            guard let jid = try? JID(text), account.standing != .deleted, account.standing != .notManaged else { continue }
             let action: Leaver.Action
             if prune == .delete {
                 action = .delete

@@ -183,7 +183,7 @@ public final class SyncRun {
             if let row = byLine[change.line] { batch.rosterRows[change.line] = row }
         }
         batch.rosterResets = plan.rosterResets
-        batch.rosterAccounts = Set(managed.filter { $0.value.standing != .deleted }.compactMap { try? JID($0.key) })
+        batch.rosterAccounts = Set(managed.filter { [.active, .disabled].contains($0.value.standing) }.compactMap { try? JID($0.key) })
         return batch
     }
 
@@ -191,7 +191,7 @@ public final class SyncRun {
     /// accounts it created become managed, and each managed account records the profile fields
     /// and avatar it now has and the roster items it was left with. An unfinished run changes
     /// nothing (the next sync continues it). Returns the rows planned as creations that turned
-    /// out to exist: sync did not make them and leaves them alone.
+    /// out to exist: sync did not make them, and remembers to leave them alone.
     @discardableResult
     public func absorb(_ finish: BatchRun.Finish, plan: SyncPlan) throws -> [JID] {
         guard finish.finished else { return [] }
@@ -202,6 +202,8 @@ public final class SyncRun {
         for p in plan.profiles { changes[p.line] = p }
         var foreign: [JID] = []
         var touched: Set<String> = []
+        // Accounts that turned out to exist: no roster got them, and the state says so.
+        let existed = Set(rows.filter { created.contains($0.line) && entries[$0.line]?.status == .exists }.map(\.jid.bare))
         for row in rows {
             guard let entry = entries[row.line] else { continue }
             let key = row.jid.bare.description
@@ -209,7 +211,13 @@ public final class SyncRun {
             var account: SyncState.Account
             if created.contains(row.line) {
                 guard entry.status == .created else {
-                    if entry.status == .exists { foreign.append(row.jid.bare) }
+                    if entry.status == .exists {
+                        // Remembered, so that later plans leave it alone without trying again.
+                        foreign.append(row.jid.bare)
+                        state.accounts[key] = SyncState.Account(standing: .notManaged, note: "existed before sync, seen \(SyncClock.today())")
+                        states[row.jid.domain] = state
+                        touched.insert(row.jid.domain)
+                    }
                     continue
                 }
                 account = SyncState.Account()
@@ -232,7 +240,7 @@ public final class SyncRun {
                 if avatarSet, let path = row.profile.avatar, !pending.contains("avatar") { account.avatar = facts.avatarDigests[path] }
             }
             if let roster = entry.roster, [RosterPhase.State.done.rawValue, RosterPhase.State.unchanged.rawValue].contains(roster) {
-                account.contacts = plan.wanted[row.line] ?? []
+                account.contacts = (plan.wanted[row.line] ?? []).filter { !existed.contains($0.jid.bare) }
             } else if entry.roster == nil {
                 account.contacts = []
             }

@@ -17,6 +17,8 @@ public struct SyncState: Sendable, Equatable {
         case disabled
         /// Deleted (by `--prune delete`, or by `xmpp-register delete --admin` outside sync).
         case deleted
+        /// Listed in the file, but it existed when sync would have created it: never touched.
+        case notManaged = "not-managed"
     }
 
     /// One managed account.

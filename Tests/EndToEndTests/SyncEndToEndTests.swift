@@ -26,12 +26,14 @@ final class SyncEndToEndTests: XCTestCase {
         var classNames = ["Class 5A", "Klasse 5B"]
         var names: [String: String] = [:]
         var photos: [String: String] = [:]
+        /// Rows of accounts sync does not manage (the administrator's own).
+        var others: [String] = []
 
         func classOf(_ jid: String) -> Int? { classes.firstIndex { $0.contains(jid) } }
 
         var csv: String {
             var text = "username,fullname,groups,contacts,avatar\r\n"
-            for t in teachers { text += "\(t.split(separator: "@")[0]),\(names[t] ?? ""),Teachers,Teachers,\r\n" }
+            for t in teachers + others { text += "\(t.split(separator: "@")[0]),\(names[t] ?? ""),Teachers,Teachers,\r\n" }
             for (c, pupils) in classes.enumerated() {
                 for p in pupils {
                     text += "\(p.split(separator: "@")[0]),\(names[p] ?? ""),\(classNames[c]),\(classNames[c]);Teachers,\(photos[p] ?? "")\r\n"
@@ -69,6 +71,8 @@ final class SyncEndToEndTests: XCTestCase {
                 school.names[jid] = "Pupil \(c)-\(p)"
             }
         }
+        // The administrator's own account in the file, as a teacher: sync never touches it.
+        school.others = [admin.adminJID]
         let photo1 = t.home + "/photo1.png", photo2 = t.home + "/photo2.png"
         try TestPNG.rgb(width: 40, height: 40, seed: 1).write(to: URL(fileURLWithPath: photo1))
         try TestPNG.rgb(width: 40, height: 40, seed: 2).write(to: URL(fileURLWithPath: photo2))
@@ -92,7 +96,8 @@ final class SyncEndToEndTests: XCTestCase {
         try write()
         let first = try sync()
         XCTAssertEqual(first.status, 13, first.stderr)
-        XCTAssertTrue(first.stderr.contains("60 created"), first.stderr)
+        XCTAssertTrue(first.stderr.contains("60 created, 1 exists"), first.stderr)
+        XCTAssertTrue(first.stderr.contains("\(admin.adminJID) existed already and sync did not create it"), first.stderr)
         var passwords = try reportPasswords(report)
         XCTAssertEqual(passwords.count, 60)
         let stateFile = t.home + "/state/xmpp-tools/sync/\(domain).json"
@@ -107,10 +112,15 @@ final class SyncEndToEndTests: XCTestCase {
         let unchanged = try plan()
         XCTAssertEqual(unchanged["changes"] as? Bool, false, "\(unchanged)")
         XCTAssertEqual(unchanged["unchanged"] as? Int, 60)
+        XCTAssertEqual(unchanged["not_managed"] as? [String], [admin.adminJID])
+        let own = try t.run("xmpp-roster", ["list", "--no-presence", "--json"] + t.serverArgs)
+        XCTAssertEqual(own.status, 0, own.stderr)
+        XCTAssertEqual((try ToolRunner.json(own) as? [[String: Any]])?.count, 0, "the administrator's roster is untouched: \(own.stdout)")
         let reportBefore = try Data(contentsOf: URL(fileURLWithPath: report))
         let none = try sync(server: ["--server", "127.0.0.1:9", "--ca-file", t.server.caFile])
         XCTAssertEqual(none.status, 0, none.stderr)
         XCTAssertTrue(none.stdout.contains("Nothing to change; 60 managed accounts unchanged."), none.stdout)
+        XCTAssertTrue(none.stdout.contains("skip     \(admin.adminJID)"), none.stdout)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: report)), reportBefore)
 
         // 3. A new name, a new photo, a pupil moved to the other class.

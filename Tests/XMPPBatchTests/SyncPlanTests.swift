@@ -177,6 +177,19 @@ final class SyncPlanTests: XCTestCase {
                        ["b1@x.org", "t1@x.org", "t2@x.org"], "its roster is made again")
     }
 
+    func testAnAccountSyncDidNotCreateIsLeftAloneEveryTime() throws {
+        let r = try rows(school)
+        var state = applied(SyncPlan(rows: r, state: [:], facts: SyncFacts(), prune: .disable), r)
+        state["t2@x.org"] = SyncState.Account(standing: .notManaged)  // the administrator's own, say
+        for key in state.keys where key != "t2@x.org" { state[key]?.contacts.removeAll { $0.jid.description == "t2@x.org" } }
+        let plan = SyncPlan(rows: r, state: state, facts: SyncFacts(), prune: .disable)
+        XCTAssertEqual(jids(plan.notManaged), ["t2@x.org"])
+        XCTAssertTrue(plan.isEmpty, "nothing to do for it, and nobody's roster gets it")
+        let without = try rows(school.replacingOccurrences(of: "t2,Tom Teacher,Teachers,Teachers,\n", with: ""))
+        XCTAssertTrue(SyncPlan(rows: without, state: state, facts: SyncFacts(disableOffered: ["x.org": true]), prune: .delete).leavers.isEmpty,
+                      "never disabled or deleted")
+    }
+
     func testTheRemovalLimit() {
         XCTAssertEqual(SyncPlan.defaultRemovalLimit(managed: 10), 5)
         XCTAssertEqual(SyncPlan.defaultRemovalLimit(managed: 60), 6)

@@ -40,8 +40,9 @@ extension RegisterTool {
                     + "password): the accounts it made, whether each is active, disabled or deleted, and the profile fields, "
                     + "avatar digest (SHA-256 of the image file) and roster items it last applied to each. An account it did "
                     + "not create (the administrator's own, one made by batch or by hand) is never changed, disabled or "
-                    + "deleted: a row naming one is reported 'exists' and left alone, and no roster of another account "
-                    + "gets it from sync. sync compares with its state, not with the server: a change made in a client "
+                    + "deleted: a row naming one is reported 'exists' the first time, then planned as 'skip', and no "
+                    + "roster of another account gets it from sync. A file with an invalid row is refused whole (exit "
+                    + "status 9): a row that cannot be read must not count as a leaver. sync compares with its state, not with the server: a change made in a client "
                     + "(a renamed contact, a photo set by the user) is not undone, and an emptied cell leaves the field "
                     + "on the server as it is (a new value replaces it; an email is added beside the old one).",
                 "Accounts that left the file (leavers) come first in the plan. They are disabled with XEP-0133 "
@@ -66,7 +67,8 @@ extension RegisterTool {
                     + "sync again: the state takes a run's outcome only once every row is finished. A row that failed is "
                     + "planned again next time.",
                 "--json prints the plan as one JSON object: changes (true or false), managed, unchanged, removals, "
-                    + "removal_limit, leavers (jid, action: disable, delete or cannot-disable, note), enable (JIDs), create "
+                    + "removal_limit, leavers (jid, action: disable, delete or cannot-disable, note), enable (JIDs), not_managed "
+                    + "(JIDs), create "
                     + "(line, jid, note), profile (line, jid, fields: field, from, to; avatar: true or false) and roster "
                     + "(line, jid, add and update: jid, name, groups; remove: JIDs). Applying, one JSON Line per account "
                     + "follows: leavers and returning accounts as {jid, status: disabled, deleted, enabled or failed, error, "

@@ -18,6 +18,7 @@ enum SyncPlanOutput {
                            + "--prune delete deletes it)")
             }
         }
+        for jid in plan.notManaged { out.append("skip     \(jid)  (it existed before sync: not managed, left alone)") }
         for jid in plan.reenable { out.append("enable   \(jid)  (back in the file; sync had disabled it)") }
         for c in plan.creations { out.append("create   \(c.jid)" + (c.recreated.map { "  (\($0))" } ?? "")) }
         for p in plan.profiles {
@@ -32,7 +33,7 @@ enum SyncPlanOutput {
             if !r.remove.isEmpty { parts.append("remove " + names(r.remove)) }
             out.append("roster   \(r.jid): " + parts.joined(separator: "; "))
         }
-        let changes = plan.isEmpty ? "Nothing to change" : "Plan: \(count(out.count, "change"))"
+        let changes = plan.isEmpty ? "Nothing to change" : "Plan: \(count(out.count - plan.notManaged.count, "change"))"
         out.append(changes + "; \(count(plan.unchanged, "managed account")) unchanged"
                    + (plan.removals > 0 ? "; \(plan.removals) to remove (limit \(removalLimit))" : "") + ".")
         return out
@@ -50,7 +51,7 @@ enum SyncPlanOutput {
 
     /// The plan as JSON: `changes`, `managed`, `unchanged`, `removals`, `removal_limit`, then the
     /// lists `leavers` (jid, action: disable, delete or cannot-disable), `enable` (JIDs),
-    /// `create` (line, jid, note), `profile` (line, jid, fields: [field, from, to], avatar) and
+    /// `not_managed` (JIDs), `create` (line, jid, note), `profile` (line, jid, fields: [field, from, to], avatar) and
     /// `roster` (line, jid, add and update: [jid, name, groups], remove: JIDs). Every key always.
     static func json(_ plan: SyncPlan, removalLimit: Int) -> JSONValue {
         func item(_ i: RosterItem) -> JSONValue {
@@ -67,6 +68,7 @@ enum SyncPlanOutput {
                          ("note", .optional(l.action == .cannotDisable ? "the server offers no disable-user; --prune delete deletes it" : nil))])
             })),
             ("enable", .array(plan.reenable.map { .string($0.description) })),
+            ("not_managed", .array(plan.notManaged.map { .string($0.description) })),
             ("create", .array(plan.creations.map { c in
                 .object([("line", .int(c.line)), ("jid", .string(c.jid.description)), ("note", .optional(c.recreated))])
             })),
