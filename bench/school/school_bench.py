@@ -206,7 +206,14 @@ if os.environ.get("XT_BENCH_SYNC", "1") == "1":
         else:
             rows.append(("sync: rosters", *step(mine, sync(mine, school, report), "sync rosters")))
         rows.append(("sync: no change", *step(mine, sync(mine, school, report), "sync no change")))
-        rows.append(("sync: one pupil", *step(mine, sync(mine, csv_file("sync-more.csv", extra=1), report), "sync one pupil")))
+        more = csv_file("sync-more.csv", extra=1)
+        if os.environ.get("XT_BENCH_PLAN") == "1":  # what the one-pupil sync plans, on stderr
+            import json
+            planned = json.loads(subprocess.run(sync(mine, more, report) + ["--dry-run", "--json"], env=env,
+                                                capture_output=True, text=True).stdout)
+            print("bench: one-pupil plan: " + ", ".join(f"{k} {len(planned[k])}" for k in ("create", "profile", "roster", "leavers")),
+                  file=sys.stderr)
+        rows.append(("sync: one pupil", *step(mine, sync(mine, more, report), "sync one pupil")))
     finally:
         sh(f"{root}/scripts/test-server", "stop", mine["XT_DIR"])
 if os.environ.get("XT_BENCH_RAW", "1") == "1" and not only_sync:
