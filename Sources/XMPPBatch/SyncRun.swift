@@ -19,6 +19,8 @@ public final class SyncRun {
     public private(set) var states: [String: SyncState] = [:]
     /// What the server said and the images hash to.
     public private(set) var facts = SyncFacts()
+    /// Held from reading the states to writing them.
+    private let lock: FileLock
 
     /// Loads the state of every domain the rows name and of `domains` (the administrator's,
     /// `--domain`), and hashes the avatar images.
@@ -26,10 +28,11 @@ public final class SyncRun {
         self.sheet = sheet
         self.configuration = configuration
         self.stateDirectory = stateDirectory
+        lock = try SyncState.lock(stateDirectory: stateDirectory)
         var rows: [BatchRow] = []
         for case .valid(let row) in sheet.rows { rows.append(row) }
         self.rows = rows
-        for domain in domains + rows.map(\.jid.domain) where states[domain] == nil {
+        for domain in domains + rows.map(\.jid.domain) where states[domain] == nil && SyncState.isDomain(domain) {
             states[domain] = try SyncState.load(domain: domain, stateDirectory: stateDirectory)
         }
         for path in Set(rows.compactMap(\.profile.avatar)) {

@@ -64,6 +64,7 @@ public struct SyncState: Sendable, Equatable {
     /// Reads the state of `domain`; empty when there is none yet. A file another user owns or can
     /// write, or that is not a sync state, is refused (its accounts would be touched as managed).
     public static func load(domain: String, stateDirectory: String) throws(BatchError) -> SyncState {
+        guard isDomain(domain) else { throw .syncState("'\(JID.printable(domain))' is not a domain") }
         let path = path(domain: domain, stateDirectory: stateDirectory)
         let bytes: [UInt8]?
         do { bytes = try SecureFile.read(path, trusted: true, requirePrivate: true, maxBytes: 256 << 20) } catch {
@@ -90,6 +91,9 @@ public struct SyncState: Sendable, Equatable {
     /// still lists it is then planned as a re-creation with a new password, never silently with
     /// the old one. Nothing happens for an account sync does not manage.
     public static func noteDeletedOutside(_ jid: JID, how: String, stateDirectory: String) throws(BatchError) {
+        guard (try? SecureFile.read(path(domain: jid.domain, stateDirectory: stateDirectory), trusted: true)) != nil else { return }
+        let lock = try SyncState.lock(stateDirectory: stateDirectory)  // a sync running now finishes first
+        defer { lock.release() }
         var state = try load(domain: jid.domain, stateDirectory: stateDirectory)
         guard var account = state.accounts[jid.bare.description], account.standing != .deleted else { return }
         account.standing = .deleted
@@ -97,6 +101,24 @@ public struct SyncState: Sendable, Equatable {
         account.contacts = []
         state.accounts[jid.bare.description] = account
         try state.save(stateDirectory: stateDirectory)
+    }
+
+    /// The lock every reader-and-writer of the sync states holds while it works (a second sync
+    /// waits for the first, and then plans from what it left).
+    static func lock(stateDirectory: String) throws(BatchError) -> FileLock {
+        do {
+            try SecureFile.makeDirectory(stateDirectory)
+            try SecureFile.makeDirectory(stateDirectory + "/sync")
+            return try FileLock.acquire(stateDirectory + "/sync/lock")
+        } catch {
+            throw .syncState("cannot lock the sync state: \(error)")
+        }
+    }
+
+    /// True for a domain that names a state file: a JID domain, nothing a path could be made of.
+    static func isDomain(_ text: String) -> Bool {
+        guard let jid = try? JID(text), jid.local == nil, jid.resource == nil else { return false }
+        return !text.hasPrefix(".") && !text.contains("/")
     }
 
     // MARK: JSON

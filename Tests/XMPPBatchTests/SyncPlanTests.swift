@@ -218,5 +218,8 @@ final class SyncPlanTests: XCTestCase {
         try Data("{}".utf8).write(to: URL(fileURLWithPath: path))
         chmod(path, 0o600)
         XCTAssertThrowsError(try SyncState.load(domain: "x.org", stateDirectory: directory), "not a sync state: refused")
+        for bad in ["../x", "..", "a/b", "u@x.org"] {
+            XCTAssertThrowsError(try SyncState.load(domain: bad, stateDirectory: directory), "\(bad): no path made of it")
+        }
     }
 }
