@@ -15,7 +15,7 @@ extension RegisterTool {
         static let report = Option<String>(
             "report", value: "FILE", help: "The report of the managed accounts and their passwords (mode 0600, atomic); required to apply.",
             completion: .file(extensions: ["csv"]))
-        static let dryRun = Flag("dry-run", help: "Print the plan and stop; nothing is sent or written.")
+        static let dryRun = Flag("dry-run", help: "Print the plan and stop; nothing is changed or written.")
         static let prune = Option<SyncPrune>.choice(
             "prune", value: "HOW", help: "What happens to accounts that left the file (default disable, where the server offers it).")
         static let yes = Flag("yes", help: "Apply a plan that removes more accounts than --max-removals.")
@@ -33,7 +33,8 @@ extension RegisterTool {
                     + "see xmpp-register batch). sync compares it with what it applied last time and makes a plan: accounts "
                     + "to create, profile fields to change (by field), avatars to replace, roster items to add, change or "
                     + "remove (both sides of every pair), and the accounts that left the file. --dry-run prints the plan "
-                    + "and sends nothing; otherwise the plan is printed and applied. A file that has not changed plans "
+                    + "and changes nothing (when someone left, it asks the server whether it offers disable-user); "
+                    + "otherwise the plan is printed and applied. A file that has not changed plans "
                     + "nothing and sends nothing: no connection is even opened.",
                 "sync manages only the accounts it created. Its state, per domain, is "
                     + "$XDG_STATE_HOME/xmpp-tools/sync/DOMAIN.json (mode 0600, directories 0700, replaced atomically; no "
