@@ -318,10 +318,10 @@ final class AdminEngine {
         case (.create, .done):
             let profile = ProfileStep.afterRegistration(item.row, sentFields: [:])
             if case .pending? = profile {
-                outcomes.append(outcome(index, .registered, profile: profile))
+                outcomes.append(outcome(index, .registered, profile: profile, note: BatchPlan.recreatedNote(item)))
                 profileFollowUps.append(index)
             } else {
-                outcomes.append(outcome(index, .created, profile: profile))
+                outcomes.append(outcome(index, .created, profile: profile, note: BatchPlan.recreatedNote(item)))
             }
             if item.source == .csv { outcomes[outcomes.count - 1].csvPasswordSet = true }
         case (.create, _):

@@ -69,6 +69,14 @@ public struct BatchPlan: Sendable {
         }
     }
 
+    /// The note of a row created with the password an earlier report kept: the account existed
+    /// when that report was written, so it was deleted since, and is back with its old password
+    /// (`xmpp-register sync` knows the difference and makes a new one).
+    static func recreatedNote(_ item: WorkItem) -> String? {
+        guard item.source == .report, !item.uncertain else { return nil }
+        return "created again with the password the report kept: the account was deleted since that report was written"
+    }
+
     /// A `conflict` row whose earlier request went unanswered is checked; others are updated.
     static func followUpTask(_ item: WorkItem) -> LoginPhase.Task {
         item.uncertain ? .verifyCreated : .update

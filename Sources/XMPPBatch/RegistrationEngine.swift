@@ -197,10 +197,10 @@ final class RegistrationEngine {
             if case .pending? = profile {
                 // Created, so counted as created even if the run stops here; the log-in phase
                 // sets the profile and records the outcome (STEP 3).
-                outcomes.append(outcome(index, .registered, profile: profile))
+                outcomes.append(outcome(index, .registered, profile: profile, note: BatchPlan.recreatedNote(item)))
                 profileFollowUps.append(index)
             } else {
-                outcomes.append(outcome(index, .created, profile: profile))
+                outcomes.append(outcome(index, .created, profile: profile, note: BatchPlan.recreatedNote(item)))
             }
             if item.source == .csv { outcomes[outcomes.count - 1].csvPasswordSet = true }
             return
@@ -307,8 +307,8 @@ final class RegistrationEngine {
     }
 
     private func outcome(_ index: Int, _ status: JournalStatus, error: String? = nil, retryable: Bool = false,
-                         profile: ProfileState? = nil) -> RowOutcome {
+                         profile: ProfileState? = nil, note: String? = nil) -> RowOutcome {
         RowOutcome(line: items[index].row.line, jid: items[index].row.jid.description, status: status, error: error,
-                   retryable: retryable, uncertain: items[index].uncertain, profile: profile)
+                   retryable: retryable, uncertain: items[index].uncertain, profile: profile, note: note)
     }
 }

@@ -88,7 +88,9 @@ extension RegisterTool {
                     + "run's report is on disk, the passwords are wiped from the journal and live only in the report.",
                 "Running a batch again with the same --report merges: the passwords that report holds are carried over, so "
                     + "the rows created earlier keep theirs (an existing account is reported 'exists' with its password, and "
-                    + "--on-exists update logs in with it), and only new rows get new ones. The passwords that report holds of "
+                    + "--on-exists update logs in with it), and only new rows get new ones. A row whose account was deleted since that report (xmpp-register "
+                    + "delete --admin) is created again with the password the report kept, and its note says so "
+                    + "(xmpp-register sync knows deletions and makes a new password). The passwords that report holds of "
                     + "accounts this batch does not list (a row removed since, another CSV or shard) are kept: the new report "
                     + "lists them after the CSV's rows, with status kept and no line, so no password is ever lost. A file there "
                     + "that is not a batch report is refused: give another --report FILE, or move the old one away first. An account that exists and "
