@@ -35,7 +35,7 @@ let package = Package(
         .systemLibrary(name: "CLibIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev", "libunistring-dev"])]),
 
         // Pure and protocol layers.
-        // Text as people hand it to the tools and see it: CSV and JSON readers and writers,
+        // Text as people hand it to the tools and see it: CSV and JSON readers and writers, LDIF,
         // terminal escaping, code point labels. No XMPP, no app code.
         .target(name: "TextFormats"),
         .target(name: "XMLTree", dependencies: ["CLibXML2"]),
@@ -82,6 +82,7 @@ let package = Package(
         .executableTarget(name: "FuzzPNG", dependencies: ["FuzzSupport", "PNGImage"]),
         .executableTarget(name: "FuzzVCard", dependencies: ["FuzzSupport", "XMPPStanzas", "XMLTree"]),
         .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "TextFormats"]),
+        .executableTarget(name: "FuzzLDIF", dependencies: ["FuzzSupport", "TextFormats"]),
 
         // One unit-test target per library module.
         .testTarget(name: "XMLTreeTests", dependencies: ["XMLTree"]),

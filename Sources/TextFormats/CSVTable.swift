@@ -7,6 +7,12 @@ public struct CSVTable: Sendable, Equatable {
     /// The field delimiter the file uses: `,`, `;` or a tab.
     public var delimiter: Character
 
+    public init(header: CSVRecord, rows: [CSVRecord], delimiter: Character) {
+        self.header = header
+        self.rows = rows
+        self.delimiter = delimiter
+    }
+
     /// The first row with fewer fields than the header, as the error that names its line.
     public var shortRow: CSVError? {
         rows.first { $0.fields.count < header.fields.count }

@@ -68,33 +68,36 @@ public struct BatchColumns: Sendable, Equatable {
                     .flatMap { key in BatchColumns.known.first { BatchColumns.comparable($0) == key } }
             }
         }
+        // An LDIF's header is its --map (line 0): errors name that instead of a line.
+        let at = header.line > 0 ? "line \(header.line): " : "--map: "
+        let theHeader = header.line > 0 ? "the header" : "the map"
         let found = index
         let has = { (name: String) in found[name] != nil }
         if has("jid") && has("username") {
-            throw BatchError.badHeader("line \(header.line): give either a 'jid' or a 'username' column, not both")
+            throw BatchError.badHeader("\(at)give either a 'jid' or a 'username' column, not both")
         }
         if !has("jid") && !has("username") {
             let seen = header.fields.joined(separator: ",")
-            throw BatchError.badHeader("line \(header.line): the header needs a 'jid' column (or 'username' with --domain); found: \(seen)")
+            throw BatchError.badHeader("\(at)\(theHeader) needs a 'jid' column (or 'username' with --domain); found: \(seen)")
         }
         if has("username") && configuration.domain == nil { throw BatchError.usernameNeedsDomain }
         // An administrator deletes and re-passwords accounts without their passwords.
         let needsPassword = (mode == .create || !configuration.admin) && !configuration.invite
         if needsPassword && !has("password") && !(mode == .create && configuration.generatePasswords) {
-            throw BatchError.badHeader("line \(header.line): the header needs a 'password' column"
+            throw BatchError.badHeader("\(at)\(theHeader) needs a 'password' column"
                 + (mode == .create ? " (or pass --generate-passwords)" : ""))
         }
         if mode == .create && has("contacts") {
             // Both sides of every pair log in to approve each other (`RosterPhase`).
             if configuration.invite {
-                throw BatchError.badHeader("line \(header.line): the contacts column needs the accounts' passwords, which --invite does not handle")
+                throw BatchError.badHeader("\(at)the contacts column needs the accounts' passwords, which --invite does not handle")
             }
             if configuration.shard != nil {
-                throw BatchError.badHeader("line \(header.line): the contacts column needs every row in one run; leave out --shard")
+                throw BatchError.badHeader("\(at)the contacts column needs every row in one run; leave out --shard")
             }
         }
         if mode == .passwd && !has("new_password") && !configuration.generatePasswords {
-            throw BatchError.badHeader("line \(header.line): --passwd needs a 'new_password' column (or --generate-passwords)")
+            throw BatchError.badHeader("\(at)--passwd needs a 'new_password' column (or --generate-passwords)")
         }
     }
 

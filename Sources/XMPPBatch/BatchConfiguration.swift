@@ -75,6 +75,9 @@ public struct BatchConfiguration: Sendable {
     /// `--invite`: the administrator creates one XEP-0401 account invite per row instead of the
     /// account; the report gets the invite's URI and landing page, and no password is handled.
     public var invite = false
+    /// The input is LDIF, its entries read into columns through this map (`--format ldif`,
+    /// `--map`); nil: the input is CSV.
+    public var directoryMap: DirectoryMap?
 
     /// The defaults.
     public init() {}

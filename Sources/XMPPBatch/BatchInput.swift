@@ -48,6 +48,7 @@ public enum BatchInput {
         return "xmpp-register batch v1; mode=\(configuration.mode.rawValue); domain=\(configuration.domain ?? "-"); "
             + "shard=\(configuration.shard?.description ?? "-"); generate=\(configuration.generatePasswords ? 1 : 0); "
             + (configuration.admin ? "admin=1; " : "") + (configuration.invite ? "invite=1; " : "") + "input-sha256=\(digest)"
+            + (configuration.directoryMap.map { "; ldif-map=\($0)" } ?? "")
     }
 
     /// Where the journal lives: next to the report, or in `stateDirectory`/batch/ (the state

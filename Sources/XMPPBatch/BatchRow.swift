@@ -5,11 +5,11 @@ public struct ProfileColumns: Sendable, Equatable {
     public var nickname: String?
     public var fullname: String?
     public var email: String?
-    /// Absolute path of a readable PNG, JPEG or WebP image.
-    public var avatar: String?
+    /// A readable PNG, JPEG or WebP image: its absolute path, or its bytes.
+    public var avatar: AvatarSource?
 
     /// Builds the columns of one row.
-    init(nickname: String? = nil, fullname: String? = nil, email: String? = nil, avatar: String? = nil) {
+    init(nickname: String? = nil, fullname: String? = nil, email: String? = nil, avatar: AvatarSource? = nil) {
         self.nickname = nickname
         self.fullname = fullname
         self.email = email
@@ -18,8 +18,8 @@ public struct ProfileColumns: Sendable, Equatable {
 
     /// Names of the columns this row gives a value for, in a fixed order.
     public var names: [String] {
-        [("nickname", nickname), ("fullname", fullname), ("email", email), ("avatar", avatar)]
-            .compactMap { $0.1 == nil ? nil : $0.0 }
+        [("nickname", nickname != nil), ("fullname", fullname != nil), ("email", email != nil), ("avatar", avatar != nil)]
+            .compactMap { $0.1 ? $0.0 : nil }
     }
 
     /// True when no profile column has a value.

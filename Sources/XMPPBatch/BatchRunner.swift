@@ -44,7 +44,7 @@ struct BatchRunner {
     var admin: AdminSession?
 
     func run(_ plan: BatchPlan, endpoint: (_ domain: String) throws -> BatchEndpoint) throws -> BatchEnd {
-        var settings = RegistrationEngine.Settings()
+        var settings = EngineSettings()
         settings.jobs = configuration.jobs
         // At most ~256 requests in flight in all: a server working through them at a few hundred
         // a second answers the last well within the timeout.
@@ -79,11 +79,10 @@ struct BatchRunner {
                 followUps += rounds.followUps
                 if rounds.end == .interrupted { return .interrupted }
             } else if mode == .create && !items.isEmpty {
-                let engine = RegistrationEngine(items: items, settings: settings, recorder: recorder, spread: spread) { (stream: Int) throws(ConnectionError) in
-                    try spread.openPolled(stream: stream)
-                }
+                let engine = BatchEngine(kind: RegistrationRequests(), items: items, settings: settings, recorder: recorder,
+                                         spread: spread) { stream in try spread.openPolled(stream: stream) }
                 let end = try engine.run()
-                let learned = engine.workItems
+                let learned = engine.items
                 followUps += engine.followUps.map { (item: learned[$0], task: BatchPlan.followUpTask(learned[$0])) }
                 followUps += engine.profileFollowUps.map { (item: learned[$0], task: LoginPhase.Task.profile) }
                 if end == .interrupted { return .interrupted }
@@ -115,13 +114,13 @@ struct BatchRunner {
     /// server unanswered (an earlier run's, or this one's on a stream that dropped) logged into
     /// before they are sent again; those whose password does not log in go to the next round.
     private func runAdminRounds(_ items: [WorkItem], admin: AdminSession, homeSpread: EndpointSpread, spread: EndpointSpread,
-                                settings: RegistrationEngine.Settings, avatars: ResizedAvatars)
+                                settings: EngineSettings, avatars: ResizedAvatars)
         throws -> (end: BatchEnd, followUps: [(item: WorkItem, task: LoginPhase.Task)]) {
         let mode = configuration.mode
         // Named in the stream header: servers offer SASL2 and FAST only to a stream that names its user.
         let account = admin.jid.bare.description
         let checkedFirst = { (item: WorkItem) in
-            item.uncertain && AdminEngine.logsInBeforeResending(item, mode: mode, invite: self.configuration.invite)
+            item.uncertain && AdminRequests.logsInBeforeResending(item, mode: mode, invite: self.configuration.invite)
         }
         var followUps: [(item: WorkItem, task: LoginPhase.Task)] = []
         var round = items.filter { !checkedFirst($0) }
@@ -129,8 +128,8 @@ struct BatchRunner {
         var rounds = 0
         while true {
             if !round.isEmpty {
-                let engine = AdminEngine(items: round, mode: mode, invite: configuration.invite, settings: settings,
-                                         recorder: recorder, spread: homeSpread) { (stream: Int) throws -> PolledConnection in
+                let engine = BatchEngine(kind: AdminRequests(mode: mode, invite: configuration.invite), items: round,
+                                         settings: settings, recorder: recorder, spread: homeSpread) { stream in
                     let link = try homeSpread.openPolled(stream: stream, account: account)
                     do { try admin.authenticate(link.connection) } catch {
                         link.close()
@@ -139,11 +138,11 @@ struct BatchRunner {
                     return link
                 }
                 let end = try engine.run()
-                let learned = engine.workItems
+                let learned = engine.items
                 followUps += engine.followUps.map { (item: learned[$0], task: BatchPlan.followUpTask(learned[$0])) }
                 followUps += engine.profileFollowUps.map { (item: learned[$0], task: LoginPhase.Task.profile) }
                 if end == .interrupted { return (.interrupted, followUps) }
-                check += engine.checkFirst.map { learned[$0] }
+                check += engine.kind.checkFirst.map { learned[$0] }
             }
             guard !check.isEmpty else { return (.completed, followUps) }
             rounds += 1

@@ -9,12 +9,14 @@ public struct BatchSheet: Sendable {
     public let columns: BatchColumns
     /// The rows of this shard, in order.
     public let rows: [CheckedRow]
+    /// What to tell the user about the input before the rows (an LDIF's map: columns no entry fills).
+    public let notes: [String]
 
     /// Parses and validates `input`; `name` names it in errors ("standard input" or its path),
     /// and relative avatar paths are taken from `baseDirectory`.
     public init(input: [UInt8], name: String, configuration: BatchConfiguration, baseDirectory: String) throws(BatchError) {
-        let table: CSVTable?
-        do { table = try CSVReader.table(input) } catch { throw .invalidCSV("\(name): \(error)") }
+        let (table, notes) = try BatchSheet.table(input, name: name, configuration: configuration)
+        self.notes = notes
         guard let table else { throw .invalidCSV("\(name): no header row (expected e.g. jid,password)") }
         columns = try BatchColumns(header: table.header, configuration: configuration)
         var validator = BatchValidator(columns: columns, configuration: configuration, baseDirectory: baseDirectory)

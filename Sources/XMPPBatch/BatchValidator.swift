@@ -89,9 +89,17 @@ struct BatchValidator {
                 return invalid("email '\(email)' is not an address like name@example.org")
             }
             if let avatar = columns.value("avatar", in: record)?.trimmingSpaces() {
-                let path = avatar.hasPrefix("/") ? avatar : baseDirectory + "/" + avatar
-                if let problem = avatarProblem(path) { return invalid("avatar \(avatar): \(problem)") }
-                profile.avatar = path
+                if avatar.lowercased().hasPrefix("data:") {
+                    // An image given inline (an LDIF's jpegPhoto): checked here, kept in memory.
+                    guard let bytes = DataURI.bytes(avatar) else { return invalid("avatar: a data: URI that is not base 64") }
+                    guard bytes.count <= maxAvatarBytes else { return invalid("avatar: an image larger than \(maxAvatarBytes >> 20) MiB") }
+                    if let problem = BatchValidator.imageProblem(bytes) { return invalid("avatar (inline image): \(problem)") }
+                    profile.avatar = .image(bytes)
+                } else {
+                    let path = avatar.hasPrefix("/") ? avatar : baseDirectory + "/" + avatar
+                    if let problem = avatarProblem(path) { return invalid("avatar \(avatar): \(problem)") }
+                    profile.avatar = .file(path)
+                }
             }
         }
         return .valid(BatchRow(line: record.line, jid: jid, password: password, newPassword: newPassword, profile: profile, roster: roster))

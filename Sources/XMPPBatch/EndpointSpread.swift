@@ -12,14 +12,14 @@ final class EndpointSpread: Sendable {
     private let trace: @Sendable () -> TraceSink?
     private let backoff: Backoff
 
-    /// A spread over `options.targets` (the `--server` values, or the domain's SRV targets).
+    /// A spread over `options.resolveTargets()` (the `--server` values, or the domain's SRV targets).
     init(options: ConnectionOptions, tls: TLSContext, trace: @escaping @Sendable () -> TraceSink?, streams: Int,
          backoff: Backoff = Backoff(base: .seconds(1), maximum: .seconds(30))) {
         self.options = options
         self.tls = tls
         self.trace = trace
         self.backoff = backoff
-        pool = Mutex(EndpointPool(targets: options.targets, streams: streams, now: .now))
+        pool = Mutex(EndpointPool(targets: options.resolveTargets(), streams: streams, now: .now))
     }
 
     /// How many endpoints there are.

@@ -33,7 +33,7 @@ final class LoginPhase: @unchecked Sendable {
         case profile
     }
 
-    private let settings: RegistrationEngine.Settings
+    private let settings: EngineSettings
     private let recorder: BatchRecorder
     private let recorderLock = Mutex(())
     private let connect: @Sendable () throws(ConnectionError) -> Connection
@@ -44,7 +44,7 @@ final class LoginPhase: @unchecked Sendable {
     /// The `checkBeforeResend` rows whose password did not log in: to be sent again.
     var toResend: [WorkItem] { resend.withLock { $0 } }
 
-    init(settings: RegistrationEngine.Settings, recorder: BatchRecorder, resource: String?, avatars: ResizedAvatars,
+    init(settings: EngineSettings, recorder: BatchRecorder, resource: String?, avatars: ResizedAvatars,
          connect: @escaping @Sendable () throws(ConnectionError) -> Connection) {
         self.settings = settings
         self.recorder = recorder

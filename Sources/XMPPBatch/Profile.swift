@@ -13,11 +13,11 @@ public struct Profile: Sendable, Equatable {
     public var fullname: String?
     /// An internet EMAIL added to the vCard.
     public var email: String?
-    /// An image file, resized by the avatar pipeline and published as XEP-0153 and XEP-0084.
-    public var avatar: String?
+    /// An image (a file, or its bytes), resized by the avatar pipeline and published as XEP-0153 and XEP-0084.
+    public var avatar: AvatarSource?
 
     /// Builds a profile.
-    public init(nickname: String? = nil, fullname: String? = nil, email: String? = nil, avatar: String? = nil) {
+    public init(nickname: String? = nil, fullname: String? = nil, email: String? = nil, avatar: AvatarSource? = nil) {
         self.nickname = nickname
         self.fullname = fullname
         self.email = email
@@ -29,8 +29,8 @@ public struct Profile: Sendable, Equatable {
 
     /// The names of the fields given, for reports.
     public var fieldNames: [String] {
-        [("nickname", nickname), ("fullname", fullname), ("email", email), ("avatar", avatar)]
-            .compactMap { $0.1 == nil ? nil : $0.0 }
+        [("nickname", nickname != nil), ("fullname", fullname != nil), ("email", email != nil), ("avatar", avatar != nil)]
+            .compactMap { $0.1 ? $0.0 : nil }
     }
 }
 
@@ -108,8 +108,7 @@ public struct ProfileMirrorError: Error, Sendable, CustomStringConvertible, Equa
 public enum ProfileApplier {
     /// The avatar as the PNG that will be published, or nil when the profile has none.
     public static func prepareAvatar(_ profile: Profile) throws -> [UInt8]? {
-        guard let path = profile.avatar else { return nil }
-        return try AvatarPipeline.resize(file: path, options: ResizeOptions())
+        try profile.avatar?.resized()
     }
 
     /// Merges the vCard fields into the account's vCard; with an avatar, through the one

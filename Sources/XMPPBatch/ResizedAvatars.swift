@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Avatars resized for one batch run, by image path: when many rows share an image (a company
+/// Avatars resized for one batch run, by image path (or digest of an inline image): when many rows share an image (a company
 /// logo for everyone), it is decoded and resized once, not once per row.
 final class ResizedAvatars: Sendable {
     /// Most images kept (a 100×100 PNG is at most ~40 KB): rows with images of their own gain
@@ -11,10 +11,10 @@ final class ResizedAvatars: Sendable {
 
     /// The PNG to publish for `profile`'s avatar, or nil when it has none.
     func png(for profile: Profile) throws -> [UInt8]? {
-        guard let path = profile.avatar else { return nil }
-        if let png = images.withLock({ $0[path] }) { return png }
+        guard let key = profile.avatar?.key else { return nil }
+        if let png = images.withLock({ $0[key] }) { return png }
         guard let png = try ProfileApplier.prepareAvatar(profile) else { return nil }
-        images.withLock { if $0.count < ResizedAvatars.capacity { $0[path] = png } }
+        images.withLock { if $0.count < ResizedAvatars.capacity { $0[key] = png } }
         return png
     }
 }

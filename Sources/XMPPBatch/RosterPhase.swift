@@ -54,7 +54,7 @@ final class RosterPhase: @unchecked Sendable {
     static let window = 8
 
     private let plan: BatchPlan
-    private let settings: RegistrationEngine.Settings
+    private let settings: EngineSettings
     private let recorder: BatchRecorder
     private let recorderLock = Mutex(())
     private let resource: String?
@@ -70,7 +70,7 @@ final class RosterPhase: @unchecked Sendable {
     /// Accounts whose requests the second pass approves: those whose first pass went through.
     private var approvable: Set<JID> = []
 
-    init(plan: BatchPlan, settings: RegistrationEngine.Settings, recorder: BatchRecorder, resource: String?,
+    init(plan: BatchPlan, settings: EngineSettings, recorder: BatchRecorder, resource: String?,
          memory: RosterMemory? = nil, connect: @escaping @Sendable (_ domain: String) throws -> Connection) {
         self.plan = plan
         self.settings = settings

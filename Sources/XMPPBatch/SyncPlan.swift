@@ -14,7 +14,7 @@ public enum SyncPrune: String, Sendable, CaseIterable {
 public struct SyncFacts: Sendable, Equatable {
     /// Per domain: whether the administrator's server lists disable-user (nil: not asked).
     public var disableOffered: [String: Bool] = [:]
-    /// Per avatar path (as the sheet holds it): the hex SHA-256 of the file.
+    /// Per avatar (`AvatarSource.key`: a file, or an image in the input): the hex SHA-256 of its bytes.
     public var avatarDigests: [String: String] = [:]
 
     public init(disableOffered: [String: Bool] = [:], avatarDigests: [String: String] = [:]) {
@@ -136,7 +136,7 @@ public struct SyncPlan: Sendable, Equatable {
             if known.standing == .disabled { reenable.append(jid) }
             var changed = false
             let fields = SyncPlan.fieldChanges(row.profile, known)
-            let avatarChanged = row.profile.avatar.map { facts.avatarDigests[$0] != known.avatar } ?? false
+            let avatarChanged = row.profile.avatar.map { facts.avatarDigests[$0.key] != known.avatar } ?? false
             if !fields.isEmpty || avatarChanged {
                 profiles.append(ProfileChange(line: row.line, jid: jid, fields: fields, avatar: avatarChanged))
                 changed = true

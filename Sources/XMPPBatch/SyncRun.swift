@@ -35,11 +35,9 @@ public final class SyncRun {
         for domain in domains + rows.map(\.jid.domain) where states[domain] == nil && SyncState.isDomain(domain) {
             states[domain] = try SyncState.load(domain: domain, stateDirectory: stateDirectory)
         }
-        for path in Set(rows.compactMap(\.profile.avatar)) {
+        for source in Set(rows.compactMap(\.profile.avatar)) {
             // The validator has read each image already; one it cannot read now counts as changed.
-            if let bytes = try? SecureFile.read(path, maxBytes: 64 << 20) {
-                facts.avatarDigests[path] = Hex.encode(Crypto.hash(.sha256, bytes))
-            }
+            if let bytes = source.bytes() { facts.avatarDigests[source.key] = Hex.encode(Crypto.hash(.sha256, bytes)) }
         }
     }
 
@@ -240,7 +238,7 @@ public final class SyncRun {
                 if fields.contains("fullname") && !pending.contains("fullname") { account.fullname = row.profile.fullname }
                 if fields.contains("email") && !pending.contains("email") { account.email = row.profile.email }
                 let avatarSet = created.contains(row.line) || changes[row.line]?.avatar == true
-                if avatarSet, let path = row.profile.avatar, !pending.contains("avatar") { account.avatar = facts.avatarDigests[path] }
+                if avatarSet, let source = row.profile.avatar, !pending.contains("avatar") { account.avatar = facts.avatarDigests[source.key] }
             }
             if let roster = entry.roster, [RosterPhase.State.done.rawValue, RosterPhase.State.unchanged.rawValue].contains(roster) {
                 account.contacts = (plan.wanted[row.line] ?? []).filter { !existed.contains($0.jid.bare) }

@@ -53,7 +53,7 @@ public final class Connection: StanzaChannel {
     /// Connects to the first endpoint that answers, secures the stream with TLS (direct or
     /// STARTTLS; a server without TLS is refused) and returns it with its post-TLS features.
     public static func open(_ options: ConnectionOptions, tls: TLSContext, trace: TraceSink? = nil) throws(ConnectionError) -> Connection {
-        try open(options, endpoints: options.endpoints, tls: tls, trace: trace)
+        try open(options, endpoints: options.resolveEndpoints(), tls: tls, trace: trace)
     }
 
     /// `open` over `endpoints` in this order. Each endpoint but the last gets `connectTimeout`

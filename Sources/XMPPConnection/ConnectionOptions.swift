@@ -50,12 +50,13 @@ public struct ConnectionOptions: Sendable {
     /// header keeps `domain`, since RFC 7622 §3.2.1 allows no A-label in a domainpart.
     public var dnsName: String { JID.asciiForm(ofDomain: domain) }
 
-    /// The endpoints to try, in order.
-    public var endpoints: [Endpoint] { targets.map(\.endpoint) }
+    /// The endpoints to try, in order (`resolveTargets`: may look up DNS).
+    public func resolveEndpoints() -> [Endpoint] { resolveTargets().map(\.endpoint) }
 
     /// The endpoints with their priority and weight: the `--server` values in the order given
-    /// (all of one priority and weight), or the domain's SRV targets in RFC 2782 order.
-    public var targets: [SRVTarget] {
+    /// (all of one priority and weight), or the domain's SRV targets in RFC 2782 order, which
+    /// costs a DNS look-up each call.
+    public func resolveTargets() -> [SRVTarget] {
         if let serverHost {
             return ([ServerAddress(host: serverHost, port: serverPort)] + moreServers).map {
                 SRVTarget(endpoint: Endpoint(host: $0.host, port: $0.port ?? (directTLS ? 5223 : 5222), directTLS: directTLS),

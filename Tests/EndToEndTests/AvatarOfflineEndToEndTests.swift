@@ -3,25 +3,17 @@ import XCTest
 
 /// xmpp-avatar without a server: resize, bad images, and where binary output may go.
 final class AvatarOfflineEndToEndTests: XCTestCase {
-    private var home = ""
-    private var image = ""
+    private var offline: OfflineHome?
+    private var home: String { offline?.path ?? "/nonexistent" }
+    private var image: String { offline?.image ?? "/nonexistent" }
 
-    override func setUpWithError() throws {
-        home = NSTemporaryDirectory() + "xt-avatar-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        image = home + "/wide.png"
-        try TestPNG.rgb(width: 640, height: 200, seed: 3).write(to: URL(fileURLWithPath: image))
-    }
+    override func setUpWithError() throws { offline = try OfflineHome("avatar", imageSeed: 3) }
 
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: home)
-    }
+    override func tearDownWithError() throws { offline?.remove() }
 
     /// Runs the tool with a private, empty configuration: no account, no session.
     private func avatar(_ args: [String], stdin: Data? = nil) throws -> RunResult {
-        let env = ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_CACHE_HOME": home + "/cache",
-                   "PATH": "/usr/bin:/bin"]
-        return try Shell.run([Paths.binaries + "/xmpp-avatar"] + args, stdin: stdin, environment: env)
+        try Shell.run([Paths.binaries + "/xmpp-avatar"] + args, stdin: stdin, environment: offline?.environment ?? [:])
     }
 
     private func read(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }

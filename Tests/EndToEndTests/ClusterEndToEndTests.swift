@@ -5,13 +5,7 @@ import XCTest
 /// CSV run at once against different nodes, each node's own account list, the documented way
 /// to merge the shards' reports, and an account made on one node used on the other.
 final class ClusterEndToEndTests: XCTestCase {
-    override func setUpWithError() throws {
-        let server = try TestServer.require()
-        try server.require("cluster", "the test spreads work over two ejabberd nodes")
-        try server.require("register", "the shards register in-band")
-        try server.require("register-unthrottled", "the shards register many accounts from 127.0.0.1")
-        XCTAssertEqual(server.nodePorts.count, 2, "XT_NODE_PORTS names both nodes")
-    }
+    override func setUpWithError() throws { _ = try TestServer.requireCluster() }
 
     /// A report's rows by CSV line: its status column (the report is CRLF CSV; these rows quote nothing).
     private func reportRows(_ path: String) throws -> (header: String, rows: [Int: String], count: Int) {

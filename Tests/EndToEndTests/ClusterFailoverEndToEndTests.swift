@@ -11,13 +11,7 @@ import Glibc
 /// the shared cluster brings it back before it ends (`test-server restart DIR --node 2`), so
 /// the classes after it find both nodes.
 final class ClusterFailoverEndToEndTests: XCTestCase {
-    override func setUpWithError() throws {
-        let server = try TestServer.require()
-        try server.require("cluster", "the batch spreads its streams over two ejabberd nodes")
-        try server.require("register", "the batch registers in-band")
-        try server.require("register-unthrottled", "hundreds of accounts from 127.0.0.1")
-        XCTAssertEqual(server.nodePorts.count, 2, "XT_NODE_PORTS names both nodes")
-    }
+    override func setUpWithError() throws { _ = try TestServer.requireCluster() }
 
     // MARK: the cluster's nodes
 

@@ -5,22 +5,14 @@ import XCTest
 /// an error, a reader that went away ends the program quietly, and devices, FIFOs and symlinks
 /// named by -o stay what they are.
 final class OutputEndToEndTests: XCTestCase {
-    private var home = ""
-    private var image = ""
-    private var environment: [String: String] {
-        ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_CACHE_HOME": home + "/cache", "PATH": "/usr/bin:/bin"]
-    }
+    private var offline: OfflineHome?
+    private var home: String { offline?.path ?? "/nonexistent" }
+    private var image: String { offline?.image ?? "/nonexistent" }
+    private var environment: [String: String] { offline?.environment ?? [:] }
 
-    override func setUpWithError() throws {
-        home = NSTemporaryDirectory() + "xt-output-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        image = home + "/wide.png"
-        try TestPNG.rgb(width: 640, height: 200, seed: 5).write(to: URL(fileURLWithPath: image))
-    }
+    override func setUpWithError() throws { offline = try OfflineHome("output", imageSeed: 5) }
 
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: home)
-    }
+    override func tearDownWithError() throws { offline?.remove() }
 
     /// Runs `/bin/sh -c script tool args…` ($0 is the tool).
     private func sh(_ script: String, _ tool: String, _ args: [String]) throws -> RunResult {

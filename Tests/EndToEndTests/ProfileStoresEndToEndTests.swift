@@ -143,13 +143,23 @@ final class ProfileStoresEndToEndTests: XCTestCase {
         XCTAssertEqual((doc["field_sources"] as? [String: String])?["fullname"], "vcard4")
         XCTAssertEqual((doc["field_sources"] as? [String: String])?["nickname"], "nick")
 
+        try ProfileStoresEndToEndTests.assertRenameKeepsGender(t, account) {
+            try SlixmppPeer.run(t, account: account, mode: "read", [account.0])
+        }
+    }
+
+    /// `set --nickname Renamed` on an account whose vCard4 (FN "Gajim User") has a GENDER no
+    /// field maps; `read` is another client reading the account's profile back: the new
+    /// nickname, and the GENDER and FN kept.
+    static func assertRenameKeepsGender(_ t: ToolRunner, _ account: (String, String), read: () throws -> [String: Any],
+                                        file: StaticString = #filePath, line: UInt = #line) throws {
         let r = try t.run("xmpp-vcard", ["set", "--nickname", "Renamed"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        let seen = try SlixmppPeer.run(t, account: account, mode: "read", [account.0])
-        XCTAssertEqual(seen["nick"] as? String, "Renamed")
-        let v4 = try XCTUnwrap(seen["vcard4"] as? [String: [String]], "\(seen)")
-        XCTAssertEqual(v4["gender"], ["F"], "a vCard4 property xmpp-vcard does not map survives a set")
-        XCTAssertEqual(v4["fn"], ["Gajim User"])
-        XCTAssertEqual(v4["nickname"], ["Renamed"])
+        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
+        let seen = try read()
+        XCTAssertEqual(seen["nick"] as? String, "Renamed", file: file, line: line)
+        let v4 = try XCTUnwrap(seen["vcard4"] as? [String: [String]], "\(seen)", file: file, line: line)
+        XCTAssertEqual(v4["gender"], ["F"], "a vCard4 property xmpp-vcard does not map survives a set", file: file, line: line)
+        XCTAssertEqual(v4["fn"], ["Gajim User"], file: file, line: line)
+        XCTAssertEqual(v4["nickname"], ["Renamed"], file: file, line: line)
     }
 }

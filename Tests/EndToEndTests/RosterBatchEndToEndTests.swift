@@ -80,13 +80,7 @@ final class RosterBatchEndToEndTests: XCTestCase {
         let process = try BatchChildProcess([Paths.binaries + "/xmpp-register", "batch", csv, "--admin", "--generate-passwords",
                                              "--jobs", "2", "--report", report] + t.serverArgs,
                                             environment: t.environment, captureStdout: false)
-        func rosters(_ state: String) throws -> Int {
-            // Read-only, and only once it exists: sqlite3 would create an empty file the batch then refuses.
-            guard FileManager.default.fileExists(atPath: report + ".journal") else { return 0 }
-            let r = try Shell.run(["/usr/bin/sqlite3", "-readonly", report + ".journal",
-                                   "SELECT count(*) FROM journal_rows WHERE roster='\(state)'"], timeout: 10)
-            return Int(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-        }
+        func rosters(_ state: String) throws -> Int { try Self.journalRosters(report, state) }
         func rostersRequested() throws -> Int { try rosters("requested") }
         let deadline = Date().addingTimeInterval(120)
         while process.isRunning, Date() < deadline, (try? rostersRequested()) ?? 0 < 3 { Thread.sleep(forTimeInterval: 0.02) }
@@ -138,12 +132,7 @@ final class RosterBatchEndToEndTests: XCTestCase {
         let process = try BatchChildProcess([Paths.binaries + "/xmpp-register", "batch", big.csv, "--admin", "--generate-passwords",
                                              "--jobs", "2", "--report", report] + t.serverArgs,
                                             environment: t.environment, captureStdout: false)
-        func rosters(_ state: String) throws -> Int {
-            guard FileManager.default.fileExists(atPath: report + ".journal") else { return 0 }
-            let r = try Shell.run(["/usr/bin/sqlite3", "-readonly", report + ".journal",
-                                   "SELECT count(*) FROM journal_rows WHERE roster='\(state)'"], timeout: 10)
-            return Int(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-        }
+        func rosters(_ state: String) throws -> Int { try Self.journalRosters(report, state) }
         let deadline = Date().addingTimeInterval(120)
         while process.isRunning, Date() < deadline, (try? rosters("requested")) ?? 0 < 2 { Thread.sleep(forTimeInterval: 0.02) }
         let interrupted = Date()
@@ -242,5 +231,14 @@ final class RosterBatchEndToEndTests: XCTestCase {
         var byJID: [String: [String: Any]] = [:]
         for contact in list { byJID[contact["jid"] as? String ?? ""] = contact }
         return byJID
+    }
+
+    /// How many rows of `report`'s journal have roster state `state`, read while the batch runs:
+    /// read-only, and only once it exists (sqlite3 would create an empty file the batch then refuses).
+    static func journalRosters(_ report: String, _ state: String) throws -> Int {
+        guard FileManager.default.fileExists(atPath: report + ".journal") else { return 0 }
+        let r = try Shell.run(["/usr/bin/sqlite3", "-readonly", report + ".journal",
+                               "SELECT count(*) FROM journal_rows WHERE roster='\(state)'"], timeout: 10)
+        return Int(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 }

@@ -34,7 +34,7 @@ final class SyncPlanTests: XCTestCase {
         for row in rows {
             state[row.jid.description] = SyncState.Account(
                 nickname: row.profile.nickname, fullname: row.profile.fullname, email: row.profile.email,
-                avatar: row.profile.avatar.flatMap { facts.avatarDigests[$0] }, contacts: plan.wanted[row.line] ?? [])
+                avatar: row.profile.avatar.flatMap { facts.avatarDigests[$0.key] }, contacts: plan.wanted[row.line] ?? [])
         }
         return state
     }
@@ -113,11 +113,11 @@ final class SyncPlanTests: XCTestCase {
     func testANewPhotoIsReplacedAndTheSamePhotoIsNot() throws {
         // (The validator reads the image; the plan only compares digests.)
         var r = try rows(school)
-        r[5].profile.avatar = "/img/bob.png"
-        let facts = SyncFacts(avatarDigests: ["/img/bob.png": "aaaa"])
+        r[5].profile.avatar = .file("/img/bob.png")
+        let facts = SyncFacts(avatarDigests: ["file:/img/bob.png": "aaaa"])
         let state = applied(SyncPlan(rows: r, state: [:], facts: facts, prune: .disable), r, facts: facts)
         XCTAssertTrue(SyncPlan(rows: r, state: state, facts: facts, prune: .disable).isEmpty)
-        let plan = SyncPlan(rows: r, state: state, facts: SyncFacts(avatarDigests: ["/img/bob.png": "bbbb"]), prune: .disable)
+        let plan = SyncPlan(rows: r, state: state, facts: SyncFacts(avatarDigests: ["file:/img/bob.png": "bbbb"]), prune: .disable)
         XCTAssertEqual(plan.profiles, [SyncPlan.ProfileChange(line: 7, jid: try JID("b2@x.org"), fields: [], avatar: true)])
     }
 

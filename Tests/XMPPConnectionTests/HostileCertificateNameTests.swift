@@ -93,7 +93,7 @@ final class HostileCertificateNameTests: HostilePeerTestCase {
         XCTAssertEqual(options.dnsName, "xn--mnchen-3ya.example")
         XCTAssertEqual(ConnectionOptions(domain: "example.org").dnsName, "example.org")
         XCTAssertEqual(ConnectionOptions(domain: "[::1]").dnsName, "[::1]")
-        XCTAssertEqual(ConnectionOptions(domain: "münchen.example", directTLS: true).endpoints.last?.host, "xn--mnchen-3ya.example",
+        XCTAssertEqual(ConnectionOptions(domain: "münchen.example", directTLS: true).resolveEndpoints().last?.host, "xn--mnchen-3ya.example",
                        "without SRV records, the domain's A-label form is dialled")
 
         let pair = try PeerCertificates.pair(named: "idn-muenchen", subjectAltName: "DNS:xn--mnchen-3ya.example")

@@ -1,5 +1,6 @@
 import TextFormats
 import XCTest
+import XMPPServices
 import XMPPStanzas
 @testable import XMPPTools
 
@@ -10,9 +11,9 @@ final class RosterOutputTests: XCTestCase {
     }
 
     func testPrettyJSONAgreesWithTheTree() throws {
-        let online = ContactPresence(state: "away", status: "at \"lunch\"\n\u{202E}back", resources: [
-            .init(resource: "phone", show: "away", status: nil, priority: -1),
-            .init(resource: "desk \u{1F}", show: "online", status: "tab\there", priority: 5),
+        let online = ContactPresence(state: .away, status: "at \"lunch\"\n\u{202E}back", resources: [
+            .init(resource: "phone", state: .away, status: nil, priority: -1),
+            .init(resource: "desk \u{1F}", state: .online, status: "tab\there", priority: 5),
         ])
         let items = [
             RosterItem(jid: try JID("bob@example.org"), name: "Bob \"B\", Jr.\\", subscription: .both, groups: ["Work; Team", "back\\slash"]),
@@ -20,7 +21,7 @@ final class RosterOutputTests: XCTestCase {
             RosterItem(jid: try JID("Dörte@例え.jp"), name: "", subscription: .from, groups: ["Ünïcode ☃", "\u{7F}\u{85}"]),
             RosterItem(jid: try JID("example.net"), name: "a\u{0}b", subscription: .to, groups: ["one"]),
         ]
-        let presences: [ContactPresence] = [.unknown, online, .offline, ContactPresence(state: "dnd", status: "", resources: [])]
+        let presences: [ContactPresence] = [.unknown, online, .offline, ContactPresence(state: .dnd, status: "", resources: [])]
         for count in 0...items.count {
             let rows = Array(zip(items, presences).prefix(count))
             XCTAssertEqual(String(decoding: RosterOutput.prettyJSON(rows), as: UTF8.self),
@@ -44,7 +45,7 @@ final class RosterOutputTests: XCTestCase {
     }
 
     func testTabSeparatedListAgreesWithTheCells() throws {
-        let away = ContactPresence(state: "away", status: "tab\there \u{1B}[31m\u{2028}\\", resources: [])
+        let away = ContactPresence(state: .away, status: "tab\there \u{1B}[31m\u{2028}\\", resources: [])
         let items = [
             RosterItem(jid: try JID("bob@example.org"), name: "Bob\tB\nJr.", subscription: .both, groups: ["Work\r", "a,b", "\u{202E}x"]),
             RosterItem(jid: try JID("carol@example.net"), subscription: .none, ask: true),

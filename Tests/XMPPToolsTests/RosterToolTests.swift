@@ -1,9 +1,10 @@
 import Arguments
 import XCTest
+import XMPPServices
 import XMPPStanzas
 @testable import XMPPTools
 
-/// xmpp-roster's pure parts: contact addresses, presence per contact, list filters.
+/// xmpp-roster's pure parts: contact addresses, list filters.
 final class RosterToolTests: XCTestCase {
     private let account = try! JID("alice@example.org")
 
@@ -17,34 +18,9 @@ final class RosterToolTests: XCTestCase {
         }
     }
 
-    private func presence(_ xml: Presence.Kind?, from: String, show: Presence.Show? = nil, status: String? = nil, priority: Int? = nil) throws -> Presence {
-        Presence(type: xml, from: try JID(from), show: show, status: status, priority: priority)
-    }
-
-    func testPresenceBookPicksTheBestResource() throws {
-        var book = PresenceBook(account: account)
-        let bob = try JID("bob@example.org")
-        XCTAssertEqual(book.presence(of: bob), .offline)
-        book.add(try presence(nil, from: "bob@example.org/phone", show: .away, status: "walking", priority: 5))
-        book.add(try presence(nil, from: "bob@example.org/desk", show: .dnd, status: "busy", priority: 10))
-        XCTAssertEqual(book.presence(of: bob).state, "dnd", "highest priority wins")
-        XCTAssertEqual(book.presence(of: bob).status, "busy")
-        XCTAssertEqual(book.presence(of: bob).resources.map(\.resource), ["desk", "phone"])
-        book.add(try presence(.unavailable, from: "bob@example.org/desk"))
-        XCTAssertEqual(book.presence(of: bob).state, "away")
-        book.add(try presence(nil, from: "bob@example.org/laptop", priority: 5))
-        XCTAssertEqual(book.presence(of: bob).state, "online", "on equal priority the more available show wins")
-        book.add(try presence(.unavailable, from: "bob@example.org"))
-        XCTAssertEqual(book.presence(of: bob), .offline, "unavailable from the bare JID ends every resource")
-        book.add(try presence(nil, from: "alice@example.org/other"))
-        book.add(try presence(.subscribe, from: "carol@example.org"))
-        XCTAssertEqual(book.presence(of: account), .offline, "the account's own presence is not a contact's")
-        XCTAssertEqual(book.presence(of: try JID("carol@example.org")), .offline, "a request is not presence")
-    }
-
     func testListFilters() throws {
         let item = RosterItem(jid: try JID("bob@example.org"), subscription: .to, ask: true, groups: ["Work"])
-        let online = ContactPresence(state: "away", status: nil, resources: [])
+        let online = ContactPresence(state: .away, status: nil, resources: [])
         XCTAssertTrue(RosterTool.List.Filters().accepts(item, .unknown))
         XCTAssertTrue(RosterTool.List.Filters(online: true).accepts(item, online))
         XCTAssertFalse(RosterTool.List.Filters(online: true).accepts(item, .offline))
@@ -74,7 +50,7 @@ final class RosterToolTests: XCTestCase {
         let item = RosterItem(jid: try JID("bob@example.org"), name: "Bob", subscription: .both, groups: ["A"])
         XCTAssertEqual(RosterOutput.json(item, presence: nil).compact,
                        #"{"jid":"bob@example.org","name":"Bob","groups":["A"],"subscription":"both","ask":false}"#)
-        let p = ContactPresence(state: "chat", status: "hi", resources: [.init(resource: "r", show: "chat", status: "hi", priority: 1)])
+        let p = ContactPresence(state: .chat, status: "hi", resources: [.init(resource: "r", state: .chat, status: "hi", priority: 1)])
         XCTAssertEqual(RosterOutput.json(item, presence: p).compact,
                        #"{"jid":"bob@example.org","name":"Bob","groups":["A"],"subscription":"both","ask":false,"approved":false,"#
                        + #""presence":"chat","status":"hi","resources":[{"resource":"r","show":"chat","status":"hi","priority":1}]}"#)

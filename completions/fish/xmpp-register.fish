@@ -15,7 +15,7 @@ function __xmpp_register_position
             switch $token
                 case --
                     set ended 1
-                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --jobs --window --max-stream-age --on-exists --report --domain --shard --prune --max-removals
+                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --jobs --window --max-stream-age --on-exists --report --domain --shard --format --map --prune --max-removals
                     set skip 1
             end
         else if test -z "$cmd"
@@ -119,7 +119,9 @@ complete -c xmpp-register -n '__xmpp_register_at batch +0' -l delete -d 'Delete 
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l passwd -d 'Change each account\'s password from password to new_password.'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l admin -d 'Use the logged-in administrator\'s XEP-0133 commands (add, delete, change password), where registration is closed.'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l invite -d 'Create one account invite (XEP-0401) per row as the administrator, and write its URI to --report instead of a password.'
-complete -c xmpp-register -n '__xmpp_register_at batch 0' -x -a '(__xmpp_register_files csv CSV)'
+complete -c xmpp-register -n '__xmpp_register_at batch +0' -l format -x -a 'csv ldif' -d 'The input\'s format: csv or ldif (default: ldif when FILE ends in .ldif or its first line, comments aside, starts with dn: or version:; else csv).'
+complete -c xmpp-register -n '__xmpp_register_at batch +0' -l map -x -d 'Which LDIF attribute fills which column: without it, inetOrgPerson\'s uid=username, displayName=fullname, cn=fullname, mail=email, jpegPhoto=avatar, ou=groups.'
+complete -c xmpp-register -n '__xmpp_register_at batch 0' -x -a '(__xmpp_register_files csv CSV ldif LDIF)'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l admin -d 'Use the logged-in administrator\'s XEP-0133 commands (required: sync creates, disables and deletes with them).'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l report -x -a '(__xmpp_register_files csv CSV)' -d 'The report of the managed accounts and their passwords (mode 0600, atomic); required to apply.'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l dry-run -d 'Print the plan and stop; nothing is changed or written.'
@@ -128,11 +130,13 @@ complete -c xmpp-register -n '__xmpp_register_at sync +0' -l yes -d 'Apply a pla
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l max-removals -x -d 'Accounts a plan may disable or delete without --yes (default: 10% of the managed ones, at least 5).'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l domain -x -d 'Domain for a username column and for JIDs written without @.'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l jobs -x -d 'Streams at once (default 4).'
-complete -c xmpp-register -n '__xmpp_register_at sync 0' -x -a '(__xmpp_register_files csv CSV)'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l format -x -a 'csv ldif' -d 'The input\'s format: csv or ldif (default: ldif when FILE ends in .ldif or its first line, comments aside, starts with dn: or version:; else csv).'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l map -x -d 'Which LDIF attribute fills which column: without it, inetOrgPerson\'s uid=username, displayName=fullname, cn=fullname, mail=email, jpegPhoto=avatar, ou=groups.'
+complete -c xmpp-register -n '__xmpp_register_at sync 0' -x -a '(__xmpp_register_files csv CSV ldif LDIF)'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a form -d 'Show the fields a server asks for before it creates an account.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a passwd -d 'Change the password of the account and refresh its cached session.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a delete -d 'Delete the account from the server and forget its session.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a disable -d 'Disable an account as the server\'s administrator: it can no longer log in (XEP-0133 disable-user).'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a enable -d 'Re-enable an account that was disabled, as the server\'s administrator (XEP-0133 reenable-user).'
-complete -c xmpp-register -n '__xmpp_register_at "" 0' -a batch -d 'Create, delete or re-password many accounts listed in a CSV file.'
+complete -c xmpp-register -n '__xmpp_register_at "" 0' -a batch -d 'Create, delete or re-password many accounts listed in a CSV or LDIF file.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a sync -d 'Make the server\'s managed accounts, profiles and rosters what a CSV file says: plan, then apply.'

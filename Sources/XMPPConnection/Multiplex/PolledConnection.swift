@@ -19,7 +19,7 @@ public final class PolledConnection {
     /// Connects exactly as `Connection.open` does (first endpoint that answers, TLS direct or by
     /// STARTTLS, clear text refused) and keeps the socket descriptor for polling.
     public static func open(_ options: ConnectionOptions, tls: TLSContext, trace: TraceSink? = nil) throws(ConnectionError) -> PolledConnection {
-        try open(options, endpoints: options.endpoints, tls: tls, trace: trace)
+        try open(options, endpoints: options.resolveEndpoints(), tls: tls, trace: trace)
     }
 
     /// `open` over `endpoints` in this order (`Connection.open(_:endpoints:tls:trace:)`).

@@ -27,6 +27,10 @@ struct BatchOptions: Sendable {
     var admin = false
     /// `--invite`: one XEP-0401 account invite per row, by the administrator.
     var invite = false
+    /// `--format`: nil to tell by the name and the first line.
+    var format: BatchInputFormat?
+    /// `--map`: the LDIF attributes' columns (nil: inetOrgPerson's).
+    var map: String?
 
     /// Reads the options from a parsed command line, through the batch command's declarations.
     /// What one option says of another is in the spec's rules, which the parser enforced.
@@ -43,6 +47,8 @@ struct BatchOptions: Sendable {
             report = try command.value(Batch.report)
             domain = try command.value(Batch.domain)
             shardText = try command.value(Batch.shard)
+            format = try command.value(Batch.format)
+            map = try command.value(Batch.map)
         } catch {
             throw ToolFailure(.usage, error.reason.description)
         }

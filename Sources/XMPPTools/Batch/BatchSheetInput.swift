@@ -21,10 +21,14 @@ struct BatchSheetInput {
         return slash == full.startIndex ? "/" : String(full[..<slash])
     }
 
-    /// Reads and checks the input; unknown columns are named on `output` with their near misses.
-    func sheet(configuration: BatchConfiguration, output: BatchOutput) throws -> BatchSheet {
+    /// Reads and checks the input, CSV or LDIF (`format`, or told by the name and the first
+    /// line; `map`, the LDIF attributes' columns, goes into `configuration`); the sheet's notes and
+    /// unknown columns (with their near misses) are said on `output`.
+    func sheet(configuration: inout BatchConfiguration, format: BatchInputFormat?, map: String?, output: BatchOutput) throws -> BatchSheet {
         let input = try BatchInput.read(path, limit: CSVLimits().maxBytes)
+        configuration.directoryMap = try DirectoryMap.forInput(format: format, map: map, path: path, bytes: input)
         let sheet = try BatchSheet(input: input, name: name, configuration: configuration, baseDirectory: baseDirectory)
+        for note in sheet.notes { output.note(note) }
         let columns = sheet.columns
         if !columns.unknown.isEmpty {
             let named = columns.unknown.map { name in columns.suggestions[name].map { "\(name) (did you mean \($0)?)" } ?? name }

@@ -83,8 +83,16 @@ public struct AccountContext {
 
     /// Opens a TLS-secured, unauthenticated connection to `domain`'s server; `account` goes into
     /// the stream header under TLS (servers offer FAST only to a stream that names its user).
+    /// A transient server fault costs one more stream (`StreamRetry`).
+    public func open(domain: String, settings: AccountSettings, account: JID? = nil) throws -> Connection {
+        try StreamRetry.run(pipelined: false) { _ in
+            try openStream(domain: domain, settings: settings, account: account, pipelined: false)
+        }
+    }
+
+    /// One stream, without retry: for log-ins, whose `StreamRetry` owns every retry.
     /// `pipelined`: a session log-in to a server it knows (`ConnectionOptions.pipelined`).
-    public func open(domain: String, settings: AccountSettings, account: JID? = nil, pipelined: Bool = false) throws -> Connection {
+    func openStream(domain: String, settings: AccountSettings, account: JID?, pipelined: Bool) throws -> Connection {
         if settings.insecure {
             environment.alarm("WARNING: --insecure: the server certificate is NOT verified; anyone on the path can read and change this session")
         }
@@ -93,16 +101,7 @@ public struct AccountContext {
                                         moreServers: moreServers(for: settings), directTLS: settings.directTLS,
                                         timeout: .seconds(common.timeout), account: account?.bare.description,
                                         pipelined: pipelined)
-        let trace = TraceOutput.sink(enabled: common.trace)
-        // One retry after a transient fault. A guard, not `catch … where`: Swift 6.0.3 (Debian 13's
-        // swiftlang) crashes compiling that clause here.
-        do {
-            return try Connection.open(options, tls: tls, trace: trace)
-        } catch {
-            guard AccountContext.isTransientServerFault(error) else { throw error }
-            usleep(200_000)
-            return try Connection.open(options, tls: tls, trace: trace)
-        }
+        return try Connection.open(options, tls: tls, trace: TraceOutput.sink(enabled: common.trace))
     }
 
     /// The `--server` values after the first, tried in order when the ones before cannot be

@@ -98,27 +98,14 @@ extension AccountContext {
         let request = LoginRequest(username: jid.local ?? "", credential: credential.login,
                                    usedSCRAMBefore: usedSCRAM, resource: common.resource,
                                    expectedMechanism: keysSession.flatMap { $0.sasl2 ? $0.mechanism : nil })
-        func attemptOnce(pipelined: Bool) throws -> (Connection, LoginOutcome) {
-            let connection = try open(domain: jid.domain, settings: settings, account: jid, pipelined: pipelined)
-            do { return (connection, try connection.logIn(request)) } catch {
-                connection.close()
-                throw error
-            }
-        }
-        func attempt() throws -> (Connection, LoginOutcome) {
-            do { return try attemptOnce(pipelined: keysSession != nil) } catch ConnectionError.sasl(.rememberedOfferChanged) {
-                return try attemptOnce(pipelined: false)
-            }
-        }
         var connection: Connection, outcome: LoginOutcome
         do {
-            do {
-                (connection, outcome) = try attempt()
-            } catch let error as ConnectionError where AccountContext.isTransientServerFault(error) {
-                // A server may close a stream opened in quick succession with this error, at
-                // STARTTLS or at SASL (jabberd2 2.7 does, now and then); a second stream works.
-                usleep(200_000)
-                (connection, outcome) = try attempt()
+            (connection, outcome) = try StreamRetry.run(pipelined: keysSession != nil) { pipelined in
+                let connection = try openStream(domain: jid.domain, settings: settings, account: jid, pipelined: pipelined)
+                do { return (connection, try connection.logIn(request)) } catch {
+                    connection.close()
+                    throw error
+                }
             }
         } catch let error as ConnectionError {
             if case .sasl(.plainRefusedAfterSCRAM) = error { throw DowngradeRefusal.failure(jid) }
@@ -145,13 +132,6 @@ extension AccountContext {
         }
     }
 
-    /// A stream error `internal-server-error`: the server's own fault, worth one more stream
-    /// (jabberd2 2.7 closes ~8% of streams opened in quick succession so, at STARTTLS or SASL).
-    static func isTransientServerFault(_ error: ConnectionError) -> Bool {
-        if case .stream(let e) = error { return e.condition == "internal-server-error" }
-        return false
-    }
-
     /// Marks `jid` as having used SCRAM, so a later offer of PLAIN alone is refused as a
     /// downgrade: a password-command session that began on a PLAIN-only server and later
     /// authenticated with SCRAM must not fall back silently.
@@ -168,13 +148,13 @@ extension AccountContext {
         // A token means the server offered SASL2 with FAST: <starttls/> rides with the first
         // header, <authenticate/> with the one after TLS; features that changed mean one more
         // stream the unpipelined way, whose answer (no FAST: exit 3) is the one that counts.
-        do { return try connectWithToken(jid: jid, settings: settings, pipelined: true) } catch ConnectionError.sasl(.rememberedOfferChanged) {
-            return try connectWithToken(jid: jid, settings: settings, pipelined: false)
+        try StreamRetry.run(pipelined: true) { pipelined in
+            try connectWithToken(jid: jid, settings: settings, pipelined: pipelined)
         }
     }
 
     private func connectWithToken(jid: JID, settings: AccountSettings, pipelined: Bool) throws -> (Connection, JID) {
-        let connection = try open(domain: jid.domain, settings: settings, account: jid, pipelined: pipelined)
+        let connection = try openStream(domain: jid.domain, settings: settings, account: jid, pipelined: pipelined)
         let failure: ConnectionError?
         do { failure = try FASTSessionResume.resume(connection, env: environment, jid: jid, resource: common.resource) } catch {
             connection.close()

@@ -5,7 +5,15 @@ import XMPPBatch
 extension RegisterTool {
     /// `xmpp-register batch FILE.csv|-`: accounts by the thousand from a CSV file.
     struct Batch: ToolCommand {
-        static let file = PositionalSpec("FILE", help: "The CSV file, or - for standard input.", completion: .file(extensions: ["csv"]))
+        static let file = PositionalSpec("FILE", help: "The CSV or LDIF file, or - for standard input.", completion: .file(extensions: ["csv", "ldif"]))
+        static let format = Option<BatchInputFormat>.choice(
+            "format", value: "FORMAT",
+            help: "The input's format: csv or ldif (default: ldif when FILE ends in .ldif or its first line, comments aside, "
+                + "starts with dn: or version:; else csv).")
+        static let map = Option<String>(
+            "map", value: "ATTR=COLUMN,...",
+            help: "Which LDIF attribute fills which column: without it, inetOrgPerson's "
+                + DirectoryMap.inetOrgPerson.split(separator: ",").joined(separator: ", ") + ".")
         static let jobs = Option<Int>.integer(
             "jobs", value: "N",
             help: "Streams at once (default 4): registration streams each pipeline several requests (one at a time once a server answers a later request first, as jabberd2 does, which drops the answers to the others; the skipped rows are sent again and confirmed by logging in); log-ins (profiles, update, --delete, --passwd) run one account per stream.",
@@ -34,7 +42,7 @@ extension RegisterTool {
             "admin", help: "Use the logged-in administrator's XEP-0133 commands (add, delete, change password), where registration is closed.")
 
         static let spec = CommandSpec(
-            "batch", summary: "Create, delete or re-password many accounts listed in a CSV file.",
+            "batch", summary: "Create, delete or re-password many accounts listed in a CSV or LDIF file.",
             discussion: [
                 "FILE is RFC 4180 CSV (UTF-8, optional BOM, CRLF or LF; quoted fields may hold commas, quotes and line breaks) "
                     + "with a header row naming its columns in any order: jid (or username with --domain), password (or "
@@ -51,6 +59,25 @@ extension RegisterTool {
                     + "with fewer fields than the header is invalid, its line named. The jid and username fields are trimmed of "
                     + "spaces and tabs, which RFC 4180 keeps but a JID cannot hold. The report, like every CSV the tools write, "
                     + "ends its lines with CRLF (RFC 4180, as spreadsheets expect).",
+                "A directory's people (--format ldif, or without --format a FILE named *.ldif or an input whose first line, "
+                    + "comments aside, starts with dn: or version:) are read as ldapsearch -LLL or slapcat writes them (RFC 2849: "
+                    + "folded lines, base-64 :: values, # comments, version: 1, LF or CRLF), each entry a row on the line of its dn:. "
+                    + "--map ATTR=COLUMN,... says which attribute fills which column, a column being any name the CSV header "
+                    + "takes; without it: \(DirectoryMap.inetOrgPerson.split(separator: ",").joined(separator: ", ")) (inetOrgPerson, RFC 2798; uid is a user name, so "
+                    + "--domain is needed). Several attributes may fill one column, the first an entry has giving its values "
+                    + "(displayName, else cn). A column takes the attribute's first value, but groups and contacts take every "
+                    + "value (ou: Class 5A and ou: Choir are two groups; a ';' inside a value stays part of it). Attribute names "
+                    + "compare ignoring case; cn;lang-de takes the values with that option, and cn the values without options, "
+                    + "else those with any (jpegPhoto;binary). Attributes the map does not name are ignored; a mapped one an "
+                    + "entry lacks leaves its column empty (a note on standard error names a column no entry fills: a "
+                    + "misspelt attribute), and an entry without the user name (a container such as ou=People) "
+                    + "is an invalid row: give ldapsearch a filter such as '(objectClass=inetOrgPerson)'. jpegPhoto is taken as "
+                    + "the image it is, kept in memory and never written to a file; an avatar column may likewise hold a "
+                    + "base-64 data: URI (quoted in a CSV, where its comma would end the field, and at most 64 KiB there). Values by URL (attr:< file:...) "
+                    + "and change records (changetype:) are refused, naming the line. Passwords are not read from a directory, "
+                    + "whose userPassword holds hashes: map another attribute to password, or use --generate-passwords with "
+                    + "--report, or --invite. The map is part of the batch's identity: the same LDIF read through another map "
+                    + "is another batch to the journal and --resume.",
                 "Every row is checked before anything is sent: JID syntax, duplicates, missing passwords, unreadable avatars. "
                     + "Bad rows are reported with their line numbers and skipped; --strict refuses the whole file instead, "
                     + "and --dry-run stops after the check.",
@@ -183,7 +210,8 @@ extension RegisterTool {
                     + "counts every account the server created, and the status is 130 (SIGINT) or 143 (SIGTERM); --resume "
                     + "continues. A second signal ends the program at once; the journal is safe either way.",
             ],
-            options: [jobs, window, maxStreamAge, resume, dryRun, strict, onExists, report, domain, shard, generatePasswords, delete, passwd, admin, invite],
+            options: [jobs, window, maxStreamAge, resume, dryRun, strict, onExists, report, domain, shard, generatePasswords, delete, passwd, admin, invite,
+                      format, map],
             positionals: [file],
             rules: [
                 .exclusive("delete", "passwd"),
@@ -219,6 +247,10 @@ extension RegisterTool {
                 Example("xmpp-register batch teachers.csv --domain school.example --admin --generate-passwords --report pw.csv",
                         "With a header username,groups,contacts and a row ann,Teachers,Teachers per teacher: create the "
                             + "teachers and give each all the others in a group Teachers, subscribed both ways."),
+                Example("ldapsearch -x -LLL -H ldap://ldap.school.example -b ou=People,dc=school,dc=example '(objectClass=inetOrgPerson)' "
+                            + "| xmpp-register batch - --map uid=username,cn=fullname,mail=email,jpegPhoto=avatar,ou=groups "
+                            + "--domain school.example --admin --generate-passwords --report pw.csv",
+                        "Create an account for every person in the directory, with the name, photo and class groups it holds."),
                 Example("xmpp-register batch pupils.csv --invite --report invites.csv",
                         "Make an invite link per pupil instead of accounts and passwords."),
             ]
@@ -242,10 +274,10 @@ extension RegisterTool {
         /// Checks every row, then (unless `--dry-run`) works through them with the engine,
         /// printing each outcome once it is journaled, and ends with the report and a summary.
         func run() throws {
-            let configuration = options.configuration(common: context.common)
+            var configuration = options.configuration(common: context.common)
             let output = BatchOutput(program: env.program, json: context.common.json, quiet: context.common.quiet,
                                      showProgress: Output.stderrIsTTY && !context.common.quiet)
-            let sheet = try source.sheet(configuration: configuration, output: output)
+            let sheet = try source.sheet(configuration: &configuration, format: options.format, map: options.map, output: output)
             let columns = sheet.columns
             let creationOnly = columns.presentProfileColumns + columns.presentRosterColumns
             if options.mode != .create && !creationOnly.isEmpty {

@@ -76,7 +76,7 @@ extension RegisterTool {
             password = invocation.password
             jidText = command.argument(Self.jid.name) ?? ""
             profile = Profile(nickname: try command.value(Self.nickname), fullname: try command.value(Self.fullname),
-                              email: try command.value(Self.email), avatar: try command.value(Self.avatar))
+                              email: try command.value(Self.email), avatar: try command.value(Self.avatar).map(AvatarSource.file))
             fields = try Self.fields(try command.values(Self.field))
             logIn = command[Self.login]
             asAdmin = command[Self.admin]

@@ -9,8 +9,8 @@ import XMPPStorage
 extension RegisterTool {
     /// `xmpp-register sync FILE --admin`: the file is the whole managed set; plan, then apply.
     struct Sync: ToolCommand {
-        static let file = PositionalSpec("FILE", help: "The CSV file of every managed account, or - for standard input.",
-                                         completion: .file(extensions: ["csv"]))
+        static let file = PositionalSpec("FILE", help: "The CSV or LDIF file of every managed account, or - for standard input.",
+                                         completion: .file(extensions: ["csv", "ldif"]))
         static let admin = Flag("admin", help: "Use the logged-in administrator's XEP-0133 commands (required: sync creates, disables and deletes with them).")
         static let report = Option<String>(
             "report", value: "FILE", help: "The report of the managed accounts and their passwords (mode 0600, atomic); required to apply.",
@@ -24,13 +24,16 @@ extension RegisterTool {
             in: 0...1_000_000)
         static let domain = Option<String>("domain", value: "DOMAIN", help: "Domain for a username column and for JIDs written without @.")
         static let jobs = Option<Int>.integer("jobs", value: "N", help: "Streams at once (default 4).", in: 1...256)
+        static let format = Batch.format
+        static let map = Batch.map
 
         static let spec = CommandSpec(
             "sync", summary: "Make the server's managed accounts, profiles and rosters what a CSV file says: plan, then apply.",
             discussion: [
                 "FILE lists every account that should exist in the managed set, with the columns batch reads (jid or "
                     + "username with --domain, optionally password, nickname, fullname, email, avatar, groups and contacts; "
-                    + "see xmpp-register batch). sync compares it with what it applied last time and makes a plan: accounts "
+                    + "see xmpp-register batch), or a directory's entries as LDIF (--format ldif, --map, as batch reads "
+                    + "them: ldapsearch -LLL … | xmpp-register sync - --admin …). sync compares it with what it applied last time and makes a plan: accounts "
                     + "to create, profile fields to change (by field), avatars to replace, roster items to add, change or "
                     + "remove (both sides of every pair), and the accounts that left the file. --dry-run prints the plan "
                     + "and changes nothing (when someone left, it asks the server whether it offers disable-user); "
@@ -78,7 +81,7 @@ extension RegisterTool {
                     + "were made and none failed (--dry-run: the plan has changes), 1 when some change failed (the next sync "
                     + "plans it again), 14 when the removal limit stopped it. The other statuses are those of batch.",
             ],
-            options: [admin, report, dryRun, prune, yes, maxRemovals, domain, jobs],
+            options: [admin, report, dryRun, prune, yes, maxRemovals, domain, jobs, format, map],
             positionals: [file],
             examples: [
                 Example("xmpp-register sync school.csv --admin --report school-pw.csv --dry-run",
@@ -95,6 +98,8 @@ extension RegisterTool {
         let context: AccountContext
         let input: String
         let options: (report: String?, dryRun: Bool, prune: SyncPrune, yes: Bool, maxRemovals: Int?, domain: String?, jobs: Int)
+        /// `--format`, `--map`: the input's format and an LDIF's attribute map, as batch takes them.
+        let reading: (format: BatchInputFormat?, map: String?)
 
         init(_ invocation: Invocation) throws {
             context = invocation.context
@@ -107,6 +112,7 @@ extension RegisterTool {
                 options = (try command.value(Self.report), command[Self.dryRun], try command.value(Self.prune) ?? .disable,
                            command[Self.yes], try command.value(Self.maxRemovals), try command.value(Self.domain),
                            try command.value(Self.jobs) ?? BatchConfiguration.defaultJobs)
+                reading = (try command.value(Self.format), try command.value(Self.map))
             } catch {
                 throw ToolFailure(.usage, error.reason.description)
             }
@@ -133,7 +139,7 @@ extension RegisterTool {
             if let reportPath, input != "-", reportPath == source.absolute(input) {
                 throw ToolFailure(.usage, "--report \(options.report ?? "") would overwrite the input file")
             }
-            let sheet = try source.sheet(configuration: configuration, output: output)
+            let sheet = try source.sheet(configuration: &configuration, format: reading.format, map: reading.map, output: output)
             if !sheet.invalid.isEmpty {
                 // A row that cannot be read must not count as a leaver: nothing is planned.
                 for bad in sheet.invalid { output.row(RowOutcome(invalid: bad)) }

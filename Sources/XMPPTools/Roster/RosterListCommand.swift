@@ -45,7 +45,7 @@ extension RosterTool {
             var subscription: SubscriptionState?
 
             func accepts(_ item: RosterItem, _ presence: ContactPresence) -> Bool {
-                if online && (presence.state == "offline" || presence.state == "unknown") { return false }
+                if online && (!presence.state.isAvailable) { return false }
                 if !groups.isEmpty && !item.groups.contains(where: groups.contains) { return false }
                 if let subscription {
                     if subscription == .ask { return item.ask }

@@ -1,4 +1,5 @@
 import TextFormats
+import XMPPServices
 import XMPPStanzas
 
 /// How contacts are shown: JSON objects with stable snake_case keys, and text rows for people.
@@ -14,7 +15,7 @@ enum RosterOutput {
         ]
         if let presence {
             members.append(("approved", .bool(item.approved)))
-            members.append(("presence", .string(presence.state)))
+            members.append(("presence", .string(presence.state.rawValue)))
             members.append(("status", .optional(presence.status)))
             members.append(("resources", resources(presence)))
         }
@@ -23,7 +24,7 @@ enum RosterOutput {
 
     private static func resources(_ presence: ContactPresence) -> JSONValue {
         .array(presence.resources.map { r in
-            .object([("resource", .string(r.resource)), ("show", .string(r.show)),
+            .object([("resource", .string(r.resource)), ("show", .string(r.state.rawValue)),
                      ("status", .optional(r.status)), ("priority", .int(r.priority))])
         })
     }
@@ -62,7 +63,7 @@ enum RosterOutput {
             JSONValue.appendQuoted(item.subscription.rawValue, to: &s)
             put(item.ask ? ",\n    \"ask\": true,\n    \"approved\": " : ",\n    \"ask\": false,\n    \"approved\": ", &s)
             put(item.approved ? "true,\n    \"presence\": " : "false,\n    \"presence\": ", &s)
-            JSONValue.appendQuoted(presence.state, to: &s)
+            JSONValue.appendQuoted(presence.state.rawValue, to: &s)
             put(",\n    \"status\": ", &s)
             optional(presence.status, &s)
             put(",\n    \"resources\": ", &s)
@@ -131,7 +132,7 @@ enum RosterOutput {
     /// The cells of a `list` row: JID, name, groups, subscription, presence, status.
     static func listCells(_ item: RosterItem, _ presence: ContactPresence) -> [String] {
         [item.jid.description, item.name ?? "", item.groups.joined(separator: ","),
-         subscriptionText(item), presence.state, presence.status ?? ""]
+         subscriptionText(item), presence.state.rawValue, presence.status ?? ""]
     }
 
     /// `tabSeparated(rows.map(listCells))` as bytes, written cell by cell without the arrays
@@ -156,7 +157,7 @@ enum RosterOutput {
             s.append(contentsOf: item.subscription.rawValue.utf8)
             if item.ask { s.append(contentsOf: "+ask".utf8) }
             s.append(0x09)
-            TerminalText.appendEscaped(presence.state, to: &s)
+            TerminalText.appendEscaped(presence.state.rawValue, to: &s)
             s.append(0x09)
             if let status = presence.status { TerminalText.appendEscaped(status, to: &s) }
             s.append(0x0A)

@@ -123,66 +123,13 @@ final class RosterSession {
         apply(pushes)
     }
 
-    /// Probes per write of `gatherPresence`: about one 16 KB TLS record.
-    static let probesPerWrite = 150
-
-    /// The presence of `expected` (the contacts whose presence the account may see), without
-    /// announcing the account, each presence handed to `each` as it arrives: a probe to each
-    /// contact (RFC 6121 §4.3) and a ping; answers come to this resource only. Prosody answers
-    /// every probe (offline contacts with unavailable) before the pong. ejabberd's contacts
-    /// answer from their own sessions, possibly after the pong, and offline ones not at all:
-    /// while contacts in `expected` have not answered, it keeps reading until `quiet` passes
-    /// without a presence, and never longer than `cap`. A server that drops client probes
-    /// (PresenceService.serversDroppingClientProbes, recognised by the software version asked in
-    /// the same batch) gets initial presence instead: there the contacts see the account come
-    /// and go. `expected` is consumed: it becomes the set of contacts still to answer, so the
-    /// roster's JIDs are not held twice.
-    func gatherPresence(expecting expected: consuming Set<JID>, quiet: Duration = .milliseconds(300),
-                        cap: Duration = .seconds(2), each: (Presence) -> Void) throws {
-        let versionID = connection.makeID()
-        let version = PresenceService.softwareVersionRequest(id: versionID, domain: account.domain)
-        // Written in pieces, the ping behind the last: 2,000 probes built and written at once
-        // were a sixth of a roster list's heap (their elements, bytes and OpenSSL's copy).
-        var waiting = consume expected
-        let anyExpected = !waiting.isEmpty
-        var probes: [XMLElement] = []
-        probes.reserveCapacity(Self.probesPerWrite)
-        for contact in waiting {
-            probes.append(PresenceService.probe(contact).element)
-            if probes.count == Self.probesPerWrite {
-                try connection.send(probes)
-                probes.removeAll(keepingCapacity: true)
-            }
-        }
-        if !probes.isEmpty { try connection.send(probes) }
-        var versionReply: Iq?
-        func take(_ event: IncomingEvent) {
-            switch event {
-            case .presence(let p):
-                if let from = p.from?.bare { waiting.remove(from) }
-                each(p)
-            case .reply(let iq) where iq.id == versionID: versionReply = iq
-            default: break
-            }
-        }
-        try barrier(sending: [version.element], each: take)
-        if anyExpected && PresenceService.dropsClientProbes(versionReply: versionReply) {
-            // The one server that goes online for a snapshot: its presence carries the photo hash (XEP-0153).
-            let photo = PresenceService.ownPhotoUpdate(on: connection)
-            try barrier(sending: [PresenceService.available(priority: -1, photo: photo).element], each: take)
-        }
-        let end = ContinuousClock.now + cap
-        while !waiting.isEmpty {
-            let event: IncomingEvent
-            do {
-                event = try PresenceService.next(on: connection, account: account, deadline: min(end, .now + quiet))
-            } catch {
-                if case .timedOut = error { break }
-                throw error
-            }
-            if case .rosterPush(let push) = event { apply([push]) }
-            take(event)
-        }
+    /// The presence of `expected` (the contacts whose presence the account may see), each
+    /// presence handed to `each` as it arrives (`PresenceSnapshot`); roster pushes that arrive
+    /// meanwhile are applied. `expected` is consumed.
+    func gatherPresence(expecting expected: consuming Set<JID>, each: (Presence) -> Void) throws {
+        let outcome = try PresenceSnapshot.gather(on: connection, account: account, expecting: expected,
+                                                  pushes: { apply($0) }, each: each)
+        if outcome.wentOnline { online = true }
     }
 
     /// Applies roster pushes to the in-memory roster and, when it follows the cached version, the cache.
