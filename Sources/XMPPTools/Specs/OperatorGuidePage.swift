@@ -207,6 +207,10 @@ public enum OperatorGuidePage {
         .literal(["xmpp-register sync school.csv --domain school.example --admin --report school-pw.csv --dry-run --json |",
                   "  jq -r '.leavers[] | .action + \" \" + .jid'",
                   "xmpp-register sync school.csv --domain school.example --admin --report school-pw.csv --prune delete"]),
+        .paragraph("Where the school keeps its people in a directory, the directory is the file: "
+                       + "ldapsearch -LLL … | xmpp-register sync - --format ldif --map uid=username,cn=fullname,"
+                       + "jpegPhoto=avatar,ou=groups --admin --report school-pw.csv, from a cron job; the photos come "
+                       + "from jpegPhoto, and a photo changed in the directory is a new image."),
         .paragraph("A new school year: the export has next year's classes and the new pupils. The plan creates "
                        + "the newcomers (their passwords join school-pw.csv, the others keep theirs), moves every pupil "
                        + "whose class changed, and retires the leavers; a class's last year leaving all at once is more "
