@@ -96,7 +96,7 @@ final class SyncEndToEndTests: XCTestCase {
         try write()
         let first = try sync()
         XCTAssertEqual(first.status, 13, first.stderr)
-        XCTAssertTrue(first.stderr.contains("60 created, 1 exists"), first.stderr)
+        XCTAssertTrue(first.stderr.contains("sync done: 60 created, 1 already existed (left alone), 60 rosters changed in "), first.stderr)
         XCTAssertTrue(first.stderr.contains("\(admin.adminJID) existed already and sync did not create it"), first.stderr)
         var passwords = try reportPasswords(report)
         XCTAssertEqual(passwords.count, 60)

@@ -182,7 +182,7 @@ extension RegisterTool {
 
         private func apply(_ plan: SyncPlan, sync: SyncRun, reportPath: String, adminLink: inout (connection: Connection, jid: JID)?,
                            output: BatchOutput) throws {
-            var failed = 0
+            var adminOutcomes: [SyncRun.AdminOutcome] = []
             let adminWork = plan.removals > 0 || !plan.reenable.isEmpty
             if adminWork {
                 if adminLink == nil {
@@ -190,8 +190,8 @@ extension RegisterTool {
                     adminLink = (connection, admin)
                 }
                 guard let link = adminLink else { return }
-                for outcome in try sync.applyLeavers(plan, on: link.connection, today: SyncClock.today()) {
-                    if outcome.status == "failed" { failed += 1 }
+                adminOutcomes = try sync.applyLeavers(plan, on: link.connection, today: SyncClock.today())
+                for outcome in adminOutcomes {
                     if context.common.json {
                         Output.line(JSONValue.object([("jid", .string(outcome.jid.description)), ("status", .string(outcome.status)),
                                                       ("error", .optional(outcome.error)), ("note", .optional(outcome.note))]).compact)
@@ -203,7 +203,8 @@ extension RegisterTool {
             adminLink?.connection.close()
             adminLink = nil
             guard SyncRun.needsBatch(plan) else {
-                return try conclude(failed: failed, summary: nil, output: output)
+                return try conclude(SyncSummary(admin: adminOutcomes, entries: [], plan: plan, seconds: output.elapsedSeconds),
+                                    reportPath: nil, output: output)
             }
             let run: BatchRun
             do { run = try sync.batchRun(plan, reportPath: reportPath) } catch let error as JournalError {
@@ -237,17 +238,16 @@ extension RegisterTool {
                 verdict.resumeHint = "; run the same sync again to continue (journal: \(run.journal.path))"
                 try verdict.conclude(output: output)
             }
-            try conclude(failed: failed, summary: summary, output: output)
+            try conclude(SyncSummary(admin: adminOutcomes, entries: finish.entries, plan: plan, seconds: output.elapsedSeconds),
+                         reportPath: reportPath, output: output)
         }
 
         /// 13 when every change went through, 1 when some failed.
-        private func conclude(failed: Int, summary: BatchSummary?, output: BatchOutput) throws {
-            let rows = summary.map { $0.text } ?? "no account, profile or roster to change"
-            if failed > 0 || !(summary?.allSucceeded ?? true) {
-                let admin = failed > 0 ? "\(failed) leaver or returning account failed; " : ""
-                throw ToolFailure(.failed, admin + rows + "; the next sync plans what failed again")
+        private func conclude(_ summary: SyncSummary, reportPath: String?, output: BatchOutput) throws {
+            if summary.failures > 0 {
+                throw ToolFailure(.failed, "sync: " + summary.text + "; the next sync plans what failed again")
             }
-            output.note("sync done: " + rows)
+            output.note("sync done: " + summary.text + (reportPath.map { "; report: \($0)" } ?? ""))
             throw StatusOnly(.changesMade)
         }
 
