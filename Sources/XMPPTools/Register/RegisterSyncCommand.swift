@@ -56,7 +56,9 @@ extension RegisterTool {
                     + "earlier too. Either way every managed roster they were in drops them. An account sync disabled that "
                     + "comes back into the file is enabled again (reenable-user) with its old password. An account deleted "
                     + "with --prune delete, or with xmpp-register delete --admin (which tells sync's state), that is still "
-                    + "or again in the file is planned as 'create' with a note saying so, and gets a new password.",
+                    + "or again in the file is planned as 'create' with a note saying so, and gets a new password. An "
+                    + "account deleted by other means (prosodyctl, ejabberdctl) is unknown to sync until a change logs in "
+                    + "to it and fails, naming the account.",
                 "A truncated export must not wipe a school: a plan that disables or deletes more than --max-removals "
                     + "accounts (default 10% of the managed ones, but at least 5) stops before sending anything, with exit "
                     + "status 14, until it is run again with --yes.",
