@@ -110,11 +110,12 @@ final class BatchEngine<Kind: RequestKind> {
         let item = items[index]
         let profile = ProfileStep.afterRegistration(item.row, sentFields: sentFields)
         let fromCSV = item.source == .csv
+        let note = BatchPlan.recreatedNote(item)
         if case .pending? = profile {
-            record(index, .registered, profile: profile, csvPasswordSet: fromCSV)
+            record(index, .registered, profile: profile, note: note, csvPasswordSet: fromCSV)
             profileFollowUps.append(index)
         } else {
-            record(index, .created, profile: profile, csvPasswordSet: fromCSV)
+            record(index, .created, profile: profile, note: note, csvPasswordSet: fromCSV)
         }
     }
 

@@ -17,8 +17,6 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsafeReport(StorageError)
     /// A file where the report goes that is not a batch report: it is not overwritten.
     case notAReport(path: String, reason: String)
-    /// The existing report holds the passwords of accounts this batch does not list.
-    case foreignPasswords(report: String, accounts: [String])
     /// The report cannot take an account's new password (`passwd --admin --report`): `reason` says why.
     case reportHasNoPassword(report: String, jid: String, reason: String)
     /// A resumed journal lacks a row of the CSV.
@@ -27,6 +25,8 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
     case stateDirectory(StorageError)
     /// Nothing moved for `seconds`; `throttled` when the server was slowing us down.
     case noProgress(seconds: Int64, reason: String?, throttled: Bool)
+    /// `xmpp-register sync`'s state could not be read or written (the message says which).
+    case syncState(String)
 
     public var description: String {
         switch self {
@@ -36,15 +36,11 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsafeReport(let error): return "cannot use --report: \(error)"
         case .notAReport(let path, let reason):
             return "\(path) exists and is not a batch report (\(reason)); give another --report FILE, or move it away first"
-        case .foreignPasswords(let report, let accounts):
-            let first = accounts.first ?? ""
-            return "\(report) holds the passwords of \(accounts.count) account\(accounts.count == 1 ? "" : "s") "
-                + "this batch does not list (\(first)\(accounts.count > 1 ? ", …" : "")); rewriting it would lose them: "
-                + "give another --report FILE, or move \(report) away first"
         case .reportHasNoPassword(let report, _, let reason): return "\(report) cannot take the new password: \(reason)"
         case .journalLacksLine(let line):
             return "the journal has no record of line \(line); run this batch again without --resume"
         case .stateDirectory(let error): return error.description
+        case .syncState(let message): return message
         case .noProgress(let seconds, let reason, _): return "no progress for \(seconds) s" + (reason.map { ": \($0)" } ?? "")
         }
     }

@@ -1,3 +1,4 @@
+import XMPPStanzas
 import XMPPStorage
 
 /// The work of this run: validated rows joined with the journal. A new run records every row
@@ -15,6 +16,14 @@ public struct BatchPlan: Sendable {
     var roster = RosterPlan(rows: [])
     /// The valid rows that take part in a roster, by line.
     var rosterRows: [Int: BatchRow] = [:]
+    /// Contacts to take out of a row's roster (by line): `sync`'s items the file no longer asks for.
+    var rosterRemovals: [Int: [JID]] = [:]
+    /// With `sync`, the accounts whose rosters may be touched besides those this run creates: the
+    /// managed ones (nil: every account whose password the batch knows).
+    var rosterAccounts: Set<JID>?
+    /// Rows whose roster is emptied first (by line): `sync`'s accounts created again, whose
+    /// server may have kept the deleted account's roster.
+    var rosterResets: Set<Int> = []
 
     /// Rows this run works on: registrations (or changes) and log-in follow-ups.
     public var toDo: Int { work.count + followUps.count }
@@ -58,6 +67,14 @@ public struct BatchPlan: Sendable {
             default: doneEarlier += 1
             }
         }
+    }
+
+    /// The note of a row created with the password an earlier report kept: the account existed
+    /// when that report was written, so it was deleted since, and is back with its old password
+    /// (`xmpp-register sync` knows the difference and makes a new one).
+    static func recreatedNote(_ item: WorkItem) -> String? {
+        guard item.source == .report, !item.uncertain else { return nil }
+        return "created again with the password the report kept: the account was deleted since that report was written"
     }
 
     /// A `conflict` row whose earlier request went unanswered is checked; others are updated.

@@ -12,8 +12,11 @@ enum BatchReport {
     /// The report's bytes for `entries` (one row each, by line).
     /// With `invites` (`--invite`), the secret column is the invite instead of a password: `invite`
     /// (its xmpp: URI) and `landing_page` (its web page, empty when the server has none).
-    /// `people` adds the row's own name and groups at the end (`ReportPeople`).
-    static func csv(_ entries: [JournalEntry], includePasswords: Bool, invites: Bool = false, people: ReportPeople = ReportPeople()) -> [UInt8] {
+    /// `people` adds the row's own name and groups at the end (`ReportPeople`). `carried`:
+    /// passwords of accounts the CSV no longer lists, kept from the earlier report as rows of
+    /// status `kept` after the CSV's (no line).
+    static func csv(_ entries: [JournalEntry], includePasswords: Bool, invites: Bool = false, people: ReportPeople = ReportPeople(),
+                    carried: [String: String] = [:]) -> [UInt8] {
         let secret = invites ? ["invite", "landing_page"] : includePasswords ? ["password"] : []
         let rosters = entries.contains { $0.roster != nil }
         var text = CSVWriter.record(["line", "jid", "status", "error", "profile"] + (rosters ? ["roster"] : []) + secret + ["note"]
@@ -27,6 +30,16 @@ enum BatchReport {
             } else if includePasswords { fields.append(e.generatedPassword ?? "") }
             fields.append(e.note ?? "")
             text += CSVWriter.record(fields + people.fields(line: e.line))
+        }
+        for (jid, secret) in carried.sorted(by: { $0.key < $1.key }) {
+            var fields = ["", jid, "kept", "", ""]
+            if rosters { fields.append("") }
+            if invites {
+                let invite = InviteSecret(journalText: secret)
+                fields += [invite?.uri ?? "", invite?.landingPage ?? ""]
+            } else { fields.append(secret) }
+            fields.append("not in this CSV: its password is kept from the earlier report")
+            text += CSVWriter.record(fields + people.header.map { _ in "" })
         }
         return Array(text.utf8)
     }
@@ -65,14 +78,11 @@ enum BatchReport {
         return known
     }
 
-    /// Refuses a report that holds passwords of accounts this batch does not list: rewriting it
-    /// would lose them.
-    static func refuseForeignPasswords(_ known: [String: String], rows: [CheckedRow], report: String) throws(BatchError) {
+    /// The passwords of `known` whose accounts `rows` do not list: the new report keeps them.
+    static func unlisted(_ known: [String: String], rows: [CheckedRow]) -> [String: String] {
         var listed: Set<String> = []
         for case .valid(let row) in rows { listed.insert(row.jid.description) }
-        let foreign = known.keys.filter { !listed.contains($0) }.sorted()
-        guard !foreign.isEmpty else { return }
-        throw .foreignPasswords(report: report, accounts: foreign)
+        return known.filter { !listed.contains($0.key) }
     }
 
     /// The directory holding `path` (`.` when it names none).

@@ -20,12 +20,26 @@ public final class BatchRun {
     private var configuration: BatchConfiguration
     /// Passwords the earlier report of this batch holds, by JID.
     private let known: [String: String]
+    /// Those of accounts this CSV does not list: written to the new report again, never lost.
+    private let carried: [String: String]
     private var recorder: BatchRecorder?
+
+    /// How `sync` shapes a run: its own journal identity and first rows, and the accounts whose
+    /// earlier password is not taken over (created again after a deletion: a new one is made).
+    struct Shape {
+        var identity: String
+        var entries: [JournalEntry]
+        var forget: Set<String>
+    }
 
     /// Reads the earlier report's passwords (refusing a report that holds other accounts'), then
     /// opens the journal next to the report, or under `stateDirectory`: a new run records every
     /// row of `sheet`, without passwords; `configuration.resume` continues an unfinished one.
-    public init(sheet: BatchSheet, configuration: BatchConfiguration, reportPath: String?, stateDirectory: String) throws {
+    public convenience init(sheet: BatchSheet, configuration: BatchConfiguration, reportPath: String?, stateDirectory: String) throws {
+        try self.init(sheet: sheet, configuration: configuration, reportPath: reportPath, stateDirectory: stateDirectory, shape: nil)
+    }
+
+    init(sheet: BatchSheet, configuration: BatchConfiguration, reportPath: String?, stateDirectory: String, shape: Shape?) throws {
         self.sheet = sheet
         self.configuration = configuration
         self.reportPath = reportPath
@@ -38,13 +52,17 @@ public final class BatchRun {
                 throw BatchError.unsafeReport(error)
             }
         }
-        known = try reportPath.map { p throws(BatchError) in try BatchReport.knownPasswords(at: p) } ?? [:]
-        if let reportPath { try BatchReport.refuseForeignPasswords(known, rows: sheet.rows, report: reportPath) }
-        let identity = BatchInput.identity(input: sheet.input, configuration: configuration)
+        let earlier = try reportPath.map { p throws(BatchError) in try BatchReport.knownPasswords(at: p) } ?? [:]
+        // A report's passwords of accounts this CSV does not list (a row removed, another shard's)
+        // are carried into the new report: rewriting it never loses one.
+        carried = BatchReport.unlisted(earlier, rows: sheet.rows)
+        known = earlier.filter { !(shape?.forget.contains($0.key) ?? false) }
+        let identity = shape?.identity ?? BatchInput.identity(input: sheet.input, configuration: configuration)
         let path = try BatchInput.journalPath(identity: identity, report: reportPath, stateDirectory: stateDirectory)
-        journal = try BatchJournal(path: path, identity: identity, start: configuration.resume ? .resume : .fresh)
-        if !journal.resumed { try journal.insert(BatchPlan.entries(for: plannedRows, mode: configuration.mode)) }
-        if (try? SecureFile.makeDirectory(stateDirectory + "/batch")) != nil {
+        let start: BatchJournal.Start = shape != nil ? .continueUnfinished : configuration.resume ? .resume : .fresh
+        journal = try BatchJournal(path: path, identity: identity, start: start)
+        if !journal.resumed { try journal.insert(shape?.entries ?? BatchPlan.entries(for: plannedRows, mode: configuration.mode)) }
+        if shape == nil, (try? SecureFile.makeDirectory(stateDirectory + "/batch")) != nil {
             self.configuration.rosterMemoryPath = stateDirectory + "/batch/rosters.sqlite3"
         }
     }
@@ -75,6 +93,14 @@ public final class BatchRun {
             good.roster = RosterColumns()
             return .valid(good)
         }
+    }
+
+    /// The passwords the run knows for `jids` (the CSV's are the rows' own): the journal's,
+    /// taken over from the report or generated.
+    func journalPasswords() throws -> [String: String] {
+        var out: [String: String] = [:]
+        for e in try journal.entries() { if let p = e.generatedPassword { out[e.jid] = p } }
+        return out
     }
 
     /// Works through `plan`, reaching each domain's server through `endpoint`, telling `events`
@@ -116,13 +142,14 @@ public final class BatchRun {
         let entries = try journal.entries()
         let finished = entries.allSatisfy { $0.status.isFinal && !RosterPhase.State.isUnfinished($0.roster) }
         try journal.setFinished(finished)
-        let includePasswords = configuration.generatePasswords || configuration.invite || entries.contains { $0.generatedPassword != nil }
+        let includePasswords = configuration.generatePasswords || configuration.invite || !carried.isEmpty
+            || entries.contains { $0.generatedPassword != nil }
         var result = Finish(entries: entries, finished: finished, reportHasPasswords: includePasswords)
         guard let reportPath else { return result }
         let people = ReportPeople(rows: sheet.rows, columns: sheet.columns)
         do {
             try SecureFile.writeSecret(BatchReport.csv(entries, includePasswords: includePasswords, invites: configuration.invite,
-                                                       people: people), to: reportPath)
+                                                       people: people, carried: carried), to: reportPath)
             try BatchReport.syncDirectory(of: reportPath)
         } catch {
             result.reportFailure = error

@@ -131,7 +131,8 @@ final class LoginPhase: @unchecked Sendable {
             }
             defer { connection.close() }
             let (profile, problem, note) = try applyProfile(item.row, on: connection)
-            return outcome(item, .created, error: problem, profile: profile, note: note)
+            let notes = [BatchPlan.recreatedNote(item), note].compactMap { $0 }
+            return outcome(item, .created, error: problem, profile: profile, note: notes.isEmpty ? nil : notes.joined(separator: "; "))
         case .delete:
             let attempt = try login(user, password)
             guard case .connected(let connection) = attempt else {

@@ -85,6 +85,10 @@ final class RosterPhase: @unchecked Sendable {
         var row: BatchRow
         var password: String
         var contacts: [RosterItem]
+        /// Contacts to take out of the roster (removing an item cancels both subscriptions).
+        var remove: [JID]
+        /// Empty the roster first (every item removed), then make it.
+        var reset = false
         /// `RosterMemory.digest` of all the row's contacts (whether or not they take part).
         var digest: String
     }
@@ -101,6 +105,10 @@ final class RosterPhase: @unchecked Sendable {
         for (line, row) in plan.rosterRows {
             guard let entry = entries[line], RosterPhase.accountStatuses.contains(entry.status),
                   let password = row.password ?? entry.generatedPassword else { continue }
+            // sync never touches an account it did not create (one that turned out to exist).
+            if let allowed = plan.rosterAccounts, !allowed.contains(row.jid), ![.created, .registered].contains(entry.status) {
+                continue
+            }
             passwords[row.jid] = password
         }
         // Accounts made by this run: their contacts' rosters change even where the CSV did not.
@@ -113,7 +121,10 @@ final class RosterPhase: @unchecked Sendable {
             let state = State(rawValue: entry.roster ?? "")
             guard state == .pending || state == .requested else { continue }
             guard passwords[row.jid] != nil else {
-                if RosterPhase.accountStatuses.contains(entry.status) {
+                if let allowed = plan.rosterAccounts, !allowed.contains(row.jid), RosterPhase.accountStatuses.contains(entry.status) {
+                    // sync: an account that existed before is left as it is, which is no failure.
+                    settled.append((line, State.unchanged.rawValue, nil))
+                } else if RosterPhase.accountStatuses.contains(entry.status) {
                     settled.append((line, State.failed.rawValue, "roster not set: the account's password is unknown to this batch"))
                 } else if entry.status.isFinal && !(entry.status == .failed && entry.retryable) {
                     settled.append((line, State.failed.rawValue, nil))  // the row's own failure says why
@@ -134,12 +145,17 @@ final class RosterPhase: @unchecked Sendable {
         func job(_ row: BatchRow) -> Job {
             let all = plan.roster.contacts[row.line] ?? []
             return Job(row: row, password: passwords[row.jid] ?? "", contacts: all.filter { passwords[$0.jid] != nil },
+                       remove: plan.rosterRemovals[row.line] ?? [], reset: plan.rosterResets.contains(row.line),
                        digest: RosterMemory.digest(all))
         }
         // Accounts new in this run go first: the others' first passes then find their requests
         // waiting and approve them at once.
         firstPass = firstPass.filter { new.contains($0.row.jid) } + firstPass.filter { !new.contains($0.row.jid) }
-        if try run(firstPass, approving: false) == .interrupted { return .interrupted }
+        // Rosters emptied first go before all others: a removal cancels the subscriptions both
+        // ways, which must not meet a contact's fresh request.
+        let resets = firstPass.filter(\.reset)
+        if !resets.isEmpty, try run(resets, approving: false) == .interrupted { return .interrupted }
+        if try run(firstPass.filter { !$0.reset }, approving: false) == .interrupted { return .interrupted }
         // The second pass: every account whose first pass went through, and each account whose
         // roster is done (earlier, or left as it was) that this run's first pass sent a request.
         // An account whose first pass failed (a refused password) sent no request, so nobody
@@ -236,6 +252,21 @@ final class RosterPhase: @unchecked Sendable {
         var asking: [JID] = []
         var approved: Set<JID> = []
         var complete = true
+        if job.reset && !approving {
+            // RFC 6121 §2.5 for every item: an empty roster without subscriptions to build on.
+            for jid in present.keys.sorted(by: { $0.description < $1.description }) {
+                let iq = RosterService.removeIq(jid, id: connection.makeID())
+                sets.insert(iq.id)
+                stanzas.append(iq.element)
+            }
+            present = [:]
+        }
+        for gone in job.remove where present[gone] != nil {
+            // RFC 6121 §2.5: subscription='remove' deletes the item and cancels both subscriptions.
+            let iq = RosterService.removeIq(gone, id: connection.makeID())
+            sets.insert(iq.id)
+            stanzas.append(iq.element)
+        }
         for contact in job.contacts {
             let item = present[contact.jid]
             if item == nil || item?.name != contact.name || item?.groups != contact.groups {

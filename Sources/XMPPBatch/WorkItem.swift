@@ -13,7 +13,7 @@ enum RowPasswordOrigin: Sendable, Equatable {
 
 /// A row the engines work on: the validated row, its password, and what this run knows of it.
 struct WorkItem: Sendable {
-    let row: BatchRow
+    var row: BatchRow
     /// The password to register or log in with (from the CSV or the journal); nil until a
     /// generated one is made, just before the row's first registration is sent.
     var password: String?

@@ -35,6 +35,13 @@ public enum AdminService {
         return outcome(of: answer, command)
     }
 
+    /// Whether the server of `domain` lists `command` for this administrator (XEP-0050 §2.2):
+    /// Prosody 13 lists disable-user, Prosody 0.12 and ejabberd do not.
+    public static func offers(_ command: ServiceAdministration.Command, domain: String,
+                              on channel: any StanzaChannel) throws(AdHocError) -> Bool {
+        try AdHocService.commands(on: channel, at: try? JID(domain)).contains { $0.node == command.node }
+    }
+
     /// The outcome a completed answer means (error notes that say neither are `failed` before this).
     public static func outcome(of answer: AdHocCommand, _ command: ServiceAdministration.Command) -> Outcome {
         // Prosody completes the commands that take a list of accounts, naming those it could not

@@ -55,10 +55,15 @@ public enum RosterService {
         try connection.request(setIq(item, id: connection.makeID()))
     }
 
+    /// The roster set that removes `jid` (subscription='remove').
+    public static func removeIq(_ jid: JID, id: String) -> Iq {
+        Iq(type: .set, id: id, payload: RosterQuery.remove(jid))
+    }
+
     /// Removes `jid` from the roster; the server also cancels subscriptions both ways (RFC 6121 §2.5).
     /// A contact that is not in the roster is `item-not-found`.
     public static func remove(_ jid: JID, on connection: any StanzaChannel) throws(ConnectionError) {
-        try connection.request(Iq(type: .set, id: connection.makeID(), payload: RosterQuery.remove(jid)))
+        try connection.request(removeIq(jid, id: connection.makeID()))
     }
 
     /// The push in `iq`, if it is a legitimate roster push for `account` (RFC 6121 §2.1.6: a set

@@ -121,6 +121,24 @@ final class AdminBatchEndToEndTests: XCTestCase {
     /// The administrator logged in with --server and --ca-file; a batch --admin given neither
     /// reaches the server xmpp-login remembered for the administrator's domain (it went to
     /// DOMAIN:5222 and exited 6, issue 27), for the administrator's streams and the rows' log-ins.
+    /// Issue 29: a row kept after delete --admin is not created again silently with the old
+    /// password: the row says so, on stderr and in the report.
+    func testARowDeletedSinceTheReportSaysItIsCreatedAgain() throws {
+        let admin = try AdminServer.require()
+        let t = try admin.adminRunner()
+        let tag = String(ToolRunner.username("").prefix(5))
+        let users = (0..<2).map { "rc\(tag)\($0)@\(admin.server.domain)" }
+        let csv = try write(t, "again.csv", Array(("jid\n" + users.joined(separator: "\n") + "\n").utf8))
+        let report = t.home + "/again-report.csv"
+        let args = ["batch", csv, "--admin", "--generate-passwords", "--report", report] + t.serverArgs
+        XCTAssertEqual(try t.run("xmpp-register", args).status, 0)
+        XCTAssertEqual(try t.run("xmpp-register", ["delete", users[0], "--admin", "--yes"] + t.serverArgs).status, 0)
+        let again = try t.run("xmpp-register", args)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.contains("line 2: \(users[0]): created (created again with the password the report kept"), again.stderr)
+        XCTAssertEqual(try statuses(report), [2: "created", 3: "exists"])
+    }
+
     func testAdminBatchUsesTheAdministratorsRememberedServer() throws {
         let admin = try AdminServer.require()
         let t = try admin.adminRunner()  // xmpp-login boss@localhost --server 127.0.0.1:PORT --ca-file CA

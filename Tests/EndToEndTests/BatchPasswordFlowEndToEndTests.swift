@@ -115,8 +115,9 @@ final class BatchPasswordFlowEndToEndTests: XCTestCase {
         }
     }
 
-    /// A report that holds passwords of other accounts is not overwritten by another batch.
-    func testAReportWithOtherAccountsPasswordsIsNotOverwritten() throws {
+    /// A report that holds passwords of accounts the next batch does not list keeps them: the
+    /// second batch's report holds both accounts' passwords (issue 29: a removed row).
+    func testAReportKeepsThePasswordsOfRowsNoLongerListed() throws {
         let t = try ToolRunner(server: try TestServer.require())
         let report = t.home + "/shared-report.csv"
         let one = t.home + "/one.csv", two = t.home + "/two.csv"
@@ -124,12 +125,13 @@ final class BatchPasswordFlowEndToEndTests: XCTestCase {
         try writeCSV(two, [ToolRunner.username("rb")])
         let base = ["--domain", t.server.domain, "--generate-passwords", "--report", report] + t.serverArgs
         XCTAssertEqual(try t.run("xmpp-register", ["batch", one] + base).status, 0)
-        let before = try String(contentsOfFile: report, encoding: .utf8)
-        let refused = try t.run("xmpp-register", ["batch", two] + base)
-        XCTAssertEqual(refused.status, 2, refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("\(report) holds the passwords of 1 account this batch does not list"), refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("give another --report FILE, or move \(report) away first"), refused.stderr)
-        XCTAssertEqual(try String(contentsOfFile: report, encoding: .utf8), before, "the report is untouched")
+        let before = passwords(try Self.report(report))
+        let second = try t.run("xmpp-register", ["batch", two] + base)
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let after = try Self.report(report)
+        for (jid, password) in before { XCTAssertEqual(passwords(after)[jid], password, "\(jid)'s password is kept") }
+        XCTAssertEqual(after.filter { $0["status"] == "kept" }.count, before.count)
+        XCTAssertEqual(after.filter { $0["status"] == "created" }.count, 1)
     }
 
     /// An account that exists but is not this batch's: no password is invented for it.

@@ -61,16 +61,7 @@ final class LDIFBatchEndToEndTests: XCTestCase {
         let tag = String(ToolRunner.username("").prefix(6))
         let domain = admin.server.domain
 
-        // Into the directory, as an administrator would keep them (inetOrgPerson, jpegPhoto binary).
-        var ldif = ""
-        for p in Self.people {
-            ldif += "dn: uid=ld\(tag)\(p.name),\(directory.people)\nobjectClass: inetOrgPerson\nuid: ld\(tag)\(p.name)\n"
-            ldif += "cn:: \(Data(p.fullname.utf8).base64EncodedString())\nsn: \(p.name)\n"
-            ldif += p.groups.map { "ou: \($0)\n" }.joined()
-            if let photo = p.photo { ldif += "jpegPhoto:: \(Self.jpegs[photo].base64EncodedString())\n" }
-            ldif += "\n"
-        }
-        try directory.add(ldif)
+        try directory.add(Self.ldif(tag: tag, prefix: "ld", directory: directory))
 
         // The directory piped into the batch, as the man page shows it.
         let report = t.home + "/ldif-report.csv"
@@ -84,14 +75,7 @@ final class LDIFBatchEndToEndTests: XCTestCase {
         let ldifRows = try BatchEndToEndTests.rows(fromLDIF)
 
         // The same people as a CSV, the photos as files next to it.
-        var csv = "username,fullname,avatar,groups\n"
-        for (i, photo) in Self.jpegs.enumerated() { try photo.write(to: URL(fileURLWithPath: t.home + "/photo\(i).jpg")) }
-        for p in Self.people {
-            let groups = p.groups.joined(separator: ";")
-            csv += "cs\(tag)\(p.name),\(p.fullname),\(p.photo.map { "photo\($0).jpg" } ?? ""),\(groups)\n"
-        }
-        let csvPath = t.home + "/people.csv"
-        try Data(csv.utf8).write(to: URL(fileURLWithPath: csvPath))
+        let csvPath = try Self.writeCSV(t, tag: tag, prefix: "cs")
         let fromCSV = try t.run("xmpp-register", ["batch", csvPath, "--domain", domain, "--admin", "--generate-passwords",
                                                   "--report", t.home + "/csv-report.csv", "--json"] + t.serverArgs, timeout: 120)
         XCTAssertEqual(fromCSV.status, 0, fromCSV.stderr)
@@ -109,17 +93,49 @@ final class LDIFBatchEndToEndTests: XCTestCase {
         XCTAssertEqual(summary(ldifRows, "ld"), summary(csvRows, "cs"))
         XCTAssertEqual(Set(summary(ldifRows, "ld").values), ["created applied"])
 
-        // The same vCard names and the same avatars, account by account.
+        try Self.assertSameProfiles(t, t, tag: tag)
+    }
+
+    /// The people as inetOrgPerson entries under ou=People, uid PREFIX+tag+name, jpegPhoto binary.
+    private static func ldif(tag: String, prefix: String, directory: LDAPDirectory) -> String {
+        var ldif = ""
+        for p in people {
+            ldif += "dn: uid=\(prefix)\(tag)\(p.name),\(directory.people)\nobjectClass: inetOrgPerson\nuid: \(prefix)\(tag)\(p.name)\n"
+            ldif += "cn:: \(Data(p.fullname.utf8).base64EncodedString())\nsn: \(p.name)\n"
+            ldif += p.groups.map { "ou: \($0)\n" }.joined()
+            if let photo = p.photo { ldif += "jpegPhoto:: \(jpegs[photo].base64EncodedString())\n" }
+            ldif += "\n"
+        }
+        return ldif
+    }
+
+    /// The people as a CSV in `t`'s home (user names PREFIX+tag+name), the photos as files beside it.
+    private static func writeCSV(_ t: ToolRunner, tag: String, prefix: String) throws -> String {
+        var csv = "username,fullname,avatar,groups\n"
+        for (i, photo) in jpegs.enumerated() { try photo.write(to: URL(fileURLWithPath: t.home + "/photo\(i).jpg")) }
+        for p in people {
+            let groups = p.groups.joined(separator: ";")
+            csv += "\(prefix)\(tag)\(p.name),\(p.fullname),\(p.photo.map { "photo\($0).jpg" } ?? ""),\(groups)\n"
+        }
+        let csvPath = t.home + "/people-\(prefix).csv"
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: csvPath))
+        return csvPath
+    }
+
+    /// The directory's accounts (ld…, read with `ld`'s home) have the vCard names and avatars of
+    /// the CSV's (cs…, with `cs`'s home), account by account.
+    private static func assertSameProfiles(_ ld: ToolRunner, _ cs: ToolRunner, tag: String,
+                                           fullnames: [String: String] = [:]) throws {
         var avatarHashes: [String: String] = [:]
-        for p in Self.people {
-            let ld = t.jid("ld\(tag)\(p.name)"), cs = t.jid("cs\(tag)\(p.name)")
-            let cards = try [ld, cs].map { jid in
+        for p in people {
+            let pair = [(ld, ld.jid("ld\(tag)\(p.name)")), (cs, cs.jid("cs\(tag)\(p.name)"))]
+            let cards = try pair.map { t, jid in
                 let r = try t.run("xmpp-vcard", ["get", jid, "--json"] + t.serverArgs)
                 XCTAssertEqual(r.status, 0, r.stderr)
                 return try XCTUnwrap(try ToolRunner.json(r) as? [String: Any])["fullname"] as? String
             }
-            XCTAssertEqual(cards, [p.fullname, p.fullname], p.name)
-            let avatars = try [ld, cs].map { jid in
+            XCTAssertEqual(cards, [fullnames[p.name] ?? p.fullname, p.fullname], p.name)
+            let avatars = try pair.map { t, jid in
                 let r = try t.run("xmpp-avatar", ["info", jid, "--json"] + t.serverArgs)
                 let hash = r.status == 0 ? (try? ToolRunner.json(r) as? [String: Any])?["hash"] as? String : nil
                 return "\(r.status) \(hash ?? "no hash")"
@@ -132,8 +148,49 @@ final class LDIFBatchEndToEndTests: XCTestCase {
         XCTAssertNotEqual(avatarHashes["ann"], avatarHashes["bo"])
     }
 
-    // SYNC HOOK (issue 29 items 1, 2, 4 are on branch `sync`, not on main yet): once
-    // `xmpp-register sync` is merged, add `testSyncFromTheDirectoryGivesTheCSVsAccounts` here: the
-    // same people loaded with `LDAPDirectory.add`, piped as `searchCommand(…) | xmpp-register sync -
-    // --format ldif --map … --admin`, compared with a sync of the same CSV as above.
+    /// `ldapsearch -LLL … | xmpp-register sync - --format ldif --map … --admin`: the directory
+    /// keeps XMPP in step. The first sync gives the accounts, names and avatars a sync of the same
+    /// people as a CSV gives; the same directory again plans nothing; a name changed in the
+    /// directory is one field of one account.
+    func testSyncFromTheDirectoryGivesTheCSVsAccounts() throws {
+        let directory = try LDAPDirectory.require()
+        let admin = try AdminServer.require()
+        let ld = try admin.adminRunner(), cs = try admin.adminRunner()  // two homes: two sync states
+        let tag = String(ToolRunner.username("").prefix(6))
+        let domain = admin.server.domain
+        try directory.add(Self.ldif(tag: tag, prefix: "ld", directory: directory))
+        func sync(_ extra: String) throws -> RunResult {
+            let pipeline = [
+                directory.searchCommand("(&(objectClass=inetOrgPerson)(uid=ld\(tag)*))"),
+                "| '\(Paths.binaries)/xmpp-register' sync - --format ldif --map uid=username,cn=fullname,jpegPhoto=avatar,ou=groups",
+                "--domain \(domain) --admin --report '\(ld.home)/sync-report.csv' \(extra)",
+            ].joined(separator: " ") + " " + ld.serverArgs.map { "'\($0)'" }.joined(separator: " ")
+            return try Shell.run(["/bin/bash", "-c", pipeline], environment: ld.environment, timeout: 120)
+        }
+        let first = try sync("")
+        XCTAssertEqual(first.status, 13, first.stderr)
+        let csv = try Self.writeCSV(cs, tag: tag, prefix: "cs")
+        let fromCSV = try cs.run("xmpp-register", ["sync", csv, "--domain", domain, "--admin", "--report", cs.home + "/r.csv"] + cs.serverArgs,
+                                 timeout: 120)
+        XCTAssertEqual(fromCSV.status, 13, fromCSV.stderr)
+        try Self.assertSameProfiles(ld, cs, tag: tag)
+
+        let again = try sync("--dry-run --json")
+        XCTAssertEqual(again.status, 0, again.stderr + again.stdout)
+        XCTAssertTrue(again.stdout.contains("\"changes\":false"), again.stdout)
+
+        let renamed = "Bo Renamed"
+        let change = "dn: uid=ld\(tag)bo,\(directory.people)\nchangetype: modify\nreplace: cn\ncn: \(renamed)\n"
+        let modified = try Shell.run(["/usr/bin/env", "ldapmodify", "-x", "-H", directory.uri, "-D", directory.rootDN,
+                                      "-y", directory.rootPasswordFile], stdin: Data(change.utf8), timeout: 30)
+        XCTAssertEqual(modified.status, 0, modified.stderr)
+        let plan = try sync("--dry-run --json")
+        XCTAssertEqual(plan.status, 13, plan.stderr)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
+        let profiles = json["profile"] as? [[String: Any]] ?? []
+        XCTAssertEqual(profiles.compactMap { $0["jid"] as? String }, [ld.jid("ld\(tag)bo")], plan.stdout)
+        XCTAssertEqual(((profiles.first?["fields"] as? [[String: Any]])?.first)?["to"] as? String, renamed)
+        XCTAssertEqual(try sync("").status, 13)
+        try Self.assertSameProfiles(ld, cs, tag: tag, fullnames: ["bo": renamed])
+    }
 }

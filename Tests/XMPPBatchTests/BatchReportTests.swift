@@ -71,12 +71,14 @@ final class BatchReportTests: XCTestCase {
             XCTAssertTrue((error as? BatchError)?.description.contains("\(path) exists and is not a batch report") ?? false)
         }
         let checked: [CheckedRow] = [.valid(BatchRow(line: 2, jid: try JID("a@x"), password: nil, newPassword: nil, profile: ProfileColumns()))]
-        XCTAssertNoThrow(try BatchReport.refuseForeignPasswords(["a@x": "pa"], rows: checked, report: path))
-        XCTAssertThrowsError(try BatchReport.refuseForeignPasswords(["a@x": "pa", "z@x": "pz"], rows: checked, report: path)) { error in
-            XCTAssertEqual((error as? BatchError)?.description,
-                           "\(path) holds the passwords of 1 account this batch does not list (z@x); rewriting it would lose them: "
-                           + "give another --report FILE, or move \(path) away first")
-        }
+        XCTAssertEqual(BatchReport.unlisted(["a@x": "pa"], rows: checked), [:])
+        XCTAssertEqual(BatchReport.unlisted(["a@x": "pa", "z@x": "pz"], rows: checked), ["z@x": "pz"],
+                       "a removed row's password is carried, not refused")
+        // The carried password is written again, as a row of its own, and read back.
+        let entries = [JournalEntry(line: 2, jid: "a@x", status: .exists, generatedPassword: "pa", passwordKept: true)]
+        try Data(BatchReport.csv(entries, includePasswords: true, carried: ["z@x": "pz"])).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(try BatchReport.knownPasswords(at: path), ["a@x": "pa", "z@x": "pz"])
+        XCTAssertTrue(try String(contentsOfFile: path, encoding: .utf8).contains(",z@x,kept,"))
     }
 
     /// Issue 27 item 5: passwd --admin --report puts the administrator's new password into the

@@ -35,6 +35,34 @@ final class JournalTests: XCTestCase {
         XCTAssertEqual(mode & 0o777, 0o600)
     }
 
+    /// `xmpp-register sync`, which has no --resume: the same run continues, a finished one is
+    /// replaced, and an unfinished one of another plan is refused.
+    func testContinueUnfinishedResumesReplacesOrRefuses() throws {
+        do {
+            let journal = try BatchJournal(path: path, identity: "sync-1", start: .continueUnfinished)
+            XCTAssertFalse(journal.resumed, "no journal yet: a new one")
+            try journal.insert([JournalEntry(line: 2, jid: "a@example.org", status: .pending)])
+        }
+        do {
+            let journal = try BatchJournal(path: path, identity: "sync-1", start: .continueUnfinished)
+            XCTAssertTrue(journal.resumed, "the same unfinished run continues")
+            XCTAssertEqual(try journal.entries().map(\.jid), ["a@example.org"])
+            // The server acted on it: an unfinished run that did nothing there would be replaced.
+            try journal.record([JournalUpdate(line: 2, status: .created)])
+        }
+        XCTAssertThrowsError(try BatchJournal(path: path, identity: "sync-2", start: .continueUnfinished)) { error in
+            guard case .mismatch = error as? JournalError else { return XCTFail("\(error)") }
+        }
+        do {
+            let journal = try BatchJournal(path: path, identity: "sync-1", start: .continueUnfinished)
+            try journal.record([JournalUpdate(line: 2, status: .created)])
+            try journal.setFinished(true)
+        }
+        let next = try BatchJournal(path: path, identity: "sync-2", start: .continueUnfinished)
+        XCTAssertFalse(next.resumed, "a finished run is replaced by the next")
+        XCTAssertEqual(try next.entries(), [])
+    }
+
     func testSentThenRecordedSurvivesReopenAndResumes() throws {
         do {
             let journal = try BatchJournal(path: path, identity: "id-1", start: .fresh)

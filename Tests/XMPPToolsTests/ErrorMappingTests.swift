@@ -87,7 +87,7 @@ final class ErrorMappingTests: XCTestCase {
         XCTAssertEqual(code(BatchError.badHeader("line 1: …")), .badInput)
         XCTAssertEqual(code(BatchError.usernameNeedsDomain), .usage)
         XCTAssertEqual(code(BatchError.notAReport(path: "/r.csv", reason: "no jid column")), .usage)
-        XCTAssertEqual(code(BatchError.foreignPasswords(report: "/r.csv", accounts: ["z@x"])), .usage)
+        XCTAssertEqual(code(BatchError.syncState("cannot write the sync state")), .failed)
         XCTAssertEqual(code(BatchError.unreadableReport(path: "/r.csv", reason: "EACCES")), .failed)
         XCTAssertEqual(code(BatchError.journalLacksLine(7)), .failed)
         XCTAssertEqual(code(BatchError.noProgress(seconds: 120, reason: "throttled", throttled: true)), .registrationThrottled)
@@ -101,7 +101,7 @@ final class ErrorMappingTests: XCTestCase {
     }
 
     func testExitCodesAreTheDocumentedNumbers() {
-        XCTAssertEqual(ExitCode.allCases.map(\.rawValue), Array(0...12) + [130, 143])
+        XCTAssertEqual(ExitCode.allCases.map(\.rawValue), Array(0...14) + [130, 143])
     }
 
     func testUnreachableServerSuggestsServerOption() {

@@ -15,6 +15,15 @@ work with the fewest stanzas (three per account and contact, nothing read back).
 Columns: wall time, client CPU (wait4 of the contender) and server CPU (utime+stime of the
 server's process from /proc/PID/stat over the step).
 
+sync, instance 3 (every run `xmpp-register sync --admin --report`; XT_BENCH_SYNC=0 leaves it out):
+  sync: accounts     the school without its roster columns, as the first sync of an empty state
+  sync: rosters      the whole CSV: the roster phase (with XT_BENCH_SEED=1 on Prosody, the rosters
+                     are seeded instead, and sync's state is told so, as a finished sync leaves it)
+  sync: no change    the whole CSV again: the plan is empty, nothing is sent
+  sync: one pupil    the CSV with one more pupil in class 1: its account, its roster, its class's
+                     and the teachers'
+XT_BENCH_ONLY=sync runs only the sync rows.
+
 With XT_BENCH_SEED=1 (Prosody kinds only), the rosters are written as Prosody's roster files
 once the accounts exist (every pair `both`, as a finished roster phase leaves them), and
 "rosters" is the batch finding them in place; the re-run figures then need no hour-long roster
@@ -110,7 +119,7 @@ def step(server, argv, name):
     wall = time.perf_counter() - start
     err = p.stderr.read()
     code = os.waitstatus_to_exitcode(status)
-    if code != 0:
+    if code != 0 and not (code == 13 and name.startswith("sync")):  # sync's 13: changes made
         print(f"bench: {name} exited {code}: {err.strip()[-2000:]}", file=sys.stderr)
     return wall, usage.ru_utime + usage.ru_stime, process_cpu(server["XT_PID"]) - before, code
 
@@ -119,6 +128,24 @@ def batch(server, csv, report):
     return [f"{bin_dir}/xmpp-register", "-a", "boss@localhost", "batch", csv, "--admin", "--generate-passwords",
             "--report", report, "--jobs", jobs, "-q", "--server", f"127.0.0.1:{server['XT_PORT']}",
             "--ca-file", server["XT_CA_FILE"]]
+
+
+def sync(server, csv, report):
+    return [f"{bin_dir}/xmpp-register", "-a", "boss@localhost", "sync", csv, "--admin", "--report", report,
+            "--jobs", jobs, "-q", "--server", f"127.0.0.1:{server['XT_PORT']}", "--ca-file", server["XT_CA_FILE"]]
+
+
+def seed_sync_state(path):
+    """Tells sync's state that every roster of the school is made, as a finished sync records it."""
+    import json
+    state_file = os.path.join(work, "state", "xmpp-tools", "sync", "localhost.json")
+    with open(state_file, encoding="utf-8") as f:
+        state = json.load(f)
+    for jid, contacts in school_rosters(path).items():
+        state["accounts"][jid]["contacts"] = [{"jid": other, "name": row["fullname"], "groups": [row["groups"]]}
+                                              for other, row in contacts.items()]
+    with open(state_file, "w", encoding="utf-8") as f:
+        json.dump(state, f)
 
 
 class LoginProbe(threading.Thread):
@@ -144,8 +171,12 @@ class LoginProbe(threading.Thread):
 
 
 rows = []
-ours = start_server()
+probe = None
+only_sync = os.environ.get("XT_BENCH_ONLY") == "sync"
+ours = start_server() if not only_sync else None
 try:
+    if only_sync:
+        raise StopIteration
     report = os.path.join(work, "ours-report.csv")
     rows.append(("ours: accounts", *step(ours, batch(ours, csv_file("accounts.csv", rosters=False), report), "accounts")))
     seeded = os.environ.get("XT_BENCH_SEED") == "1" and kind.startswith("prosody")
@@ -158,9 +189,34 @@ try:
     probe.join()
     rows.append(("ours: one more pupil", *step(ours, batch(ours, csv_file("more.csv", extra=1), report), "one more")))
     rows.append(("ours: no change", *step(ours, batch(ours, csv_file("more.csv", extra=1), report), "no change")))
+except StopIteration:
+    pass
 finally:
-    sh(f"{root}/scripts/test-server", "stop", ours["XT_DIR"])
-if os.environ.get("XT_BENCH_RAW", "1") == "1":
+    if ours:
+        sh(f"{root}/scripts/test-server", "stop", ours["XT_DIR"])
+if os.environ.get("XT_BENCH_SYNC", "1") == "1":
+    mine = start_server()
+    try:
+        report = os.path.join(work, "sync-report.csv")
+        rows.append(("sync: accounts", *step(mine, sync(mine, csv_file("sync-accounts.csv", rosters=False), report), "sync accounts")))
+        school = csv_file("sync-school.csv")
+        if os.environ.get("XT_BENCH_SEED") == "1" and kind.startswith("prosody"):
+            seed_prosody(mine, school)
+            seed_sync_state(school)
+        else:
+            rows.append(("sync: rosters", *step(mine, sync(mine, school, report), "sync rosters")))
+        rows.append(("sync: no change", *step(mine, sync(mine, school, report), "sync no change")))
+        more = csv_file("sync-more.csv", extra=1)
+        if os.environ.get("XT_BENCH_PLAN") == "1":  # what the one-pupil sync plans, on stderr
+            import json
+            planned = json.loads(subprocess.run(sync(mine, more, report) + ["--dry-run", "--json"], env=env,
+                                                capture_output=True, text=True).stdout)
+            print("bench: one-pupil plan: " + ", ".join(f"{k} {len(planned[k])}" for k in ("create", "profile", "roster", "leavers")),
+                  file=sys.stderr)
+        rows.append(("sync: one pupil", *step(mine, sync(mine, more, report), "sync one pupil")))
+    finally:
+        sh(f"{root}/scripts/test-server", "stop", mine["XT_DIR"])
+if os.environ.get("XT_BENCH_RAW", "1") == "1" and not only_sync:
     raw = start_server()
     try:
         report = os.path.join(work, "raw-report.csv")
@@ -176,7 +232,7 @@ print(f"{kind} --defaults, {n} accounts ({classes} classes of {pupils}, {teacher
 print(f"{'step':<24} {'wall s':>8} {'client CPU s':>13} {'server CPU s':>13} {'exit':>5}")
 for name, wall, client, server, code in rows:
     print(f"{name:<24} {wall:>8.1f} {client:>13.1f} {server:>13.1f} {code:>5}")
-if probe.times:
+if probe and probe.times:
     ordered = sorted(probe.times)
     print(f"log-ins by another account during 'rosters': {len(probe.times)}, {probe.failures} failed, "
           f"median {ordered[len(ordered) // 2]:.2f} s, longest {ordered[-1]:.2f} s")

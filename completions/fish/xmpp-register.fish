@@ -15,11 +15,11 @@ function __xmpp_register_position
             switch $token
                 case --
                     set ended 1
-                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --report-by-group --domain --shard --format --map --for
+                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --report-by-group --domain --shard --format --map --prune --max-removals --for
                     set skip 1
             end
         else if test -z "$cmd"
-            if contains -- $token create form passwd delete disable enable batch shared-groups
+            if contains -- $token create form passwd delete disable enable batch sync shared-groups
                 set cmd $token
             else
                 set cmd create
@@ -125,6 +125,17 @@ complete -c xmpp-register -n '__xmpp_register_at batch +0' -l shared-groups -d '
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l format -x -a 'csv ldif' -d 'The input\'s format: csv or ldif (default: ldif when FILE ends in .ldif or its first line, comments aside, starts with dn: or version:; else csv).'
 complete -c xmpp-register -n '__xmpp_register_at batch +0' -l map -x -d 'Which LDIF attribute fills which column: without it, inetOrgPerson\'s uid=username, displayName=fullname, cn=fullname, mail=email, jpegPhoto=avatar, ou=groups.'
 complete -c xmpp-register -n '__xmpp_register_at batch 0' -x -a '(__xmpp_register_files csv CSV ldif LDIF)'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l admin -d 'Use the logged-in administrator\'s XEP-0133 commands (required: sync creates, disables and deletes with them).'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l report -x -a '(__xmpp_register_files csv CSV)' -d 'The report of the managed accounts and their passwords (mode 0600, atomic); required to apply.'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l dry-run -d 'Print the plan and stop; nothing is changed or written.'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l prune -x -a 'disable delete' -d 'What happens to accounts that left the file (default disable, where the server offers it).'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l yes -d 'Apply a plan that removes more accounts than --max-removals.'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l max-removals -x -d 'Accounts a plan may disable or delete without --yes (default: 10% of the managed ones, at least 5).'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l domain -x -d 'Domain for a username column and for JIDs written without @.'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l jobs -x -d 'Streams at once (default 4).'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l format -x -a 'csv ldif' -d 'The input\'s format: csv or ldif (default: ldif when FILE ends in .ldif or its first line, comments aside, starts with dn: or version:; else csv).'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l map -x -d 'Which LDIF attribute fills which column: without it, inetOrgPerson\'s uid=username, displayName=fullname, cn=fullname, mail=email, jpegPhoto=avatar, ou=groups.'
+complete -c xmpp-register -n '__xmpp_register_at sync 0' -x -a '(__xmpp_register_files csv CSV ldif LDIF)'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l for -x -a 'prosody ejabberd' -d 'prosody (a groups file for mod_groups) or ejabberd (an ejabberdctl script for mod_shared_roster).'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l format -x -a 'csv ldif' -d 'The input\'s format: csv or ldif (default: ldif when FILE ends in .ldif or its first line, comments aside, starts with dn: or version:; else csv).'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l domain -x -d 'Domain for a username column and for JIDs written without @.'
@@ -136,4 +147,5 @@ complete -c xmpp-register -n '__xmpp_register_at "" 0' -a delete -d 'Delete the 
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a disable -d 'Disable an account as the server\'s administrator: it can no longer log in (XEP-0133 disable-user).'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a enable -d 'Re-enable an account that was disabled, as the server\'s administrator (XEP-0133 reenable-user).'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a batch -d 'Create, delete or re-password many accounts listed in a CSV or LDIF file.'
+complete -c xmpp-register -n '__xmpp_register_at "" 0' -a sync -d 'Make the server\'s managed accounts, profiles and rosters what a CSV file says: plan, then apply.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a shared-groups -d 'Write a batch CSV\'s rosters as the server\'s shared roster groups.'

@@ -13,6 +13,9 @@ public final class BatchJournal {
         case fresh
         /// Continue the recorded run (a missing journal starts a new one).
         case resume
+        /// Continue an unfinished run of the same identity; replace a finished one; refuse an
+        /// unfinished one of another identity (`xmpp-register sync`, which has no --resume).
+        case continueUnfinished
     }
 
     /// The SQLite file.
@@ -46,7 +49,10 @@ public final class BatchJournal {
                 // rather than blocking the corrected run.
                 // (The same batch's unfinished run is simply resumed: --resume says so.)
                 let untouched = !finished && recorded != identity && BatchJournal.serverUntouched(existing)
+                var start = start
+                if start == .continueUnfinished { start = finished ? .fresh : .resume }
                 switch start {
+                case .continueUnfinished: break
                 case .resume:
                     // The same rows created by the administrator's commands instead of in-band (or
                     // back): the engines take over a run of either (a row left sent is checked by

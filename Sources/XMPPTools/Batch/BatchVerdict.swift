@@ -19,10 +19,12 @@ struct BatchVerdict {
     var reportProblem: String? = nil
     /// The server did nothing for the run's journal (no account created or changed, no password kept).
     var journalUntouched = false
+    /// How the run is continued (`sync` has no --resume: running it again continues).
+    var resumeHint: String? = nil
 
     /// Throws the failure the run ended with, or prints the summary.
     func conclude(output: BatchOutput) throws(ToolFailure) {
-        let resumeHint = "; continue with --resume (journal: \(journalPath))"
+        let resumeHint = self.resumeHint ?? "; continue with --resume (journal: \(journalPath))"
         if let reportProblem, fatal != nil || end == .interrupted { output.note(reportProblem) }
         if let signal = StopSignal.pending, end == .interrupted || fatal != nil {
             let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"

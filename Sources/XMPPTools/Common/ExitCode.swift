@@ -28,6 +28,10 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     /// The account may not do this: an ad-hoc command it has no right to run, such as a XEP-0133
     /// administration command run by an account that is not an administrator of the server.
     case notPermitted = 12
+    /// `xmpp-register sync`: the plan had changes and all were applied (with --dry-run: it has changes).
+    case changesMade = 13
+    /// `xmpp-register sync`: the plan removes more accounts than the limit; nothing was sent.
+    case confirmationNeeded = 14
     /// Stopped early by SIGINT (128 + 2), as a shell reports a program Ctrl-C killed.
     case interrupted = 130
     /// Stopped early by SIGTERM (128 + 15).
@@ -53,10 +57,24 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .notPermitted:
             return "not permitted: the account may not run the server's command, for --admin and xmpp-adhoc(1) "
                 + "administration commands because it is not an administrator of that server"
+        case .changesMade:
+            return "changes made: xmpp-register sync applied a plan that had changes, all without a failure (with --dry-run: "
+                + "the plan has changes); 0 is a file already in step, 1 some change failed"
+        case .confirmationNeeded:
+            return "not confirmed: xmpp-register sync would disable or delete more managed accounts than --max-removals "
+                + "allows; nothing was sent; check the file, then run again with --yes"
         case .interrupted: return "interrupted by SIGINT (Ctrl-C) before the work was done; xmpp-register batch records where it stopped, for --resume"
         case .terminated: return "stopped by SIGTERM before the work was done; xmpp-register batch records where it stopped, for --resume"
         }
     }
+}
+
+/// An exit status that is not an error, said by the command's own output already
+/// (`xmpp-register sync`: changes made).
+public struct StatusOnly: Error, Sendable {
+    public var code: ExitCode
+
+    public init(_ code: ExitCode) { self.code = code }
 }
 
 /// A failure a command reports: one line on stderr and an exit status.

@@ -128,9 +128,12 @@ extension RegisterTool {
                     + "run's report is on disk, the passwords are wiped from the journal and live only in the report.",
                 "Running a batch again with the same --report merges: the passwords that report holds are carried over, so "
                     + "the rows created earlier keep theirs (an existing account is reported 'exists' with its password, and "
-                    + "--on-exists update logs in with it), and only new rows get new ones. A report that holds passwords of "
-                    + "accounts this batch does not list (another CSV or shard) is refused, as is a file there that is not a "
-                    + "batch report: give another --report FILE, or move the old one away first. An account that exists and "
+                    + "--on-exists update logs in with it), and only new rows get new ones. A row whose account was deleted since that report (xmpp-register "
+                    + "delete --admin) is created again with the password the report kept, and its note says so "
+                    + "(xmpp-register sync knows deletions and makes a new password). The passwords that report holds of "
+                    + "accounts this batch does not list (a row removed since, another CSV or shard) are kept: the new report "
+                    + "lists them after the CSV's rows, with status kept and no line, so no password is ever lost. A file there "
+                    + "that is not a batch report is refused: give another --report FILE, or move the old one away first. An account that exists and "
                     + "whose password neither the CSV nor that report gives is not updated (its row fails and says so).",
                 "An account that exists is reported as 'exists' (--on-exists skip, the default), counted as a failure "
                     + "(fail), or logged into with the row's password to apply its profile columns (update). The email column "
@@ -306,18 +309,11 @@ extension RegisterTool {
         /// printing each outcome once it is journaled, and ends with the report and a summary.
         func run() throws {
             var configuration = options.configuration(common: context.common)
-            configuration.reportByGroup = options.reportByGroup.map(absolute)
-            let input = try BatchInput.read(options.input, limit: CSVLimits().maxBytes)
-            configuration.directoryMap = try DirectoryMap.forInput(format: options.format, map: options.map, path: options.input, bytes: input)
-            let sheet = try BatchSheet(input: input, name: inputName, configuration: configuration, baseDirectory: baseDirectory)
+            configuration.reportByGroup = options.reportByGroup.map(source.absolute)
             let output = BatchOutput(program: env.program, json: context.common.json, quiet: context.common.quiet,
                                      showProgress: Output.stderrIsTTY && !context.common.quiet)
+            let sheet = try source.sheet(configuration: &configuration, format: options.format, map: options.map, output: output)
             let columns = sheet.columns
-            for note in sheet.notes { output.note(note) }
-            if !columns.unknown.isEmpty {
-                let named = columns.unknown.map { name in columns.suggestions[name].map { "\(name) (did you mean \($0)?)" } ?? name }
-                output.note("ignoring unknown columns: " + named.joined(separator: ", "))
-            }
             if options.sharedGroups && options.mode == .create && !columns.presentRosterColumns.isEmpty && !context.common.quiet {
                 output.note("no per-account rosters (--shared-groups): load the server's groups from "
                     + "'xmpp-register shared-groups \(options.input) --for prosody|ejabberd'")
@@ -337,15 +333,9 @@ extension RegisterTool {
 
         private var env: ToolEnvironment { context.environment }
 
-        private var inputName: String { options.input == "-" ? "standard input" : options.input }
+        private var source: BatchSheetInput { BatchSheetInput(path: options.input, environment: env) }
 
-        private var baseDirectory: String {
-            guard options.input != "-", let slash = absolute(options.input).lastIndex(of: "/") else { return env.currentDirectory }
-            let path = absolute(options.input)
-            return slash == path.startIndex ? "/" : String(path[..<slash])
-        }
-
-        private func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : env.currentDirectory + "/" + path }
+        private func absolute(_ path: String) -> String { source.absolute(path) }
 
         private func execute(_ sheet: BatchSheet, configuration: BatchConfiguration, output: BatchOutput) throws {
             let reportPath = options.report.map(absolute)

@@ -1,5 +1,6 @@
 import Arguments
 import TextFormats
+import XMPPBatch
 import XMPPServices
 
 extension RegisterTool {
@@ -15,7 +16,9 @@ extension RegisterTool {
                          "With --admin JID, the administrator logged in (the active account, or -a ADMIN) deletes the "
                          + "account JID with the server's delete-user command, without its password; a session of "
                          + "JID cached here is forgotten too. Deleting an account that does not exist succeeds with "
-                         + "a note, like rm -f (a batch reports it 'deleted', note 'no such account'). A password given for "
+                         + "a note, like rm -f (a batch reports it 'deleted', note 'no such account'). An account xmpp-register sync manages is "
+                         + "remembered as deleted, so that a sync whose file still lists it says so and creates it again "
+                         + "with a new password. A password given for "
                          + "the run (--password-file, --password-stdin, XMPP_PASSWORD) is the logged-in account's: "
                          + "the administrator's with --admin."],
             options: [yes, admin] + PasswordSource.declarations,
@@ -53,6 +56,10 @@ extension RegisterTool {
                     note = "no such account"
                 }
                 if try env.sessions.load(jid) != nil { try env.sessions.remove(jid) }
+                // An account sync manages is remembered as deleted: a row that still lists it is
+                // planned as a re-creation with a new password, never silently with the old one.
+                try SyncState.noteDeletedOutside(jid, how: "by xmpp-register delete --admin on \(SyncClock.today())",
+                                                 stateDirectory: env.paths.state)
                 if context.common.json {
                     Output.line(JSONValue.object([("jid", .string(jid.description)), ("status", .string("deleted")),
                                                   ("note", .optional(note))]).pretty)

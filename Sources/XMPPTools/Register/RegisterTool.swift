@@ -13,7 +13,8 @@ public enum RegisterTool {
                 + "xmpp-register create JID. New passwords come from --password-file, --password-stdin, "
                 + "XMPP_PASSWORD or a prompt that asks twice, never from the command line.",
         ],
-        commands: [Create.self, Form.self, Passwd.self, Delete.self, Disable.self, Enable.self, Batch.self, SharedGroupsCommand.self],
+        commands: [Create.self, Form.self, Passwd.self, Delete.self, Disable.self, Enable.self, Batch.self, Sync.self,
+                   SharedGroupsCommand.self],
         defaultCommand: Create.self,
         examples: [
             Example("xmpp-register alice@example.org --login",

@@ -71,6 +71,8 @@ public enum ToolMain {
                 environment.quiet = common.quiet
                 try handler(Invocation(command: command, environment: environment, common: common))
                 return .ok
+            } catch let status as StatusOnly {
+                return status.code
             } catch {
                 let failure = ErrorMapping.failure(for: error)
                 Output.err("\(spec.name): \(failure.message)")

@@ -16,6 +16,8 @@ public enum OperatorGuidePage {
                 .init("HANDING OUT PASSWORDS", passwords),
                 .init("RUNNING IT AGAIN", rerun),
                 .init("ROSTERS FOR GROUPS", rosters),
+                .init("KEEPING A SCHOOL IN STEP", sync),
+                .init("A SCHOOL YEAR WITH SYNC", syncYear),
                 .init("SERVERS", servers),
                 .init("EXAMPLES", examples),
                 .init("SEE ALSO", [.references(["xmpp-register(1)", "xmpp-login(1)", "xmpp-roster(1)", "xmpp-adhoc(1)",
@@ -120,8 +122,9 @@ public enum OperatorGuidePage {
                 Definition("An interrupted run", "(Ctrl-C, kill -9, a reboot) is continued with --resume: no row is "
                                + "created twice and none is skipped; a request whose answer was lost is checked by "
                                + "logging in."),
-                Definition("A different list", "with the report of another one is refused, because that report "
-                               + "holds passwords this list does not know: give each list its own --report."),
+                Definition("A row removed", "(a leaver, or another list given the same --report) loses no "
+                               + "password: the new report keeps the passwords of the accounts the list no longer "
+                               + "names, after its rows, with status kept. Still, give each list its own --report."),
             ], style: .plain),
         .paragraph(
             "--delete is idempotent as rm -f is: an account deleted before is reported 'deleted' with the "
@@ -145,6 +148,75 @@ public enum OperatorGuidePage {
                 + "of the group reaches everyone at once. Choose shared rosters for an organisation's fixed "
                 + "structure that the server's administrator keeps, and per-account rosters where the teacher "
                 + "or the people themselves own the contacts."),
+    ]
+
+    private static let sync: [ManualPage.Block] = [
+        .paragraph(
+            "Provisioning is not done once: pupils join and leave, names and photos change, classes are "
+                + "rearranged every year. xmpp-register sync FILE --admin --report REPORT takes the file as the whole "
+                + "managed set and works out the difference, as rsync --dry-run or terraform plan do: with --dry-run it "
+                + "prints the plan (--json for scripts) and sends nothing; without, it prints the plan and applies it. "
+                + "Keep one file (exported from the school's system every time) and one report, and run the same "
+                + "command each time; a file that did not change sends nothing and says 'Nothing to change' (exit "
+                + "status 0; 13 means changes were made, 1 that some failed and will be planned again, 14 that the "
+                + "removal limit stopped it)."),
+        .definitions(
+            [
+                Definition("Managed", "the accounts sync created, and of them: the profile fields the file gives "
+                               + "(nickname, fullname, email), the avatar, the roster items the groups and contacts "
+                               + "columns make, and whether the account is enabled. Sync remembers what it applied "
+                               + "last ($XDG_STATE_HOME/xmpp-tools/sync/DOMAIN.json, no passwords) and sends only "
+                               + "the fields, photos and roster items that changed since."),
+                Definition("Never touched", "an account sync did not create: the administrator's own, one made by "
+                               + "batch, by hand or by another tool. A row naming one is reported 'exists' and left "
+                               + "alone. Nor: other roster items the users added themselves, their passwords (reset "
+                               + "them with xmpp-register passwd --admin), their messages and other data, a field "
+                               + "whose cell was emptied (the server keeps its value), a photo the user changed in "
+                               + "their client (until the file's image changes)."),
+                Definition("Leavers", "accounts sync created that are no longer in the file. They come first in the "
+                               + "plan, and every managed roster drops them. They are disabled where the server offers "
+                               + "XEP-0133 disable-user (Prosody 13): their data stays, and a pupil who returns is "
+                               + "enabled again with the old password. Prosody 0.12 and ejabberd offer no disable-user: "
+                               + "the plan keeps them and says so; --prune delete deletes them (on every server). "
+                               + "More than --max-removals leavers (10% of the managed accounts, at least 5) stop the "
+                               + "run until --yes: a half-exported file must not wipe a school."),
+                Definition("Deleted elsewhere", "an account deleted with xmpp-register delete --admin that the "
+                               + "file still lists is planned as created again, with a new password, and the plan says "
+                               + "so; it never comes back silently with its old password."),
+            ], style: .plain),
+    ]
+
+    private static let syncYear: [ManualPage.Block] = [
+        .paragraph("The school exports school.csv (username, fullname, groups, contacts, avatar): each pupil's row "
+                       + "has groups=Class 5A and contacts=Class 5A;Teachers, each teacher groups=Teachers and "
+                       + "contacts=Teachers, so pupils see their class and the teachers, and teachers see everyone."),
+        .paragraph("September, the first year: all accounts, profiles, photos and rosters; the passwords go to "
+                       + "school-pw.csv (mode 0600) for the slips:"),
+        .literal(["xmpp-login admin@school.example",
+                  "xmpp-register sync school.csv --domain school.example --admin --report school-pw.csv --dry-run",
+                  "xmpp-register sync school.csv --domain school.example --admin --report school-pw.csv"]),
+        .paragraph("A pupil moves from 5A to 5B (her row's groups and contacts change): the plan shows her roster "
+                       + "losing 5A and gaining 5B, 5A's rosters losing her and 5B's gaining her, and the teachers "
+                       + "filing her under 5B; nobody else is logged in to. A teacher marries and changes her name: one "
+                       + "profile field of one account, and her name in every roster that holds her. The same command "
+                       + "each time."),
+        .paragraph("A lost photo: the file no longer has the pupil's image. An emptied avatar cell changes nothing, so "
+                       + "the photo on the server stays; when a new photo is taken, its file in the avatar column is a "
+                       + "new image and replaces the old one (sync compares the image files' SHA-256)."),
+        .paragraph("Pupils leave in July: their rows are gone from the export. On Prosody 13 the plan starts with "
+                       + "'disable' lines; on ejabberd it says the server offers no disable-user, and the leavers are "
+                       + "deleted with --prune delete once you are sure:"),
+        .literal(["xmpp-register sync school.csv --domain school.example --admin --report school-pw.csv --dry-run --json |",
+                  "  jq -r '.leavers[] | .action + \" \" + .jid'",
+                  "xmpp-register sync school.csv --domain school.example --admin --report school-pw.csv --prune delete"]),
+        .paragraph("Where the school keeps its people in a directory, the directory is the file: "
+                       + "ldapsearch -LLL … | xmpp-register sync - --format ldif --map uid=username,cn=fullname,"
+                       + "jpegPhoto=avatar,ou=groups --admin --report school-pw.csv, from a cron job; the photos come "
+                       + "from jpegPhoto, and a photo changed in the directory is a new image."),
+        .paragraph("A new school year: the export has next year's classes and the new pupils. The plan creates "
+                       + "the newcomers (their passwords join school-pw.csv, the others keep theirs), moves every pupil "
+                       + "whose class changed, and retires the leavers; a class's last year leaving all at once is more "
+                       + "than the removal limit, so check the plan and add --yes."),
     ]
 
     private static let servers: [ManualPage.Block] = [

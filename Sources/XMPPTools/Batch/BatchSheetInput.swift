@@ -1,0 +1,39 @@
+import TextFormats
+import XMPPBatch
+
+/// The one way `batch` and `sync` read their input into a `BatchSheet`: FILE or `-`, the name
+/// errors give it, and the directory relative avatar paths are taken from (the file's own).
+struct BatchSheetInput {
+    /// FILE, or `-` for standard input.
+    let path: String
+    let environment: ToolEnvironment
+
+    /// "standard input" or the path.
+    var name: String { path == "-" ? "standard input" : path }
+
+    /// `path` made absolute against the current directory.
+    func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : environment.currentDirectory + "/" + path }
+
+    /// The directory holding the input (the current one for standard input).
+    var baseDirectory: String {
+        guard path != "-", let slash = absolute(path).lastIndex(of: "/") else { return environment.currentDirectory }
+        let full = absolute(path)
+        return slash == full.startIndex ? "/" : String(full[..<slash])
+    }
+
+    /// Reads and checks the input, CSV or LDIF (`format`, or told by the name and the first
+    /// line; `map`, the LDIF attributes' columns, goes into `configuration`); the sheet's notes and
+    /// unknown columns (with their near misses) are said on `output`.
+    func sheet(configuration: inout BatchConfiguration, format: BatchInputFormat?, map: String?, output: BatchOutput) throws -> BatchSheet {
+        let input = try BatchInput.read(path, limit: CSVLimits().maxBytes)
+        configuration.directoryMap = try DirectoryMap.forInput(format: format, map: map, path: path, bytes: input)
+        let sheet = try BatchSheet(input: input, name: name, configuration: configuration, baseDirectory: baseDirectory)
+        for note in sheet.notes { output.note(note) }
+        let columns = sheet.columns
+        if !columns.unknown.isEmpty {
+            let named = columns.unknown.map { name in columns.suggestions[name].map { "\(name) (did you mean \($0)?)" } ?? name }
+            output.note("ignoring unknown columns: " + named.joined(separator: ", "))
+        }
+        return sheet
+    }
+}

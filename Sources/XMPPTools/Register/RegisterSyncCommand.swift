@@ -1,0 +1,268 @@
+import Arguments
+import TextFormats
+import XMPPBatch
+import XMPPConnection
+import XMPPServices
+import XMPPStanzas
+import XMPPStorage
+
+extension RegisterTool {
+    /// `xmpp-register sync FILE --admin`: the file is the whole managed set; plan, then apply.
+    struct Sync: ToolCommand {
+        static let file = PositionalSpec("FILE", help: "The CSV or LDIF file of every managed account, or - for standard input.",
+                                         completion: .file(extensions: ["csv", "ldif"]))
+        static let admin = Flag("admin", help: "Use the logged-in administrator's XEP-0133 commands (required: sync creates, disables and deletes with them).")
+        static let report = Option<String>(
+            "report", value: "FILE", help: "The report of the managed accounts and their passwords (mode 0600, atomic); required to apply.",
+            completion: .file(extensions: ["csv"]))
+        static let dryRun = Flag("dry-run", help: "Print the plan and stop; nothing is changed or written.")
+        static let prune = Option<SyncPrune>.choice(
+            "prune", value: "HOW", help: "What happens to accounts that left the file (default disable, where the server offers it).")
+        static let yes = Flag("yes", help: "Apply a plan that removes more accounts than --max-removals.")
+        static let maxRemovals = Option<Int>.integer(
+            "max-removals", value: "N", help: "Accounts a plan may disable or delete without --yes (default: 10% of the managed ones, at least 5).",
+            in: 0...1_000_000)
+        static let domain = Option<String>("domain", value: "DOMAIN", help: "Domain for a username column and for JIDs written without @.")
+        static let jobs = Option<Int>.integer("jobs", value: "N", help: "Streams at once (default 4).", in: 1...256)
+        static let format = Batch.format
+        static let map = Batch.map
+
+        static let spec = CommandSpec(
+            "sync", summary: "Make the server's managed accounts, profiles and rosters what a CSV file says: plan, then apply.",
+            discussion: [
+                "FILE lists every account that should exist in the managed set, with the columns batch reads (jid or "
+                    + "username with --domain, optionally password, nickname, fullname, email, avatar, groups and contacts; "
+                    + "see xmpp-register batch), or a directory's entries as LDIF (--format ldif, --map, as batch reads "
+                    + "them: ldapsearch -LLL … | xmpp-register sync - --admin …). sync compares it with what it applied last time and makes a plan: accounts "
+                    + "to create, profile fields to change (by field), avatars to replace, roster items to add, change or "
+                    + "remove (both sides of every pair), and the accounts that left the file. --dry-run prints the plan "
+                    + "and changes nothing (when someone left, it asks the server whether it offers disable-user); "
+                    + "otherwise the plan is printed and applied. A file that has not changed plans "
+                    + "nothing and sends nothing: no connection is even opened.",
+                "sync manages only the accounts it created. Its state, per domain, is "
+                    + "$XDG_STATE_HOME/xmpp-tools/sync/DOMAIN.json (mode 0600, directories 0700, replaced atomically; no "
+                    + "password): the accounts it made, whether each is active, disabled or deleted, and the profile fields, "
+                    + "avatar digest (SHA-256 of the image file) and roster items it last applied to each. An account it did "
+                    + "not create (the administrator's own, one made by batch or by hand) is never changed, disabled or "
+                    + "deleted: a row naming one is reported 'exists' the first time, then planned as 'skip', and no "
+                    + "roster of another account gets it from sync. A file with an invalid row is refused whole (exit "
+                    + "status 9): a row that cannot be read must not count as a leaver. sync compares with its state, not with the server: a change made in a client "
+                    + "(a renamed contact, a photo set by the user) is not undone, and an emptied cell leaves the field "
+                    + "on the server as it is (a new value replaces it; an email is added beside the old one).",
+                "Accounts that left the file (leavers) come first in the plan. They are disabled with XEP-0133 "
+                    + "disable-user where the server offers it (Prosody 13's mod_admin_adhoc); Prosody 0.12 and ejabberd "
+                    + "(23.01, 24.12) offer no disable-user, and the plan then keeps them as they are and says that "
+                    + "--prune delete deletes them. With --prune delete they are deleted (delete-user), those disabled "
+                    + "earlier too. Either way every managed roster they were in drops them. An account sync disabled that "
+                    + "comes back into the file is enabled again (reenable-user) with its old password. An account deleted "
+                    + "with --prune delete, or with xmpp-register delete --admin (which tells sync's state), that is still "
+                    + "or again in the file is planned as 'create' with a note saying so, and gets a new password. An "
+                    + "account deleted by other means (prosodyctl, ejabberdctl) is unknown to sync until a change logs in "
+                    + "to it and fails, naming the account.",
+                "A truncated export must not wipe a school: a plan that disables or deletes more than --max-removals "
+                    + "accounts (default 10% of the managed ones, but at least 5) stops before sending anything, with exit "
+                    + "status 14, until it is run again with --yes.",
+                "Applying needs --report FILE: the accounts' passwords are kept there (generated for rows without a "
+                    + "password column value, 24 letters and digits as batch makes them), and profile and roster changes log "
+                    + "in as each account with them. The report lists every row of FILE, then the passwords of accounts no "
+                    + "longer in it (status kept), so no password is ever lost. The work is that of batch --admin "
+                    + "--generate-passwords, journaled in REPORT.journal: add-user for new accounts, a log-in per account "
+                    + "whose profile changed that sets only the changed fields (and the avatar only when its image did), and "
+                    + "the roster passes for the accounts whose roster items change (removals first; removing an item "
+                    + "cancels both subscriptions). An interrupted sync (Ctrl-C, a crash) is continued by running the same "
+                    + "sync again: the state takes a run's outcome only once every row is finished. A row that failed is "
+                    + "planned again next time.",
+                "--json prints the plan as one JSON object: changes (true or false), managed, unchanged, removals, "
+                    + "removal_limit, leavers (jid, action: disable, delete or cannot-disable, note), enable (JIDs), not_managed "
+                    + "(JIDs), create "
+                    + "(line, jid, note), profile (line, jid, fields: field, from, to; avatar: true or false) and roster "
+                    + "(line, jid, add and update: jid, name, groups; remove: JIDs). Applying, one JSON Line per account "
+                    + "follows: leavers and returning accounts as {jid, status: disabled, deleted, enabled or failed, error, "
+                    + "note}, then the rows as batch --json prints them.",
+                "Exit status: 0 when there was nothing to change (with --dry-run: the plan is empty), 13 when changes "
+                    + "were made and none failed (--dry-run: the plan has changes), 1 when some change failed (the next sync "
+                    + "plans it again), 14 when the removal limit stopped it. The other statuses are those of batch.",
+            ],
+            options: [admin, report, dryRun, prune, yes, maxRemovals, domain, jobs, format, map],
+            positionals: [file],
+            examples: [
+                Example("xmpp-register sync school.csv --admin --report school-pw.csv --dry-run",
+                        "Show what would change: accounts to create, fields, photos, rosters, leavers."),
+                Example("xmpp-register sync school.csv --admin --report school-pw.csv",
+                        "Apply it; the new accounts' passwords are in school-pw.csv."),
+                Example("xmpp-register sync school.csv --admin --report school-pw.csv --dry-run --json | jq '.leavers[].jid'",
+                        "List the accounts that left the file."),
+                Example("xmpp-register sync school.csv --admin --report school-pw.csv --prune delete --yes",
+                        "Delete the leavers (where disable-user is not offered), past the removal limit."),
+            ]
+        )
+
+        let context: AccountContext
+        let input: String
+        let options: (report: String?, dryRun: Bool, prune: SyncPrune, yes: Bool, maxRemovals: Int?, domain: String?, jobs: Int)
+        /// `--format`, `--map`: the input's format and an LDIF's attribute map, as batch takes them.
+        let reading: (format: BatchInputFormat?, map: String?)
+
+        init(_ invocation: Invocation) throws {
+            context = invocation.context
+            let command = invocation.command
+            input = command.argument(Self.file.name) ?? "-"
+            guard command[Self.admin] else {
+                throw ToolFailure(.usage, "sync needs --admin: it creates, disables and deletes accounts with the administrator's XEP-0133 commands")
+            }
+            do {
+                options = (try command.value(Self.report), command[Self.dryRun], try command.value(Self.prune) ?? .disable,
+                           command[Self.yes], try command.value(Self.maxRemovals), try command.value(Self.domain),
+                           try command.value(Self.jobs) ?? BatchConfiguration.defaultJobs)
+                reading = (try command.value(Self.format), try command.value(Self.map))
+            } catch {
+                throw ToolFailure(.usage, error.reason.description)
+            }
+            if options.report == nil && !options.dryRun {
+                throw ToolFailure(.usage, "sync needs --report FILE (mode 0600): the managed accounts' passwords are kept there")
+            }
+        }
+
+        private var env: ToolEnvironment { context.environment }
+
+        func run() throws {
+            var configuration = BatchConfiguration()
+            configuration.domain = options.domain
+            configuration.generatePasswords = true
+            configuration.admin = true
+            configuration.jobs = options.jobs
+            configuration.timeout = context.common.timeout
+            configuration.resource = context.common.resource
+            let json = context.common.json
+            let output = BatchOutput(program: env.program, json: json, quiet: context.common.quiet,
+                                     showProgress: Output.stderrIsTTY && !context.common.quiet)
+            let source = BatchSheetInput(path: input, environment: env)
+            let reportPath = options.report.map(source.absolute)
+            if let reportPath, input != "-", reportPath == source.absolute(input) {
+                throw ToolFailure(.usage, "--report \(options.report ?? "") would overwrite the input file")
+            }
+            let sheet = try source.sheet(configuration: &configuration, format: reading.format, map: reading.map, output: output)
+            if !sheet.invalid.isEmpty {
+                // A row that cannot be read must not count as a leaver: nothing is planned.
+                for bad in sheet.invalid { output.row(RowOutcome(invalid: bad)) }
+                throw ToolFailure(.badInput, "\(sheet.invalid.count) invalid row\(sheet.invalid.count == 1 ? "" : "s"); "
+                                  + "nothing was planned (sync needs every row of the managed set)")
+            }
+            let adminJID = try context.accountJID()
+            let sync = try SyncRun(sheet: sheet, configuration: configuration, stateDirectory: env.paths.state,
+                                   domains: [adminJID.domain] + (options.domain.map { [$0] } ?? []))
+            // The server is asked only when someone left: whether it offers disable-user.
+            let askFor = options.prune == .disable ? sync.domainsWithLeavers : []
+            var adminLink: (connection: Connection, jid: JID)?
+            defer { adminLink?.connection.close() }
+            if !askFor.isEmpty {
+                let (connection, admin) = try context.connectWithSession()
+                adminLink = (connection, admin)
+                do { try sync.learnDisableUser(domains: askFor, on: connection) } catch {
+                    throw ErrorMapping.failure(for: error)
+                }
+            }
+            let plan = sync.plan(prune: options.prune)
+            let limit = options.maxRemovals ?? SyncPlan.defaultRemovalLimit(managed: plan.managed)
+            if json {
+                Output.line(SyncPlanOutput.json(plan, removalLimit: limit).compact)
+            } else if !context.common.quiet || options.dryRun {
+                for line in SyncPlanOutput.lines(plan, removalLimit: limit) { Output.textLine(line) }
+            }
+            if plan.removals > limit && !options.yes {
+                throw ToolFailure(.confirmationNeeded, "the plan disables or deletes \(plan.removals) of \(plan.managed) managed "
+                                  + "accounts, more than \(limit) (--max-removals); nothing was sent: check the file "
+                                  + "(a truncated export?), then run again with --yes")
+            }
+            if options.dryRun || plan.isEmpty {
+                if plan.isEmpty { return }
+                throw StatusOnly(.changesMade)
+            }
+            guard let reportPath else { return }
+            try apply(plan, sync: sync, reportPath: reportPath, adminLink: &adminLink, output: output)
+        }
+
+        private func apply(_ plan: SyncPlan, sync: SyncRun, reportPath: String, adminLink: inout (connection: Connection, jid: JID)?,
+                           output: BatchOutput) throws {
+            var adminOutcomes: [SyncRun.AdminOutcome] = []
+            let adminWork = plan.removals > 0 || !plan.reenable.isEmpty
+            if adminWork {
+                if adminLink == nil {
+                    let (connection, admin) = try context.connectWithSession()
+                    adminLink = (connection, admin)
+                }
+                guard let link = adminLink else { return }
+                adminOutcomes = try sync.applyLeavers(plan, on: link.connection, today: SyncClock.today())
+                for outcome in adminOutcomes {
+                    if context.common.json {
+                        Output.line(JSONValue.object([("jid", .string(outcome.jid.description)), ("status", .string(outcome.status)),
+                                                      ("error", .optional(outcome.error)), ("note", .optional(outcome.note))]).compact)
+                    } else if outcome.status == "failed" {
+                        output.note("\(outcome.jid): \(outcome.error ?? "failed")")
+                    }
+                }
+            }
+            adminLink?.connection.close()
+            adminLink = nil
+            guard SyncRun.needsBatch(plan) else {
+                return try conclude(SyncSummary(admin: adminOutcomes, entries: [], plan: plan, seconds: output.elapsedSeconds),
+                                    reportPath: nil, output: output)
+            }
+            let run: BatchRun
+            do { run = try sync.batchRun(plan, reportPath: reportPath) } catch let error as JournalError {
+                throw Self.journalFailure(error)
+            }
+            if run.resumed { output.note("continuing the interrupted sync recorded in \(run.journal.path)") }
+            let batchPlan = try sync.batchPlan(run, plan)
+            let session = try AdminLogin.session(context)
+            StopSignal.install(secondSignalKills: true)
+            output.start(total: batchPlan.toDo)
+            let administrator = try env.accounts.load().accounts[session.jid.description].map { (jid: session.jid, settings: $0) }
+            let endpoints = BatchEndpoints(context: context, administrator: administrator)
+            var end = BatchEnd.completed
+            var fatal: (any Error)?
+            do {
+                end = try run.execute(batchPlan, endpoint: endpoints.endpoint(for:), events: output, admin: session,
+                                      shouldStop: { StopSignal.stopRequested })
+            } catch {
+                fatal = error
+            }
+            output.progress(run.finishedThisRun, force: true)
+            output.clearBar()
+            let finish = try run.finish()
+            let foreign = try sync.absorb(finish, plan: plan)
+            for jid in foreign { output.note("\(jid) existed already and sync did not create it: it is left alone") }
+            let reportProblem = finish.reportFailure.map { "cannot write the report: \($0) (the journal \(run.journal.path) has every outcome)" }
+            let summary = BatchSummary(entries: finish.entries, ranFor: output.elapsedSeconds, finishedThisRun: run.finishedThisRun)
+            if fatal != nil || end == .interrupted || reportProblem != nil {
+                var verdict = BatchVerdict(end: end, fatal: fatal, summary: summary, finished: finish.finished, journalPath: run.journal.path,
+                                           reportPath: reportPath, reportProblem: reportProblem)
+                verdict.resumeHint = "; run the same sync again to continue (journal: \(run.journal.path))"
+                try verdict.conclude(output: output)
+            }
+            try conclude(SyncSummary(admin: adminOutcomes, entries: finish.entries, plan: plan, seconds: output.elapsedSeconds),
+                         reportPath: reportPath, output: output)
+        }
+
+        /// 13 when every change went through, 1 when some failed.
+        private func conclude(_ summary: SyncSummary, reportPath: String?, output: BatchOutput) throws {
+            if summary.failures > 0 {
+                throw ToolFailure(.failed, "sync: " + summary.text + "; the next sync plans what failed again")
+            }
+            output.note("sync done: " + summary.text + (reportPath.map { "; report: \($0)" } ?? ""))
+            throw StatusOnly(.changesMade)
+        }
+
+        /// A journal sync cannot take over, in sync's words (there is no --resume: the same sync continues).
+        static func journalFailure(_ error: JournalError) -> ToolFailure {
+            switch error {
+            case .unfinished(let path, _, _, _, let passwords, _, _), .mismatch(let path, _, let passwords, _):
+                return ToolFailure(.usage, "\(path) records an unfinished sync of another file or state: run that sync again "
+                                   + "with its file to finish it, then this one"
+                                   + (passwords > 0 ? " (keep that file: it holds the only copy of \(passwords) generated passwords)" : ""))
+            default:
+                return ErrorMapping.failure(for: error)
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import TextFormats
+import XMPPBatch
+import XMPPStanzas
+
+/// How `xmpp-register sync` shows its plan: lines for people (leavers first), or one JSON object
+/// with stable field names for scripts.
+enum SyncPlanOutput {
+    /// The plan as text lines (each escaped when printed with `Output.textLine`).
+    static func lines(_ plan: SyncPlan, removalLimit: Int) -> [String] {
+        var out: [String] = []
+        for leaver in plan.leavers {
+            switch leaver.action {
+            case .disable: out.append("disable  \(leaver.jid)  (left the file)")
+            case .delete:
+                out.append("delete   \(leaver.jid)  (" + (leaver.wasDisabled ? "left earlier, disabled" : "left the file") + "; --prune delete)")
+            case .cannotDisable:
+                out.append("keep     \(leaver.jid)  (left the file, but the server offers no disable-user; "
+                           + "--prune delete deletes it)")
+            }
+        }
+        for jid in plan.notManaged { out.append("skip     \(jid)  (it existed before sync: not managed, left alone)") }
+        for jid in plan.reenable { out.append("enable   \(jid)  (back in the file; sync had disabled it)") }
+        for c in plan.creations { out.append("create   \(c.jid)" + (c.recreated.map { "  (\($0))" } ?? "")) }
+        for p in plan.profiles {
+            let fields = p.fields.map { "\($0.field) \(quoted($0.from)) → \(quoted($0.to))" }
+            if !fields.isEmpty { out.append("profile  \(p.jid): " + fields.joined(separator: ", ")) }
+            if p.avatar { out.append("avatar   \(p.jid): a new image") }
+        }
+        for r in plan.rosters {
+            var parts: [String] = []
+            if !r.add.isEmpty { parts.append("add " + names(r.add.map(\.jid))) }
+            if !r.update.isEmpty { parts.append("regroup or rename " + names(r.update.map(\.jid))) }
+            if !r.remove.isEmpty { parts.append("remove " + names(r.remove)) }
+            out.append("roster   \(r.jid): " + parts.joined(separator: "; "))
+        }
+        let changes = plan.isEmpty ? "Nothing to change" : "Plan: \(count(out.count - plan.notManaged.count, "change"))"
+        out.append(changes + "; \(count(plan.unchanged, "managed account")) unchanged"
+                   + (plan.removals > 0 ? "; \(plan.removals) to remove (limit \(removalLimit))" : "") + ".")
+        return out
+    }
+
+    private static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+    private static func quoted(_ text: String?) -> String { text.map { "'\($0)'" } ?? "(none)" }
+
+    /// Up to three JIDs, then how many more.
+    private static func names(_ jids: [JID]) -> String {
+        let shown = jids.prefix(3).map(\.description).joined(separator: ", ")
+        return jids.count > 3 ? shown + " and \(jids.count - 3) more" : shown
+    }
+
+    /// The plan as JSON: `changes`, `managed`, `unchanged`, `removals`, `removal_limit`, then the
+    /// lists `leavers` (jid, action: disable, delete or cannot-disable), `enable` (JIDs),
+    /// `not_managed` (JIDs), `create` (line, jid, note), `profile` (line, jid, fields: [field, from, to], avatar) and
+    /// `roster` (line, jid, add and update: [jid, name, groups], remove: JIDs). Every key always.
+    static func json(_ plan: SyncPlan, removalLimit: Int) -> JSONValue {
+        func item(_ i: RosterItem) -> JSONValue {
+            .object([("jid", .string(i.jid.description)), ("name", .optional(i.name)), ("groups", .array(i.groups.map(JSONValue.string)))])
+        }
+        return .object([
+            ("changes", .bool(!plan.isEmpty)),
+            ("managed", .int(plan.managed)),
+            ("unchanged", .int(plan.unchanged)),
+            ("removals", .int(plan.removals)),
+            ("removal_limit", .int(removalLimit)),
+            ("leavers", .array(plan.leavers.map { l in
+                .object([("jid", .string(l.jid.description)), ("action", .string(l.action.rawValue)),
+                         ("note", .optional(l.action == .cannotDisable ? "the server offers no disable-user; --prune delete deletes it" : nil))])
+            })),
+            ("enable", .array(plan.reenable.map { .string($0.description) })),
+            ("not_managed", .array(plan.notManaged.map { .string($0.description) })),
+            ("create", .array(plan.creations.map { c in
+                .object([("line", .int(c.line)), ("jid", .string(c.jid.description)), ("note", .optional(c.recreated))])
+            })),
+            ("profile", .array(plan.profiles.map { p in
+                .object([("line", .int(p.line)), ("jid", .string(p.jid.description)),
+                         ("fields", .array(p.fields.map { f in
+                             .object([("field", .string(f.field)), ("from", .optional(f.from)), ("to", .string(f.to))])
+                         })),
+                         ("avatar", .bool(p.avatar))])
+            })),
+            ("roster", .array(plan.rosters.map { r in
+                .object([("line", .int(r.line)), ("jid", .string(r.jid.description)), ("add", .array(r.add.map(item))),
+                         ("update", .array(r.update.map(item))), ("remove", .array(r.remove.map { .string($0.description) }))])
+            })),
+        ])
+    }
+}
