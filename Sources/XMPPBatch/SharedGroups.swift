@@ -159,7 +159,9 @@ public struct SharedGroups: Sendable {
 
     /// A POSIX shell script of ejabberdctl commands for mod_shared_roster: srg_create for each
     /// group (its label the CSV's name), again with the groups it displays (those its members
-    /// see) once all exist, then srg_user_add for each member. Every argument is single-quoted.
+    /// see) once all exist, then srg_user_add for each member, `JOBS` (4) calls at a time through
+    /// `xargs -0 -P`: each ejabberdctl call starts an Erlang VM, most of the script's time. Every
+    /// argument is single-quoted, and reaches xargs NUL-separated.
     public func ejabberdScript(source: String) -> String {
         let ids = groups.map { SharedGroups.groupID($0.name) }
         var out = "#!/bin/sh\n"
@@ -176,12 +178,16 @@ public struct SharedGroups: Sendable {
                     .map(SharedGroups.shellQuoted).joined(separator: " ") + "\n"
             }
         }
+        var members: [String] = []
         for (g, group) in groups.enumerated() {
             for i in group.members {
-                out += "$EJABBERDCTL srg_user_add " + [rows[i].jid.local ?? "", domain, ids[g], domain]
-                    .map(SharedGroups.shellQuoted).joined(separator: " ") + "\n"
+                members.append("  " + [rows[i].jid.local ?? "", domain, ids[g], domain].map(SharedGroups.shellQuoted)
+                    .joined(separator: " ") + " \\\n")
             }
         }
+        guard !members.isEmpty else { return out }
+        out += "export EJABBERDCTL\nprintf '%s\\0' \\\n" + members.joined()
+        out += "  | xargs -0 -n 4 -P \"${JOBS:-4}\" sh -c 'exec $EJABBERDCTL srg_user_add \"$@\"' sh\n"
         return out
     }
 

@@ -39,8 +39,9 @@ final class SharedGroupsTests: XCTestCase {
         let firstShown = try XCTUnwrap(lines.firstIndex { $0.hasSuffix("'\(a),\(t)'") })
         XCTAssertLessThan(lastEmpty, firstShown, "every group exists before one displays it")
         XCTAssertTrue(script.contains("srg_create '\(t)' 'school.example' 'Teachers' 'xmpp-register shared-groups' '\(a),\(b),\(t)'\n"), script)
-        XCTAssertTrue(script.contains("$EJABBERDCTL srg_user_add 'p3' 'school.example' '\(b)' 'school.example'\n"), script)
-        XCTAssertEqual(script.components(separatedBy: "srg_user_add").count - 1, 6)
+        XCTAssertTrue(script.contains("\n  'p3' 'school.example' '\(b)' 'school.example' \\\n"), script)
+        XCTAssertEqual(script.components(separatedBy: "'school.example' \\\n").count - 1, 6, "one line of arguments per member")
+        XCTAssertTrue(script.hasSuffix("| xargs -0 -n 4 -P \"${JOBS:-4}\" sh -c 'exec $EJABBERDCTL srg_user_add \"$@\"' sh\n"), script)
     }
 
     func testProsodyGroupsAreCliquesWithTheTeachersInEachClass() throws {
@@ -110,6 +111,7 @@ final class SharedGroupsTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0)
         let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertTrue(printed.components(separatedBy: "\n").contains(name + "|"), printed)
+        XCTAssertEqual(printed.components(separatedBy: "\n").filter { $0 == "srg_user_add|" }.count, 2, "each member's call ran: \(printed)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/pwned"), "no text of the CSV ran")
     }
 

@@ -24,6 +24,14 @@ sync, instance 3 (every run `xmpp-register sync --admin --report`; XT_BENCH_SYNC
                      and the teachers'
 XT_BENCH_ONLY=sync runs only the sync rows.
 
+shared groups, instance 4 (XT_BENCH_SHARED=1, or XT_BENCH_ONLY=shared for these rows alone):
+  shared: accounts   the whole CSV with `batch --admin --generate-passwords --shared-groups`: the
+                     accounts and profiles, no per-account roster phase
+  shared: groups     `xmpp-register shared-groups CSV --for KIND` and loading it as the operator's
+                     guide says: Prosody's groups file, then a restart (mod_groups and groups_file
+                     were added to the config before); ejabberd's script of ejabberdctl calls
+  shared: school     the two together: the whole school, rosters included, by the server's groups
+
 With XT_BENCH_SEED=1 (Prosody kinds only), the rosters are written as Prosody's roster files
 once the accounts exist (every pair `both`, as a finished roster phase leaves them), and
 "rosters" is the batch finding them in place; the re-run figures then need no hour-long roster
@@ -170,9 +178,43 @@ class LoginProbe(threading.Thread):
             self.stop.wait(1)
 
 
+def shared_groups_rows():
+    """The school through the server's shared roster groups (instance 4)."""
+    server = start_server()
+    try:
+        school = csv_file("shared-school.csv")
+        report = os.path.join(work, "shared-report.csv")
+        accounts = step(server, batch(server, school, report) + ["--shared-groups"], "shared accounts")
+        tool = f"{bin_dir}/xmpp-register shared-groups {school} --domain localhost"
+        if kind.startswith("prosody"):
+            # What the operator's guide asks once: mod_groups and groups_file in the config.
+            config = os.path.join(server["XT_DIR"], "prosody.cfg.lua")
+            groups = os.path.join(server["XT_DIR"], "groups.txt")
+            with open(config, encoding="utf-8") as f:
+                text = f.read()
+            text = text.replace("modules_enabled = {", 'modules_enabled = {\n  "groups";', 1)
+            text = text.replace('VirtualHost "localhost"', f'groups_file = "{groups}"\nVirtualHost "localhost"', 1)
+            with open(config, "w", encoding="utf-8") as f:
+                f.write(text)
+            load = f"{tool} --for prosody > {groups} && {root}/scripts/test-server restart {server['XT_DIR']} >/dev/null"
+        else:
+            script = os.path.join(work, "shared-groups.sh")
+            load = (f"{tool} --for ejabberd > {script} && "
+                    f"EJABBERDCTL='{root}/scripts/test-server ctl {server['XT_DIR']}' /bin/sh {script} >/dev/null")
+        groups_step = step(server, ["/bin/sh", "-c", load], "shared groups")
+        return [("shared: accounts", *accounts), ("shared: groups", *groups_step),
+                ("shared: school", accounts[0] + groups_step[0], accounts[1] + groups_step[1], accounts[2] + groups_step[2],
+                 accounts[3] or groups_step[3])]
+    finally:
+        sh(f"{root}/scripts/test-server", "stop", server["XT_DIR"])
+
+
 rows = []
 probe = None
-only_sync = os.environ.get("XT_BENCH_ONLY") == "sync"
+only_shared = os.environ.get("XT_BENCH_ONLY") == "shared"
+if only_shared:
+    rows = shared_groups_rows()
+only_sync = os.environ.get("XT_BENCH_ONLY") == "sync" or only_shared
 ours = start_server() if not only_sync else None
 try:
     if only_sync:
@@ -194,7 +236,7 @@ except StopIteration:
 finally:
     if ours:
         sh(f"{root}/scripts/test-server", "stop", ours["XT_DIR"])
-if os.environ.get("XT_BENCH_SYNC", "1") == "1":
+if os.environ.get("XT_BENCH_SYNC", "1") == "1" and not only_shared:
     mine = start_server()
     try:
         report = os.path.join(work, "sync-report.csv")
@@ -216,6 +258,8 @@ if os.environ.get("XT_BENCH_SYNC", "1") == "1":
         rows.append(("sync: one pupil", *step(mine, sync(mine, more, report), "sync one pupil")))
     finally:
         sh(f"{root}/scripts/test-server", "stop", mine["XT_DIR"])
+if os.environ.get("XT_BENCH_SHARED") == "1" and not only_shared:
+    rows += shared_groups_rows()
 if os.environ.get("XT_BENCH_RAW", "1") == "1" and not only_sync:
     raw = start_server()
     try:
