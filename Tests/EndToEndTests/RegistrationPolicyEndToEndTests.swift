@@ -60,16 +60,8 @@ final class RegistrationPolicyEndToEndTests: XCTestCase {
     /// the journal of the first (the server created nothing, so no password was worth keeping),
     /// and every account then logs in with the password its report gives.
     func testBatchOnAnInvitationOnlyServerNamesAdminAndTheCorrectedRunIsNotBlocked() throws {
-        let env = ProcessInfo.processInfo.environment
-        guard env["XT_SERVER"] == "prosody13" && env["XT_DEFAULTS"] != "1" else {
-            throw XCTSkip("runs once, in the prosody13 pass (its own private server)")
-        }
-        let server = try TestServer.startPrivate("prosody13", ["--registration", "invite", "--admin", "boss"])
+        let (server, bossPassword) = try Self.privateProsody13WithBoss(["--registration", "invite", "--admin", "boss"])
         defer { server.stop() }
-        let bossPassword = "boss-" + UUID().uuidString
-        let ctl = try Shell.run([Paths.root + "/scripts/test-server", "ctl", server.directory, "register", "boss", server.domain, bossPassword],
-                                timeout: 60)
-        XCTAssertEqual(ctl.status, 0, ctl.stderr)
         let t = try ToolRunner(server: server)
         let input = t.home + "/pupils.csv"
         let tag = String(ToolRunner.username("").prefix(4))
@@ -103,16 +95,8 @@ final class RegistrationPolicyEndToEndTests: XCTestCase {
     /// A run in-band that the server acted on (stopped part-way here by SIGTERM) is taken over
     /// by --resume with --admin: no row twice, every account with the password its report gives.
     func testAnInBandRunIsResumedAsTheAdministrator() throws {
-        let env = ProcessInfo.processInfo.environment
-        guard env["XT_SERVER"] == "prosody13" && env["XT_DEFAULTS"] != "1" else {
-            throw XCTSkip("runs once, in the prosody13 pass (its own private server)")
-        }
-        let server = try TestServer.startPrivate("prosody13", ["--admin", "boss"])
+        let (server, bossPassword) = try Self.privateProsody13WithBoss(["--admin", "boss"])
         defer { server.stop() }
-        let bossPassword = "boss-" + UUID().uuidString
-        let ctl = try Shell.run([Paths.root + "/scripts/test-server", "ctl", server.directory, "register", "boss", server.domain, bossPassword],
-                                timeout: 60)
-        XCTAssertEqual(ctl.status, 0, ctl.stderr)
         let t = try ToolRunner(server: server)
         let input = t.home + "/many.csv", report = t.home + "/pw.csv"
         let tag = String(ToolRunner.username("").prefix(4))
@@ -175,5 +159,24 @@ final class RegistrationPolicyEndToEndTests: XCTestCase {
 
     func testProsodyThrottlesTheSecondAccountFromOneAddress() throws {
         try checkThrottled("prosody")
+    }
+
+    /// A private Prosody 13 started with `options` and an administrator `boss` (its password
+    /// returned), for a test that runs once, in the prosody13 pass.
+    private static func privateProsody13WithBoss(_ options: [String]) throws -> (TestServer, String) {
+        let env = ProcessInfo.processInfo.environment
+        guard env["XT_SERVER"] == "prosody13" && env["XT_DEFAULTS"] != "1" else {
+            throw XCTSkip("runs once, in the prosody13 pass (its own private server)")
+        }
+        let server = try TestServer.startPrivate("prosody13", options)
+        let bossPassword = "boss-" + UUID().uuidString
+        let ctl = try Shell.run([Paths.root + "/scripts/test-server", "ctl", server.directory, "register", "boss", server.domain, bossPassword],
+                                timeout: 60)
+        guard ctl.status == 0 else {
+            server.stop()
+            throw NSError(domain: "RegistrationPolicyEndToEndTests", code: Int(ctl.status),
+                          userInfo: [NSLocalizedDescriptionKey: "cannot register the administrator: \(ctl.stderr)"])
+        }
+        return (server, bossPassword)
     }
 }
