@@ -89,17 +89,13 @@ extension RegisterTool {
             var configuration = BatchConfiguration()
             configuration.domain = domain
             configuration.generatePasswords = true  // passwords play no part here
-            let bytes = try BatchInput.read(input, limit: CSVLimits().maxBytes)
-            let name = input == "-" ? "standard input" : input
-            configuration.directoryMap = try DirectoryMap.forInput(format: format, map: map, path: input, bytes: bytes)
-            // Avatar paths are checked as the batch checks them: relative to the CSV's directory.
-            let cwd = context.environment.currentDirectory
-            let path = input.hasPrefix("/") ? input : cwd + "/" + input
-            let directory = input == "-" ? cwd : path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? cwd
-            let sheet = try BatchSheet(input: bytes, name: name, configuration: configuration, baseDirectory: directory)
+            // Read as batch reads it (avatar paths relative to the file's directory), its notes on stderr.
+            let source = BatchSheetInput(path: input, environment: context.environment)
+            let output = BatchOutput(program: context.environment.program, json: false, quiet: context.common.quiet, showProgress: false)
+            let sheet = try source.sheet(configuration: &configuration, format: format, map: map, output: output)
             let groups: SharedGroups
             do { groups = try SharedGroups(sheet: sheet, kind: kind) } catch { throw ToolFailure(.badInput, error.description) }
-            Output.out(kind == .prosody ? groups.prosodyFile() : groups.ejabberdScript(source: name))
+            Output.out(kind == .prosody ? groups.prosodyFile() : groups.ejabberdScript(source: source.name))
         }
     }
 }
