@@ -17,94 +17,34 @@ extension Connection {
     public func authenticate(username: String, credential: SCRAMCredential, usedSCRAMBefore: Bool,
                              requireSCRAM: Bool = false) throws(ConnectionError) -> AuthenticationOutcome {
         try openStreamIfPending()
-        let tlsSession = stream.transport.tlsSession
-        let binding = tlsSession.map {
-            TLSBindingInfo(version: $0.version == .tls13 ? .tls13 : .tls12, tlsUnique: $0.tlsUnique, tlsExporter: $0.tlsExporter)
-        }
         var cachedHash: HashFunction?
         if case .keys(let k) = credential { cachedHash = k.hash }
         let choice: MechanismChoice
         do {
             choice = try SASLSelection.choice(
-                offered: features.mechanisms, tls: binding, cachedKeysHash: cachedHash,
+                offered: features.mechanisms, tls: tlsBinding, cachedKeysHash: cachedHash,
                 usedSCRAMBefore: usedSCRAMBefore, allowPlain: stream.transport.isSecure, requireSCRAM: requireSCRAM,
-                serverCBTypes: features.channelBindingTypes?.compactMap(ChannelBindingType.init(rawValue:)))
+                serverCBTypes: serverCBTypes)
         } catch {
             throw .sasl(error)
         }
-        let outcome: AuthenticationOutcome
-        switch choice.mechanism {
-        case .plain:
-            guard case .password(let password) = credential else { throw .sasl(.noAcceptableMechanism(offered: features.mechanisms)) }
-            try runPlain(username: username, password: password)
-            outcome = AuthenticationOutcome(mechanism: "PLAIN", keys: nil)
-        case .scram(let mechanism, _):
-            let keys = try runSCRAM(mechanism: mechanism, username: username, credential: credential,
-                                    channelBinding: choice.channelBinding)
-            outcome = AuthenticationOutcome(mechanism: mechanism.name, keys: keys)
+        var exchange = try SASLExchange(choice: choice, username: username, credential: credential, features: features)
+        try stream.send(exchange.initial)
+        while true {
+            let answer = try stream.nextElement(deadline: .now + options.timeout)
+            let step: SASLExchange.Step
+            do { step = try exchange.receive(answer) } catch {
+                refusedBeforeChallenge = exchange.refusedBeforeChallenge
+                throw error
+            }
+            guard case .send(let next) = step else { break }
+            try stream.send(next)
         }
-        mechanism = outcome.mechanism
+        refusedBeforeChallenge = false
+        downgradeProtected = exchange.downgradeProtected
+        mechanism = exchange.mechanismName
         features = try stream.open(to: options.domain, from: options.account)
-        return outcome
-    }
-
-    private func runPlain(username: String, password: String) throws(ConnectionError) {
-        let message = PLAINMechanism.message(authcid: username, password: password)
-        try stream.send(XMLElement("auth", namespace: Namespace.sasl, attributes: ["mechanism": "PLAIN"],
-                                   children: [.text(Base64.encode(message))]))
-        let answer = try stream.nextElement(deadline: .now + options.timeout)
-        try Connection.checkSASLFailure(answer)
-        guard answer.name == "success" else { throw .protocolViolation("unexpected <\(answer.name)/> during PLAIN") }
-    }
-
-    private func runSCRAM(mechanism: SCRAMMechanism, username: String, credential: SCRAMCredential, channelBinding: ChannelBinding) throws(ConnectionError) -> SCRAMKeys? {
-        var client: SCRAMClient
-        do {
-            client = try SCRAMClient(mechanism: mechanism, username: username, credential: credential, channelBinding: channelBinding)
-        } catch { throw .sasl(error) }
-        try stream.send(XMLElement("auth", namespace: Namespace.sasl, attributes: ["mechanism": mechanism.name],
-                                   children: [.text(Base64.encode(client.clientFirstMessage()))]))
-        let challenge = try stream.nextElement(deadline: .now + options.timeout)
-        refusedBeforeChallenge = challenge.name == "failure"
-        try Connection.checkSASLFailure(challenge)
-        guard challenge.name == "challenge" else { throw .protocolViolation("expected a SASL challenge, got <\(challenge.name)/>") }
-        let final: [UInt8]
-        do {
-            let serverFirst = try Connection.decodeSASL(challenge)
-            downgradeProtected = try SSDP.verify(serverFirst: serverFirst, hash: mechanism.hash, mechanisms: features.mechanisms,
-                                                 channelBindingTypes: features.channelBindingTypes)
-            final = try client.clientFinalMessage(serverFirst: serverFirst)
-        } catch { throw .sasl(error) }
-        try stream.send(XMLElement("response", namespace: Namespace.sasl, children: [.text(Base64.encode(final))]))
-        var answer = try stream.nextElement(deadline: .now + options.timeout)
-        try Connection.checkSASLFailure(answer)
-        if answer.name == "challenge" {
-            // Server-final sent as a challenge (RFC 6120 §6.3.10 allows it): verify, then an empty response.
-            do { try client.verify(serverFinal: try Connection.decodeSASL(answer)) } catch { throw .sasl(error) }
-            try stream.send(XMLElement("response", namespace: Namespace.sasl))
-            answer = try stream.nextElement(deadline: .now + options.timeout)
-            try Connection.checkSASLFailure(answer)
-            guard answer.name == "success" else { throw .protocolViolation("expected SASL success, got <\(answer.name)/>") }
-        } else {
-            guard answer.name == "success" else { throw .protocolViolation("expected SASL success, got <\(answer.name)/>") }
-            // A server that authenticates us without proving it knows the password is not trusted.
-            do { try client.verify(serverFinal: try Connection.decodeSASL(answer)) } catch { throw .sasl(error) }
-        }
-        return client.keys
-    }
-
-    static func decodeSASL(_ element: XMLElement) throws(SASLError) -> [UInt8] {
-        let text = element.text.trimmingWhitespace()
-        if text.isEmpty || text == "=" { return [] }
-        guard let bytes = Base64.decode(text) else { throw .malformedServerMessage("invalid base64 in <\(element.name)/>") }
-        return bytes
-    }
-
-    static func checkSASLFailure(_ element: XMLElement) throws(ConnectionError) {
-        guard element.name == "failure", element.namespace == Namespace.sasl else { return }
-        let condition = element.elements.first { $0.name != "text" }?.name ?? "not-authorized"
-        let text = element.child("text")?.text
-        throw .authenticationFailed(condition: condition, text: (text?.isEmpty ?? true) ? nil : text)
+        return AuthenticationOutcome(mechanism: exchange.mechanismName, keys: exchange.keys)
     }
 
     /// Refuses a bound JID of another domain than the stream's (RFC 6120 §7.6.1: the server
