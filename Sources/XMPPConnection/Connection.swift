@@ -151,11 +151,12 @@ public final class Connection: StanzaChannel {
     /// Ends the stream and closes the socket.
     public func close() { stream.close() }
 
-    private static func isReply(_ e: XMLElement, to id: String) -> Bool {
+    static func isReply(_ e: XMLElement, to id: String) -> Bool {
         e.name == "iq" && e[attribute: "id"] == id && (e[attribute: "type"] == "result" || e[attribute: "type"] == "error")
     }
 
-    private static func reply(from element: XMLElement) throws(ConnectionError) -> Iq {
+    /// The IQ in a reply; an error reply is thrown as `stanzaError`.
+    static func reply(from element: XMLElement) throws(ConnectionError) -> Iq {
         let iq: Iq
         do { iq = try Iq(element: element) } catch { throw .badStanza(error) }
         if iq.type == .error { throw .stanzaError(iq.error ?? StanzaError(type: "cancel", condition: .undefinedCondition)) }

@@ -16,6 +16,11 @@ public final class PolledConnection {
         self.fileDescriptor = fileDescriptor
     }
 
+    /// A connection opened another way (`PolledLogIn`), for polling.
+    static func wrapping(_ connection: Connection) -> PolledConnection {
+        PolledConnection(connection: connection, fileDescriptor: connection.stream.transport.fileDescriptor)
+    }
+
     /// Connects exactly as `Connection.open` does (first endpoint that answers, TLS direct or by
     /// STARTTLS, clear text refused) and keeps the socket descriptor for polling.
     public static func open(_ options: ConnectionOptions, tls: TLSContext, trace: TraceSink? = nil) throws(ConnectionError) -> PolledConnection {

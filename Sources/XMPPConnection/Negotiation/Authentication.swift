@@ -62,16 +62,29 @@ extension Connection {
     /// so two tools of one account never knock each other off.
     @discardableResult
     public func bind(resource: String? = nil) throws(ConnectionError) -> JID {
+        let jid = try takeBound(request(bindRequest(resource: resource)))
+        if let session = sessionRequest() { try request(session) }
+        return jid
+    }
+
+    /// The bind request (RFC 6120 §7.6/7.7).
+    func bindRequest(resource: String?) throws(ConnectionError) -> Iq {
         guard features.bind else { throw .protocolViolation("server offers no resource binding") }
         let chosen = resource ?? "xmpp-tools." + Hex.encode(Crypto.randomBytes(4))
-        let reply = try request(Iq(type: .set, id: makeID(), payload: Bind.request(resource: chosen)))
+        return Iq(type: .set, id: makeID(), payload: Bind.request(resource: chosen))
+    }
+
+    /// The JID the server bound, from the bind request's result, checked and kept.
+    func takeBound(_ reply: Iq) throws(ConnectionError) -> JID {
         let jid: JID
         do { jid = try Bind.boundJID(from: reply.payload) } catch { throw .badStanza(error) }
         try requireOwnDomain(jid)
         boundJID = jid
-        if features.sessionRequired {
-            try request(Iq(type: .set, id: makeID(), payload: XMLElement("session", namespace: Namespace.session)))
-        }
         return jid
+    }
+
+    /// The RFC 3921 session request, for a server whose features still require one.
+    func sessionRequest() -> Iq? {
+        features.sessionRequired ? Iq(type: .set, id: makeID(), payload: XMLElement("session", namespace: Namespace.session)) : nil
     }
 }

@@ -28,6 +28,13 @@ final class XMPPStream {
     /// `then` goes in the same write as the header (pipelining, for a caller that knows what the
     /// server will offer); the features are still read and returned for the caller to check.
     func open(to domain: String, from account: String? = nil, then elements: [XMLElement] = []) throws(ConnectionError) -> StreamFeatures {
+        try sendHeader(to: domain, from: account, then: elements)
+        return try features(deadline: .now + timeout)
+    }
+
+    /// The first half of `open`: the header (and `then`) sent, the parser ready for the
+    /// server's header; `features` reads the answer.
+    func sendHeader(to domain: String, from account: String? = nil, then elements: [XMLElement] = []) throws(ConnectionError) {
         parser.reset()
         pending.removeAll()
         let header = "<?xml version='1.0'?><stream:stream xmlns='\(Namespace.client)' "
@@ -40,7 +47,12 @@ final class XMPPStream {
             bytes += element.serialized(inheritedNamespace: Namespace.client).utf8
         }
         try transport.send(bytes, deadline: .now + timeout)
-        let deadline = ContinuousClock.now + timeout
+    }
+
+    /// The second half of `open`: the server's stream header, then its features, waiting until
+    /// `deadline`. A deadline already passed reads only what has arrived (`.timedOut` when the
+    /// features have not; what was read stays for the next call).
+    func features(deadline: ContinuousClock.Instant) throws(ConnectionError) -> StreamFeatures {
         while true {
             switch try nextEvent(deadline: deadline) {
             case .streamOpened(let h):

@@ -15,38 +15,97 @@ final class Socket {
 
     /// Connects to the first address of `host` that answers before `deadline`.
     static func connect(host: String, port: Int, deadline: ContinuousClock.Instant) throws(ConnectionError) -> Socket {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_ADDRCONFIG
-        var list: UnsafeMutablePointer<addrinfo>?
-        let rc = getaddrinfo(host, String(port), &hints, &list)
-        guard rc == 0, let first = list else {
-            throw .dnsFailed(host: host, reason: String(cString: gai_strerror(rc)))
+        var attempt = try Connecting(host: host, port: port)
+        while true {
+            let socket = try attempt.nextStarted()
+            guard try socket.wait(for: Int16(POLLOUT), until: deadline) else {
+                throw .timedOut("connecting to \(host) port \(port)")
+            }
+            if try attempt.finish(socket) { return socket }
         }
-        defer { freeaddrinfo(list) }
-        var lastError = "no address"
-        var cursor: UnsafeMutablePointer<addrinfo>? = first
-        while let ai = cursor {
-            cursor = ai.pointee.ai_next
-            let fd = socket(ai.pointee.ai_family, ai.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), ai.pointee.ai_protocol)
-            guard fd >= 0 else { lastError = errnoText(); continue }
+    }
+
+    /// A TCP connect that never waits: the addresses of a host tried in turn, each started
+    /// non-blocking; the caller waits for `POLLOUT` on the socket `next()` gave, then calls
+    /// `finish`.
+    struct Connecting {
+        private struct Address {
+            var family: Int32, type: Int32, proto: Int32
+            var bytes: [UInt8]
+        }
+        let host: String
+        let port: Int
+        private var addresses: [Address] = []
+        private var tried = 0
+        private var lastError = "no address"
+
+        /// Resolves `host` (getaddrinfo: a name, or an address as text).
+        init(host: String, port: Int) throws(ConnectionError) {
+            self.host = host
+            self.port = port
+            var hints = addrinfo()
+            hints.ai_family = AF_UNSPEC
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            hints.ai_flags = AI_ADDRCONFIG
+            var list: UnsafeMutablePointer<addrinfo>?
+            let rc = getaddrinfo(host, String(port), &hints, &list)
+            guard rc == 0, list != nil else {
+                throw .dnsFailed(host: host, reason: String(cString: gai_strerror(rc)))
+            }
+            defer { freeaddrinfo(list) }
+            var cursor = list
+            while let ai = cursor {
+                cursor = ai.pointee.ai_next
+                guard let address = ai.pointee.ai_addr else { continue }
+                let bytes = UnsafeRawBufferPointer(start: address, count: Int(ai.pointee.ai_addrlen))
+                addresses.append(Address(family: ai.pointee.ai_family, type: ai.pointee.ai_socktype,
+                                         proto: ai.pointee.ai_protocol, bytes: Array(bytes)))
+            }
+        }
+
+        /// Starts connecting to the next address: a socket to wait on for `POLLOUT`, or nil when
+        /// that address failed at once (call again). Throws once every address failed.
+        mutating func next() throws(ConnectionError) -> Socket? {
+            guard tried < addresses.count else { throw .connectFailed(host: host, port: port, reason: lastError) }
+            let address = addresses[tried]
+            tried += 1
+            let fd = socket(address.family, address.type | Int32(SOCK_CLOEXEC.rawValue), address.proto)
+            guard fd >= 0 else { lastError = errnoText(); return nil }
             let sock = Socket(fd: fd)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             var one: Int32 = 1
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            if Glibc.connect(fd, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0 { return sock }
-            guard errno == EINPROGRESS else { lastError = errnoText(); continue }
-            guard try sock.wait(for: Int16(POLLOUT), until: deadline) else {
-                throw .timedOut("connecting to \(host) port \(port)")
+            let rc = address.bytes.withUnsafeBytes { raw in
+                Glibc.connect(fd, raw.baseAddress?.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
             }
+            guard rc == 0 || errno == EINPROGRESS else { lastError = errnoText(); return nil }
+            return sock
+        }
+
+        /// `next` until an address did not fail at once.
+        mutating func nextStarted() throws(ConnectionError) -> Socket {
+            while true {
+                if let socket = try next() { return socket }
+            }
+        }
+
+        /// Whether `socket` (from `next`, now writable) is connected; false when its address
+        /// refused (call `next` again).
+        mutating func finish(_ socket: Socket) throws(ConnectionError) -> Bool {
             var soError: Int32 = 0
             var len = socklen_t(MemoryLayout<Int32>.size)
-            _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &len)
-            if soError == 0 { return sock }
+            _ = getsockopt(socket.fd, SOL_SOCKET, SO_ERROR, &soError, &len)
+            if soError == 0 { return true }
             lastError = String(cString: strerror(soError))
+            socket.close()
+            return false
         }
-        throw .connectFailed(host: host, port: port, reason: lastError)
+    }
+
+    /// Whether the socket is ready for `events` now (a poll that does not wait).
+    func isReady(for events: Int16) -> Bool {
+        var pfd = pollfd(fd: fd, events: events, revents: 0)
+        return poll(&pfd, 1, 0) > 0
     }
 
     /// Waits until the socket is ready for `events`; false when the deadline passed first.

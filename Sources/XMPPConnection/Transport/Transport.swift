@@ -58,32 +58,65 @@ final class Transport {
 
     /// Runs a TLS handshake over the socket; after it, all bytes go through TLS.
     func startTLS(context: TLSContext, referenceName: String, directTLS: Bool, deadline: ContinuousClock.Instant) throws(ConnectionError) {
-        let session = try TLSSession(context: context, referenceName: referenceName, directTLS: directTLS)
-        let before = firstBytes.count
-        while true {
-            let done: Bool
-            do {
-                done = try session.handshakeStep()
-            } catch {
-                // Only a peer that opened the connection with this answer is named by it.
-                if directTLS, before == 0, let greeting = PeerGreeting(firstBytes), greeting.isMismatch(expectedTLS: true) {
-                    throw .wrongProtocol(peer: peerName, answered: greeting)
-                }
-                throw error
-            }
-            let out = session.takeCiphertext()
-            if !out.isEmpty { try socket.write(out, until: deadline) }
-            if done { break }
-            let cipher = try readSocket(until: deadline)
-            if cipher.isEmpty {
-                if directTLS, before == 0, let greeting = PeerGreeting(firstBytes), greeting.isMismatch(expectedTLS: true) {
-                    throw .wrongProtocol(peer: peerName, answered: greeting)
-                }
+        let handshake = try beginTLS(context: context, referenceName: referenceName, directTLS: directTLS)
+        var received: [UInt8]?
+        while try !stepTLS(handshake, received: received, deadline: deadline) {
+            received = try readSocket(until: deadline)
+        }
+    }
+
+    /// A TLS handshake under way (`beginTLS`, then `stepTLS` with each read).
+    struct TLSHandshake {
+        let session: TLSSession
+        let directTLS: Bool
+        /// How many bytes the peer had sent before the handshake began.
+        let before: Int
+    }
+
+    /// Starts a TLS handshake; nothing is sent before the first `stepTLS`.
+    func beginTLS(context: TLSContext, referenceName: String, directTLS: Bool) throws(ConnectionError) -> TLSHandshake {
+        TLSHandshake(session: try TLSSession(context: context, referenceName: referenceName, directTLS: directTLS),
+                     directTLS: directTLS, before: firstBytes.count)
+    }
+
+    /// Feeds the peer's `received` bytes (nil for the first step; empty: the peer closed) to the
+    /// handshake, steps it and sends what it made. True once it finished: TLS is then in place.
+    func stepTLS(_ handshake: TLSHandshake, received: [UInt8]?, deadline: ContinuousClock.Instant) throws(ConnectionError) -> Bool {
+        if let received {
+            if received.isEmpty {
+                try refuseWrongProtocol(handshake)
                 throw .closedByPeer
             }
-            session.receiveCiphertext(cipher)
+            handshake.session.receiveCiphertext(received)
         }
-        tls = session
+        let done: Bool
+        do {
+            done = try handshake.session.handshakeStep()
+        } catch {
+            try refuseWrongProtocol(handshake)
+            throw error
+        }
+        let out = handshake.session.takeCiphertext()
+        if !out.isEmpty { try socket.write(out, until: deadline) }
+        if done { tls = handshake.session }
+        return done
+    }
+
+    /// Reads what the socket has now, without waiting: nil when nothing has arrived, empty at
+    /// the end of the stream.
+    func readSocketNow() throws(ConnectionError) -> [UInt8]? {
+        do { return try readSocket(until: .now) } catch {
+            if case .timedOut = error { return nil }
+            throw error
+        }
+    }
+
+    /// A direct-TLS handshake that failed on a peer that opened the connection with another
+    /// protocol's greeting is named by that greeting (only then: a peer speaking first).
+    private func refuseWrongProtocol(_ handshake: TLSHandshake) throws(ConnectionError) {
+        if handshake.directTLS, handshake.before == 0, let greeting = PeerGreeting(firstBytes), greeting.isMismatch(expectedTLS: true) {
+            throw .wrongProtocol(peer: peerName, answered: greeting)
+        }
     }
 
     /// Sends close_notify where possible and closes the socket.
