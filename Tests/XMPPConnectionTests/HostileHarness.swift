@@ -30,9 +30,11 @@ class HostilePeerTestCase: XCTestCase {
 
     /// The whole client flow of a login: open (STARTTLS), authenticate with SCRAM or PLAIN, bind.
     static func login(port: Int, caFile: String, timeout: Duration, limits: XMLLimits,
-                      domain: String = "localhost", requireSCRAM: Bool = false, directTLS: Bool = false) throws(ConnectionError) {
+                      domain: String = "localhost", requireSCRAM: Bool = false, directTLS: Bool = false,
+                      polled: Bool = false) throws(ConnectionError) {
         let options = ConnectionOptions(domain: domain, serverHost: "127.0.0.1", serverPort: port, directTLS: directTLS,
                                         timeout: timeout, limits: limits)
+        if polled { return try polledLogin(options, caFile: caFile) }
         let connection = try Connection.open(options, tls: TLSContext(settings: TLSSettings(caFile: caFile)))
         defer { connection.close() }
         _ = try connection.authenticate(username: "alice", credential: .password(password), usedSCRAMBefore: false,
@@ -40,10 +42,31 @@ class HostilePeerTestCase: XCTestCase {
         _ = try connection.bind()
     }
 
+    /// The same log-in through `PolledLogIn`, driven by poll() as the batch's loop drives it.
+    static func polledLogin(_ options: ConnectionOptions, caFile: String) throws(ConnectionError) {
+        guard let endpoint = options.resolveEndpoints().first else { throw .dnsFailed(host: options.domain, reason: "no endpoints") }
+        let login = try PolledLogIn(options, endpoint: endpoint, tls: TLSContext(settings: TLSSettings(caFile: caFile)),
+                                    username: "alice", password: password, resource: nil)
+        while true {
+            if let done = try login.advance() {
+                XCTAssertNotNil(done.connection.boundJID)
+                done.close()
+                return
+            }
+            let left = ContinuousClock.now.duration(to: login.deadline)
+            guard left > .zero else {
+                login.close()
+                throw login.timedOut
+            }
+            var pfd = pollfd(fd: login.fileDescriptor, events: Int16(login.wantsWrite ? POLLOUT : POLLIN), revents: 0)
+            _ = poll(&pfd, 1, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1))
+        }
+    }
+
     /// Runs `login` against `peer` on its own thread: the error it ended with (nil on success)
     /// and how long it took; nil (and a failure) if it has not ended by `overallDeadline`.
     func runLogin(_ peer: ScriptedPeer, timeout: Duration = .seconds(5), limits: XMLLimits = XMLLimits(),
-                  domain: String = "localhost", requireSCRAM: Bool = false, directTLS: Bool = false,
+                  domain: String = "localhost", requireSCRAM: Bool = false, directTLS: Bool = false, polled: Bool = false,
                   file: StaticString = #filePath, line: UInt = #line) -> (ConnectionError?, Duration)? {
         let box = ResultBox()
         let port = peer.port, caFile = caFile
@@ -52,7 +75,7 @@ class HostilePeerTestCase: XCTestCase {
             var outcome: ConnectionError?
             do throws(ConnectionError) {
                 try HostilePeerTestCase.login(port: port, caFile: caFile, timeout: timeout, limits: limits, domain: domain,
-                                              requireSCRAM: requireSCRAM, directTLS: directTLS)
+                                              requireSCRAM: requireSCRAM, directTLS: directTLS, polled: polled)
             } catch {
                 outcome = error
             }
@@ -71,10 +94,10 @@ class HostilePeerTestCase: XCTestCase {
     /// Runs `login` against `peer` and returns the error it ended with and how long it took;
     /// fails the test if the client succeeds or hangs, or if the error is not one line.
     func clientError(_ peer: ScriptedPeer, timeout: Duration = .seconds(5), limits: XMLLimits = XMLLimits(),
-                     domain: String = "localhost", requireSCRAM: Bool = false, directTLS: Bool = false,
+                     domain: String = "localhost", requireSCRAM: Bool = false, directTLS: Bool = false, polled: Bool = false,
                      file: StaticString = #filePath, line: UInt = #line) -> (ConnectionError, Duration)? {
-        guard let (error, elapsed) = runLogin(peer, timeout: timeout, limits: limits, domain: domain,
-                                              requireSCRAM: requireSCRAM, directTLS: directTLS, file: file, line: line)
+        guard let (error, elapsed) = runLogin(peer, timeout: timeout, limits: limits, domain: domain, requireSCRAM: requireSCRAM,
+                                              directTLS: directTLS, polled: polled, file: file, line: line)
         else { return nil }
         guard let error else {
             XCTFail("the client succeeded against a hostile peer", file: file, line: line)
