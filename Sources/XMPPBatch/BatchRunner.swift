@@ -102,11 +102,15 @@ struct BatchRunner {
         for row in plan.rosterRows.values { _ = try endpointSpread(for: row.jid.domain) }
         let rosterSpreads = spreads
         let memory = configuration.rosterMemoryPath.flatMap { RosterMemory(path: $0) }
-        let rosters = RosterPhase(plan: plan, settings: settings, recorder: recorder, resource: configuration.resource,
-                                  memory: memory) { domain in
-            guard let spread = rosterSpreads[domain] else { throw ConnectionError.protocolViolation("no endpoint for \(domain)") }
-            return try spread.open()
-        }
+        let resource = configuration.resource
+        let rosters = RosterPhase(plan: plan, settings: settings, recorder: recorder, resource: resource, memory: memory,
+                                  logIn: { domain, username, password throws(ConnectionError) in
+                                      guard let spread = rosterSpreads[domain] else {
+                                          throw .protocolViolation("no endpoint for \(domain)")
+                                      }
+                                      return try spread.startLogIn(username: username, password: password, resource: resource)
+                                  },
+                                  bound: { link in rosterSpreads[link.connection.domain]?.bound(link) })
         return try rosters.run()
     }
 

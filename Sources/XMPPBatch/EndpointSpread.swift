@@ -51,6 +51,16 @@ final class EndpointSpread: Sendable {
         return connection
     }
 
+    /// A log-in as `username` that never waits (per-account work on a poll loop), on the next
+    /// home in turn; `bound` is to be told when it is.
+    func startLogIn(username: String, password: String, resource: String?) throws(ConnectionError) -> PolledLogIn {
+        try PolledLogIn(options, endpoints: order(for: nil), tls: tls, trace: trace(), username: username, password: password,
+                        resource: resource, failed: { endpoint, _ in self.lost(endpoint) })
+    }
+
+    /// A stream opened by `startLogIn` is bound: its endpoint answered.
+    func bound(_ link: PolledConnection) { answered(link.connection.endpoint) }
+
     /// `endpoint` refused, timed out or dropped a stream; true when it just went into back-off.
     @discardableResult
     func lost(_ endpoint: Endpoint) -> Bool {

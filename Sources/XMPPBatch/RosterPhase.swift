@@ -1,4 +1,3 @@
-import Synchronization
 import XMLTree
 import XMPPConnection
 import XMPPServices
@@ -33,7 +32,7 @@ import XMPPStorage
 /// requests wait in the server for the second pass.
 /// An account that existed before this run, whose contacts are what an earlier batch finished
 /// with (`RosterMemory`) and none of whose contacts is new, is not logged in at all.
-final class RosterPhase: @unchecked Sendable {
+final class RosterPhase {
     /// The journal's `roster` column.
     enum State: String, Sendable {
         case pending, requested, done, failed
@@ -56,32 +55,35 @@ final class RosterPhase: @unchecked Sendable {
     private let plan: BatchPlan
     private let settings: EngineSettings
     private let recorder: BatchRecorder
-    private let recorderLock = Mutex(())
     private let resource: String?
     private let memory: RosterMemory?
-    private let connect: @Sendable (_ domain: String) throws -> Connection
+    private let logIn: (_ domain: String, _ username: String, _ password: String) throws(ConnectionError) -> PolledLogIn
+    private let bound: (PolledConnection) -> Void
     /// Who each first pass sent a request to (target → requesters): they approve it, in their
     /// own first pass when the requester's had finished before it began, else in the second.
-    private let requested = Mutex([JID: Set<JID>]())
+    private var requested: [JID: Set<JID>] = [:]
     /// Accounts whose first pass finished in this run, so their requests wait to be approved.
-    private let firstPassed = Mutex(Set<JID>())
+    private var firstPassed: Set<JID> = []
     /// Whom each account approved in its first pass.
-    private let approvedEarly = Mutex([JID: Set<JID>]())
+    private var approvedEarly: [JID: Set<JID>] = [:]
     /// Accounts whose requests the second pass approves: those whose first pass went through.
     private var approvable: Set<JID> = []
 
     init(plan: BatchPlan, settings: EngineSettings, recorder: BatchRecorder, resource: String?,
-         memory: RosterMemory? = nil, connect: @escaping @Sendable (_ domain: String) throws -> Connection) {
+         memory: RosterMemory? = nil,
+         logIn: @escaping (_ domain: String, _ username: String, _ password: String) throws(ConnectionError) -> PolledLogIn,
+         bound: @escaping (PolledConnection) -> Void = { _ in }) {
         self.plan = plan
         self.settings = settings
         self.recorder = recorder
         self.resource = resource
         self.memory = memory
-        self.connect = connect
+        self.logIn = logIn
+        self.bound = bound
     }
 
     /// One account's work in a pass.
-    private struct Job: Sendable {
+    struct Job: Sendable {
         var row: BatchRow
         var password: String
         var contacts: [RosterItem]
@@ -161,8 +163,8 @@ final class RosterPhase: @unchecked Sendable {
         // An account whose first pass failed (a refused password) sent no request, so nobody
         // approves it: a `subscribed` without a request is a pre-approval, and Prosody 13 later
         // leaves such a pair `both` on one side and `from` + ask on the other.
-        let asked = requested.withLock { $0 }
-        let early = approvedEarly.withLock { $0 }
+        let asked = requested
+        let early = approvedEarly
         let states = try recorder.journal.entries().reduce(into: [Int: State]()) { $0[$1.line] = State(rawValue: $1.roster ?? "") }
         var approvable: Set<JID> = []
         for (line, row) in plan.rosterRows where [.requested, .done, .unchanged].contains(states[line]) { approvable.insert(row.jid) }
@@ -175,165 +177,57 @@ final class RosterPhase: @unchecked Sendable {
         return try run(second, approving: true)
     }
 
-    /// One pass, `jobs` accounts at a time; stops taking rows when interrupted or when one
-    /// fails in a way that ends the run (thrown once every worker stopped).
+    /// One pass, `jobs` accounts at a time, each over its own log-in (`AccountSessions`);
+    /// stops taking rows when interrupted, or when one fails in a way that ends the run.
     private func run(_ jobs: [Job], approving: Bool) throws -> BatchEnd {
         guard !jobs.isEmpty else { return .completed }
         let pass = approving ? 2 : 1
-        let finished = Mutex(0)
-        recorderLock.withLock { _ in recorder.events.rosterProgress(pass: pass, done: 0, total: jobs.count) }
-        return try WorkerThreads.drain(jobs.count, workers: settings.jobs, shouldStop: settings.shouldStop) { index in
-            let ended = try self.runJob(jobs[index], approving: approving)
-            if ended {
-                let done = finished.withLock { n in n += 1; return n }
-                self.recorderLock.withLock { _ in self.recorder.events.rosterProgress(pass: pass, done: done, total: jobs.count) }
-            }
-            return ended
+        var finished = 0
+        recorder.events.rosterProgress(pass: pass, done: 0, total: jobs.count)
+        let sessions = AccountSessions<RosterConversation>(
+            settings: settings, stopGrace: RosterPhase.stopGrace,
+            logIn: { index throws(ConnectionError) in
+                let job = jobs[index]
+                return try self.logIn(job.row.jid.domain, job.row.jid.local ?? "", job.password)
+            },
+            conversation: { index in
+                RosterConversation(job: jobs[index], approving: approving,
+                                   approvable: approving ? self.approvable : self.firstPassed)
+            },
+            bound: bound)
+        return try sessions.run(count: jobs.count) { index, end in
+            try self.ended(jobs[index], approving: approving, end)
+            finished += 1
+            self.recorder.events.rosterProgress(pass: pass, done: finished, total: jobs.count)
         }
     }
 
-    /// One account's pass to its recorded state, retrying network failures with back-off; false
-    /// when interrupted first (the state stays, for `--resume`).
-    private func runJob(_ job: Job, approving: Bool) throws -> Bool {
-        var failures = 0
-        let reached = approving ? State.done : State.requested
-        while true {
-            do {
-                guard let complete = try perform(job, approving: approving) else { return false }
-                // A first pass that left nothing to approve is done without a second one.
-                let state = complete ? State.done : reached
-                try record([(job.row.line, state.rawValue, nil)])
-                if state == .done { memory?.remember(job.row.jid, digest: job.digest) }
-                if !approving { firstPassed.withLock { _ = $0.insert(job.row.jid) } }
-                return true
-            } catch let error as ConnectionError where error.isTransient {
-                failures += 1
-                if failures >= settings.maxAttempts {
-                    // The state stays unfinished: the run is not finished, and --resume tries again.
-                    let text = "roster not finished: gave up after \(failures) attempts: \(error)"
-                    recorderLock.withLock { _ in recorder.note("\(job.row.jid): \(text)") }
-                    return true
-                }
-                pause(settings.backoff.delay(failures: failures))
-                if settings.shouldStop() { return false }
-            } catch let error as ConnectionError where LoginPhase.isRowFailure(error) {
-                // A password the report carried that no longer works was most likely reset since
-                // (passwd --admin): the report cannot know, so say where the current one goes.
-                let text = error.isAuthRejection
-                    ? "roster not set: the server refused this batch's password for the account (\(error)); if it was changed "
-                        + "since (xmpp-register passwd --admin), put the current one in the report's password column (or the "
-                        + "CSV's; passwd --admin JID --report REPORT does it as it resets the password) and run again"
-                    : "roster not set: \(error)"
-                try record([(job.row.line, State.failed.rawValue, text)])
-                recorderLock.withLock { _ in recorder.note("\(job.row.jid): \(text)") }
-                return true
+    /// Records how one account's pass ended: its roster state, or why it failed or is unfinished.
+    private func ended(_ job: Job, approving: Bool, _ end: AccountSessions<RosterConversation>.End) throws {
+        switch end {
+        case .done(let conversation):
+            if !conversation.asking.isEmpty {
+                for jid in conversation.asking { requested[jid, default: []].insert(job.row.jid) }
             }
-        }
-    }
-
-    /// One account's pass: reads its roster, then sends what it lacks, `window` stanzas at a
-    /// time. The first pass also approves the contacts whose first pass finished before it began
-    /// (their requests are waiting): after one more pupil, the class and the teachers approve it
-    /// at once and need no second log-in. Nil when asked to stop between windows; else whether
-    /// nothing is left for the account to approve.
-    private func perform(_ job: Job, approving: Bool) throws -> Bool? {
-        let approving_ = approving ? approvable : firstPassed.withLock { $0 }
-        let connection = try connect(job.row.jid.domain)
-        defer { connection.close() }
-        _ = try connection.authenticate(username: job.row.jid.local ?? "", credential: .password(job.password), usedSCRAMBefore: false)
-        let account = try connection.bind(resource: resource)
-        guard case .full(let query) = try RosterService.fetch(on: connection, cachedVer: nil) else {
-            throw ConnectionError.protocolViolation("the server answered a roster request without the roster")
-        }
-        var present: [JID: RosterItem] = [:]
-        for item in query.items { present[item.jid.bare] = item }
-        var stanzas: [XMLElement] = []
-        var sets: Set<String> = []
-        var asking: [JID] = []
-        var approved: Set<JID> = []
-        var complete = true
-        if job.reset && !approving {
-            // RFC 6121 §2.5 for every item: an empty roster without subscriptions to build on.
-            for jid in present.keys.sorted(by: { $0.description < $1.description }) {
-                let iq = RosterService.removeIq(jid, id: connection.makeID())
-                sets.insert(iq.id)
-                stanzas.append(iq.element)
-            }
-            present = [:]
-        }
-        for gone in job.remove where present[gone] != nil {
-            // RFC 6121 §2.5: subscription='remove' deletes the item and cancels both subscriptions.
-            let iq = RosterService.removeIq(gone, id: connection.makeID())
-            sets.insert(iq.id)
-            stanzas.append(iq.element)
-        }
-        for contact in job.contacts {
-            let item = present[contact.jid]
-            if item == nil || item?.name != contact.name || item?.groups != contact.groups {
-                let iq = RosterService.setIq(contact, id: connection.makeID())
-                sets.insert(iq.id)
-                stanzas.append(iq.element)
-            }
-            let subscription = item?.subscription ?? .none
-            if !subscription.sendsPresence {
-                if approving_.contains(contact.jid) {
-                    stanzas.append(PresenceService.subscription(.subscribed, to: contact.jid).element)
-                    approved.insert(contact.jid)
-                } else {
-                    complete = false
-                }
-            }
-            if !subscription.receivesPresence && !(item?.ask ?? false) {
-                stanzas.append(PresenceService.subscription(.subscribe, to: contact.jid).element)
-                asking.append(contact.jid)
-            }
-        }
-        var start = 0
-        while start < stanzas.count {
-            if start > 0 && settings.shouldStop() { return nil }
-            let window = Array(stanzas[start..<min(start + RosterPhase.window, stanzas.count)])
-            var refusal: StanzaError?
-            guard try handled(window, on: connection, account: account, each: { event in
-                if case .reply(let iq) = event, sets.contains(iq.id), iq.type == .error, refusal == nil {
-                    refusal = iq.error ?? StanzaError(type: "cancel", condition: .undefinedCondition)
-                }
-            }) else { return nil }
-            if let refusal { throw ConnectionError.stanzaError(refusal) }
-            start += RosterPhase.window
-        }
-        if !asking.isEmpty {
-            requested.withLock { asked in for jid in asking { asked[jid, default: []].insert(job.row.jid) } }
-        }
-        if !approving { approvedEarly.withLock { $0[job.row.jid] = approved } }
-        return complete || approving
-    }
-
-    /// Sends `window` and a ping, and waits for the pong: once it is answered, the server has
-    /// handled every stanza before it. Waits in slices, so that once asked to stop it gives up
-    /// after `stopGrace` (the window is redone by `--resume`: each pass reads before it sends).
-    /// False when it gave up that way.
-    private func handled(_ window: [XMLElement], on connection: Connection, account: JID,
-                         each: (IncomingEvent) -> Void) throws -> Bool {
-        let id = connection.makeID()
-        var ping = Iq(type: .get, id: id, payload: XMLElement("ping", namespace: Namespace.ping))
-        ping.to = try? JID(local: nil, domain: account.domain)
-        try connection.send(window + [ping.element])
-        let deadline = ContinuousClock.now + connection.timeout
-        var stopSeen: ContinuousClock.Instant?
-        while true {
-            let now = ContinuousClock.now
-            if stopSeen == nil && settings.shouldStop() { stopSeen = now }
-            if let stopSeen, now - stopSeen >= RosterPhase.stopGrace { return false }
-            let slice = min(deadline, now + .milliseconds(250))
-            let event: IncomingEvent
-            do {
-                event = try PresenceService.next(on: connection, account: account, deadline: slice)
-            } catch {
-                guard case .timedOut = error, ContinuousClock.now < deadline else { throw error }
-                continue
-            }
-            if case .reply(let iq) = event, iq.id == id { return true }
-            each(event)
+            if !approving { approvedEarly[job.row.jid] = conversation.approved }
+            // A first pass that left nothing to approve is done without a second one.
+            let state = conversation.complete || approving ? State.done : State.requested
+            try record([(job.row.line, state.rawValue, nil)])
+            if state == .done { memory?.remember(job.row.jid, digest: job.digest) }
+            if !approving { firstPassed.insert(job.row.jid) }
+        case .gaveUp(let error, let attempts):
+            // The state stays unfinished: the run is not finished, and --resume tries again.
+            recorder.note("\(job.row.jid): roster not finished: gave up after \(attempts) attempts: \(error)")
+        case .refused(let error):
+            // A password the report carried that no longer works was most likely reset since
+            // (passwd --admin): the report cannot know, so say where the current one goes.
+            let text = error.isAuthRejection
+                ? "roster not set: the server refused this batch's password for the account (\(error)); if it was changed "
+                    + "since (xmpp-register passwd --admin), put the current one in the report's password column (or the "
+                    + "CSV's; passwd --admin JID --report REPORT does it as it resets the password) and run again"
+                : "roster not set: \(error)"
+            try record([(job.row.line, State.failed.rawValue, text)])
+            recorder.note("\(job.row.jid): \(text)")
         }
     }
 
@@ -342,9 +236,6 @@ final class RosterPhase: @unchecked Sendable {
     static let stopGrace = Duration.seconds(2)
 
     private func record(_ updates: [(line: Int, state: String, error: String?)]) throws {
-        try recorderLock.withLock { _ throws(JournalError) in try recorder.journal.recordRoster(updates) }
+        try recorder.journal.recordRoster(updates)
     }
-
-    /// Sleeps, waking early for Ctrl-C.
-    private func pause(_ duration: Duration) { WorkerThreads.pause(duration, shouldStop: settings.shouldStop) }
 }

@@ -114,26 +114,32 @@ public enum PresenceService {
     /// §8.2.3: a request must be answered); server pings are answered by the connection.
     public static func next(on connection: any StanzaChannel, account: JID, deadline: ContinuousClock.Instant) throws(ConnectionError) -> IncomingEvent {
         while true {
-            let element = try connection.nextStanza(deadline: deadline)
-            switch element.name {
-            case "presence":
-                do { return .presence(try Presence(element: element)) } catch { return .malformed("presence: \(error)") }
-            case "message":
-                return .message(element)
-            case "iq":
-                let iq: Iq
-                do { iq = try Iq(element: element) } catch { return .malformed("iq: \(error)") }
-                if iq.type == .result || iq.type == .error { return .reply(iq) }
-                if let push = RosterService.push(in: iq, account: account) {
-                    try connection.send(Iq(type: .result, id: iq.id, to: iq.from).element)
-                    return .rosterPush(push)
-                }
-                var refusal = Iq(type: .error, id: iq.id, to: iq.from)
-                refusal.error = StanzaError(type: "cancel", condition: .serviceUnavailable)
-                try connection.send(refusal.element)
-            default:
-                return .malformed("unexpected <\(element.name)/>")
+            if let event = try event(in: try connection.nextStanza(deadline: deadline), on: connection, account: account) { return event }
+        }
+    }
+
+    /// What a stanza that arrived is (`next`, for a caller that reads the stream itself); nil for
+    /// an IQ request it answered with `service-unavailable`.
+    public static func event(in element: XMLElement, on connection: any StanzaChannel, account: JID) throws(ConnectionError) -> IncomingEvent? {
+        switch element.name {
+        case "presence":
+            do { return .presence(try Presence(element: element)) } catch { return .malformed("presence: \(error)") }
+        case "message":
+            return .message(element)
+        case "iq":
+            let iq: Iq
+            do { iq = try Iq(element: element) } catch { return .malformed("iq: \(error)") }
+            if iq.type == .result || iq.type == .error { return .reply(iq) }
+            if let push = RosterService.push(in: iq, account: account) {
+                try connection.send(Iq(type: .result, id: iq.id, to: iq.from).element)
+                return .rosterPush(push)
             }
+            var refusal = Iq(type: .error, id: iq.id, to: iq.from)
+            refusal.error = StanzaError(type: "cancel", condition: .serviceUnavailable)
+            try connection.send(refusal.element)
+            return nil
+        default:
+            return .malformed("unexpected <\(element.name)/>")
         }
     }
 }

@@ -21,20 +21,32 @@ public enum RosterService {
 
     /// Sends the roster get without waiting, so the caller can read its cached copy meanwhile.
     public static func requestFetch(on connection: any StanzaChannel, cachedVer: String?) throws(ConnectionError) -> PendingFetch {
+        let (get, pending) = fetchRequest(on: connection, cachedVer: cachedVer)
+        try connection.send(get.element)
+        return pending
+    }
+
+    /// The roster get, not sent yet (a caller that sends and reads itself), and what awaits its answer.
+    public static func fetchRequest(on connection: any StanzaChannel, cachedVer: String?) -> (Iq, PendingFetch) {
         let versioning = connection.features.rosterVersioning
         let id = connection.makeID()
-        try connection.send(Iq(type: .get, id: id, payload: RosterQuery.get(ver: versioning ? (cachedVer ?? "") : nil)).element)
-        return PendingFetch(id: id, sentVer: versioning ? cachedVer : nil)
+        return (Iq(type: .get, id: id, payload: RosterQuery.get(ver: versioning ? (cachedVer ?? "") : nil)),
+                PendingFetch(id: id, sentVer: versioning ? cachedVer : nil))
     }
 
     /// A roster get on its way.
     public struct PendingFetch: Sendable {
-        let id: String
+        /// The roster get's IQ id.
+        public let id: String
         let sentVer: String?
 
         /// Waits for the answer.
         public func finish(on connection: any StanzaChannel) throws(ConnectionError) -> RosterFetch {
-            let reply = try connection.awaitReply(id: id)
+            try take(connection.awaitReply(id: id))
+        }
+
+        /// The roster from the result to the get (a caller that reads replies itself).
+        public func take(_ reply: Iq) throws(ConnectionError) -> RosterFetch {
             guard let payload = reply.payload else {
                 guard sentVer != nil else {
                     throw .protocolViolation("the server answered the roster request with an empty result")

@@ -26,8 +26,11 @@ public final class PolledLogIn {
     /// Which features the stream is waiting for.
     private enum Stage { case clear, secured, authenticated }
 
-    /// The endpoint this log-in connects to.
-    public let endpoint: Endpoint
+    /// The endpoint this log-in connects to now.
+    public private(set) var endpoint: Endpoint
+    /// The endpoints still to try if this one fails as a link (`Connection.open`'s order).
+    private var laterEndpoints: [Endpoint]
+    private let failed: (Endpoint, ConnectionError) -> Void
     private let options: ConnectionOptions
     private let tls: TLSContext
     private let trace: TraceSink?
@@ -42,20 +45,32 @@ public final class PolledLogIn {
     /// When the step under way is given up (`options.timeout` after the last one).
     public private(set) var deadline: ContinuousClock.Instant
 
-    /// Starts connecting to `endpoint` to log in as `username` (the local part) with `password`,
-    /// binding `resource` (nil: the tools' own random one).
-    public init(_ options: ConnectionOptions, endpoint: Endpoint, tls: TLSContext, trace: TraceSink? = nil,
-                username: String, password: String, resource: String?) throws(ConnectionError) {
+    /// Starts connecting to the first of `endpoints` to log in as `username` (the local part)
+    /// with `password`, binding `resource` (nil: the tools' own random one). As in
+    /// `Connection.open`, an endpoint that fails as a link before the stream is secured is given
+    /// up for the next (`failed` hears of it), and each but the last gets `connectTimeout` to
+    /// accept the connection.
+    public init(_ options: ConnectionOptions, endpoints: [Endpoint], tls: TLSContext, trace: TraceSink? = nil,
+                username: String, password: String, resource: String?,
+                failed: @escaping (Endpoint, ConnectionError) -> Void = { _, _ in }) throws(ConnectionError) {
+        guard let first = endpoints.first else { throw .dnsFailed(host: options.domain, reason: "no endpoints") }
         self.options = options
-        self.endpoint = endpoint
+        endpoint = first
+        laterEndpoints = Array(endpoints.dropFirst())
+        self.failed = failed
         self.tls = tls
         self.trace = trace
         self.username = username
         self.password = password
         self.resource = resource
-        addresses = try Socket.Connecting(host: endpoint.host, port: endpoint.port)
-        deadline = .now + options.timeout
+        addresses = try Socket.Connecting(host: first.host, port: first.port)
+        deadline = .now
         state = .connecting(try addresses.nextStarted())
+        deadline = connectDeadline
+    }
+
+    private var connectDeadline: ContinuousClock.Instant {
+        .now + (laterEndpoints.isEmpty ? options.timeout : min(options.timeout, options.connectTimeout))
     }
 
     /// The socket to watch.
@@ -74,7 +89,7 @@ public final class PolledLogIn {
     public var refusedBeforeChallenge: Bool { connection?.refusedBeforeChallenge ?? false }
 
     /// The error for a step not finished by `deadline`.
-    public var timedOut: ConnectionError {
+    var timedOut: ConnectionError {
         if case .connecting = state { return .timedOut("connecting to \(endpoint.host) port \(endpoint.port)") }
         return .timedOut("waiting for the server")
     }
@@ -82,17 +97,36 @@ public final class PolledLogIn {
     /// Takes every step the socket allows now. The bound connection once the log-in is done,
     /// nil while it waits for the socket; a failure is thrown (the socket is then closed).
     public func advance() throws(ConnectionError) -> PolledConnection? {
-        do {
-            while true {
+        while true {
+            do {
                 guard let next = try step() else { return nil }
                 state = next
                 deadline = .now + options.timeout
                 if bound, let connection { return PolledConnection.wrapping(connection) }
+            } catch {
+                close()
+                try failOver(after: error)
             }
-        } catch {
-            close()
-            throw error
         }
+    }
+
+    /// The deadline passed: the next endpoint if the step was still on the link, else the error.
+    public func expire() throws(ConnectionError) {
+        close()
+        try failOver(after: timedOut)
+    }
+
+    /// Starts again on the next endpoint after a link failure before the stream was secured
+    /// (certificate and protocol problems are answers, not a failed path: they are thrown).
+    private func failOver(after error: ConnectionError) throws(ConnectionError) {
+        guard connection == nil, error.isLinkFailure, !laterEndpoints.isEmpty else { throw error }
+        failed(endpoint, error)
+        endpoint = laterEndpoints.removeFirst()
+        transport = nil
+        stream = nil
+        addresses = try Socket.Connecting(host: endpoint.host, port: endpoint.port)
+        state = .connecting(try addresses.nextStarted())
+        deadline = connectDeadline
     }
 
     /// Closes the socket (a log-in given up).

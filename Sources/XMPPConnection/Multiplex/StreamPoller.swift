@@ -28,7 +28,7 @@ public enum StreamPoller {
     }
 
     /// poll()'s timeout for `wake`: rounded up, so the wait never ends just before it; 0 when it passed.
-    static func milliseconds(until wake: ContinuousClock.Instant) -> Int32 {
+    public static func milliseconds(until wake: ContinuousClock.Instant) -> Int32 {
         let remaining = ContinuousClock.now.duration(to: wake)
         guard remaining > .zero else { return 0 }
         let ms = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1
