@@ -66,6 +66,22 @@ struct ToolRunner {
         return (jid(user), password)
     }
 
+    /// A runner on the test server with a fresh account (jid, password), once `requirement`
+    /// holds there (it throws XCTSkip where the server lacks what the test needs); with
+    /// `session`, logged in with `--session session`.
+    static func withAccount(_ prefix: String, session: String? = nil,
+                            requiring requirement: (TestServer) throws -> Void) throws -> (ToolRunner, String, String) {
+        let server = try TestServer.require()
+        try requirement(server)
+        let t = try ToolRunner(server: server)
+        let (jid, password) = try t.makeAccount(prefix)
+        if let session {
+            let login = try t.run("xmpp-login", [jid, "--session", session, "-q"] + t.serverArgs, password: password)
+            XCTAssertEqual(login.status, 0, "login --session \(session): \(login.stderr)")
+        }
+        return (t, jid, password)
+    }
+
     /// Creates `user` with `password` as `makeAccount` does.
     func createAccount(_ user: String, _ password: String, login: Bool) throws {
         try server.requireAccounts()
