@@ -70,7 +70,7 @@ struct ToolRunner {
     /// holds there (it throws XCTSkip where the server lacks what the test needs); with
     /// `session`, logged in with `--session session`.
     static func withAccount(_ prefix: String, session: String? = nil,
-                            requiring requirement: (TestServer) throws -> Void) throws -> (ToolRunner, String, String) {
+                            requiring requirement: (TestServer) throws -> Void = { _ in }) throws -> (ToolRunner, String, String) {
         let server = try TestServer.require()
         try requirement(server)
         let t = try ToolRunner(server: server)
