@@ -20,52 +20,46 @@ final class ParserErrorTests: XCTestCase {
         if let hint { XCTAssertEqual(error.hint, hint, file: file, line: number) }
     }
 
+    /// `line` names the unknown `option` of xmpp-roster: the reason, and the message that names
+    /// it and, where there is one, the option meant.
+    private func assertUnknownOption(
+        _ line: String, _ option: String, suggesting suggestion: String?, hint: String? = nil,
+        file: StaticString = #filePath, line number: UInt = #line
+    ) {
+        let meant = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
+        assertError(line, .unknownOption(option, suggestion: suggestion), "xmpp-roster: unknown option '\(option)'\(meant)",
+                    hint: hint, file: file, line: number)
+    }
+
     func testUnknownLongOptionSuggestsTheClosest() {
-        assertError(
-            "list --onlin", .unknownOption("--onlin", suggestion: "--online"),
-            "xmpp-roster: unknown option '--onlin' (did you mean '--online'?)",
-            hint: "Try 'xmpp-roster list --help'.")
-        assertError(
-            "list --jsno", .unknownOption("--jsno", suggestion: "--json"),
-            "xmpp-roster: unknown option '--jsno' (did you mean '--json'?)")
-        assertError(
-            "list --onl", .unknownOption("--onl", suggestion: "--online"),
-            "xmpp-roster: unknown option '--onl' (did you mean '--online'?)")
+        assertUnknownOption("list --onlin", "--onlin", suggesting: "--online", hint: "Try 'xmpp-roster list --help'.")
+        assertUnknownOption("list --jsno", "--jsno", suggesting: "--json")
+        assertUnknownOption("list --onl", "--onl", suggesting: "--online")
     }
 
     func testUnknownOptionNamesTheInputWithoutItsValue() {
-        assertError(
-            "list --onlin=yes", .unknownOption("--onlin", suggestion: "--online"),
-            "xmpp-roster: unknown option '--onlin' (did you mean '--online'?)")
+        assertUnknownOption("list --onlin=yes", "--onlin", suggesting: "--online")
     }
 
     func testUnknownOptionFarFromAnyHasNoSuggestion() {
-        assertError(
-            "list --zzzzzz", .unknownOption("--zzzzzz", suggestion: nil),
-            "xmpp-roster: unknown option '--zzzzzz'")
+        assertUnknownOption("list --zzzzzz", "--zzzzzz", suggesting: nil)
     }
 
     func testHiddenOptionsAreNeverSuggested() {
-        assertError(
-            "list --debug-dum", .unknownOption("--debug-dum", suggestion: nil),
-            "xmpp-roster: unknown option '--debug-dum'")
+        assertUnknownOption("list --debug-dum", "--debug-dum", suggesting: nil)
     }
 
     func testOptionOfAnotherSubcommandIsUnknownHere() {
-        assertError(
-            "remove bob --online", .unknownOption("--online", suggestion: nil),
-            "xmpp-roster: unknown option '--online'", hint: "Try 'xmpp-roster remove --help'.")
+        assertUnknownOption("remove bob --online", "--online", suggesting: nil, hint: "Try 'xmpp-roster remove --help'.")
     }
 
     func testUnknownShortOption() {
-        assertError("list -z", .unknownOption("-z", suggestion: nil), "xmpp-roster: unknown option '-z'")
-        assertError("list -qz", .unknownOption("-z", suggestion: nil), "xmpp-roster: unknown option '-z'")
+        assertUnknownOption("list -z", "-z", suggesting: nil)
+        assertUnknownOption("list -qz", "-z", suggesting: nil)
     }
 
     func testLongOptionWrittenWithOneDash() {
-        assertError(
-            "list -online", .unknownOption("-online", suggestion: "--online"),
-            "xmpp-roster: unknown option '-online' (did you mean '--online'?)")
+        assertUnknownOption("list -online", "-online", suggesting: "--online")
     }
 
     func testUnknownSubcommandSuggestsTheClosest() {

@@ -18,12 +18,21 @@ final class BatchResilienceEndToEndTests: XCTestCase {
         return (try ToolRunner(server: shared), s)
     }
 
-    private func csv(_ t: ToolRunner, rows: Int, prefix: String) throws -> (path: String, users: [String]) {
+    /// A sheet of `rows` new accounts named after `prefix`, and the path its report goes to.
+    private func csv(_ t: ToolRunner, rows: Int, prefix: String) throws -> (path: String, report: String) {
         let users = (0..<rows).map { "\(prefix)\($0)" }
         let path = t.home + "/\(prefix).csv"
         let text = "jid,password\n" + users.map { "\(t.jid($0)),pw-\($0)" }.joined(separator: "\n") + "\n"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return (path, users)
+        return (path, t.home + "/\(prefix)-report.csv")
+    }
+
+    /// `batch PATH --report REPORT --resume` with `options`, run to the end: it must succeed.
+    @discardableResult
+    private func resume(_ t: ToolRunner, _ s: TestServer, _ path: String, report: String, _ options: [String] = []) throws -> RunResult {
+        let r = try t.run("xmpp-register", ["batch", path, "--report", report, "--resume"] + options + s.serverArgs, timeout: 180)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return r
     }
 
     /// Starts a batch in the background.
@@ -50,8 +59,7 @@ final class BatchResilienceEndToEndTests: XCTestCase {
 
     func testKilledRunResumesWithEveryAccountCreatedExactlyOnce() throws {
         let (t, s) = try start()
-        let (path, _) = try csv(t, rows: 600, prefix: "kill")
-        let report = t.home + "/kill-report.csv"
+        let (path, report) = try csv(t, rows: 600, prefix: "kill")
         let process = try launch(t, s, [path, "--report", report, "--jobs", "4"])
         try waitForAccounts(150, while: process)
         process.kill(SIGKILL)
@@ -60,8 +68,7 @@ final class BatchResilienceEndToEndTests: XCTestCase {
         XCTAssertLessThan(createdBeforeKill, 600, "the kill came too late to test anything")
         XCTAssertFalse(FileManager.default.fileExists(atPath: report), "a killed run wrote no report")
 
-        let resumed = try t.run("xmpp-register", ["batch", path, "--report", report, "--resume", "--json"] + s.serverArgs, timeout: 180)
-        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        let resumed = try resume(t, s, path, report: report, ["--json"])
         XCTAssertTrue(resumed.stderr.contains("resuming:"), resumed.stderr)
         let thisRun = try BatchEndToEndTests.statuses(resumed)
         XCTAssertTrue(thisRun.values.allSatisfy { $0 == "created" }, "resume reported \(Set(thisRun.values))")
@@ -78,8 +85,7 @@ final class BatchResilienceEndToEndTests: XCTestCase {
 
     func testServerRestartMidRunIsSurvived() throws {
         let (t, s) = try start()
-        let (path, _) = try csv(t, rows: 600, prefix: "restart")
-        let report = t.home + "/restart-report.csv"
+        let (path, report) = try csv(t, rows: 600, prefix: "restart")
         let process = try launch(t, s, [path, "--report", report, "--jobs", "4"])
         try waitForAccounts(150, while: process)
         try XCTUnwrap(server).restart()
@@ -90,8 +96,7 @@ final class BatchResilienceEndToEndTests: XCTestCase {
 
     func testCtrlCWritesThePartialReportAndResumeFinishes() throws {
         let (t, s) = try start()
-        let (path, _) = try csv(t, rows: 600, prefix: "sigint")
-        let report = t.home + "/sigint-report.csv"
+        let (path, report) = try csv(t, rows: 600, prefix: "sigint")
         let process = try launch(t, s, [path, "--report", report])
         try waitForAccounts(100, while: process)
         process.kill(SIGINT)
@@ -104,8 +109,7 @@ final class BatchResilienceEndToEndTests: XCTestCase {
         XCTAssertEqual(done + partial.filter { $0 == "pending" || $0 == "sent" }.count, 600)
         XCTAssertEqual(done, try s.accountCount(), "in-flight answers were awaited and recorded before exiting")
 
-        let resumed = try t.run("xmpp-register", ["batch", path, "--report", report, "--resume"] + s.serverArgs, timeout: 180)
-        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        try resume(t, s, path, report: report)
         XCTAssertEqual(try reportStatuses(report), Array(repeating: "created", count: 600))
         XCTAssertEqual(try s.accountCount(), 600)
     }
@@ -128,8 +132,7 @@ final class BatchResilienceEndToEndTests: XCTestCase {
         XCTAssertTrue(process.stderr.contains("interrupted by SIGINT; 300 rows: \(created) created"), process.stderr)
         XCTAssertFalse(process.stderr.contains("this run finished 0 "), process.stderr)
 
-        let resumed = try t.run("xmpp-register", ["batch", path, "--report", report, "--resume"] + s.serverArgs, timeout: 180)
-        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        try resume(t, s, path, report: report)
         XCTAssertEqual(try reportStatuses(report), Array(repeating: "created", count: 300))
         let profiles = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\r\n").dropFirst()
             .map { String($0.split(separator: ",", omittingEmptySubsequences: false)[4]) }
@@ -141,12 +144,11 @@ final class BatchResilienceEndToEndTests: XCTestCase {
     /// its current row, each deletion the server made is in the report, and --resume finishes.
     func testCtrlCDuringParallelDeletesLosesNothingAndResumeFinishes() throws {
         let (t, s) = try start()
-        let (path, _) = try csv(t, rows: 400, prefix: "del")
+        let (path, report) = try csv(t, rows: 400, prefix: "del")
         let created = try t.run("xmpp-register", ["batch", path] + s.serverArgs, timeout: 180)
         XCTAssertEqual(created.status, 0, created.stderr)
         XCTAssertEqual(try s.accountCount(), 400)
 
-        let report = t.home + "/del-report.csv"
         let process = try launch(t, s, [path, "--delete", "--jobs", "4", "--report", report])
         let deadline = Date().addingTimeInterval(60)
         while try s.accountCount() > 360 && process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
@@ -158,9 +160,7 @@ final class BatchResilienceEndToEndTests: XCTestCase {
         XCTAssertLessThan(deleted, 400, "the interrupt came too late to test anything")
         XCTAssertEqual(deleted, 400 - (try s.accountCount()), "every deletion the server made is recorded, and only those")
 
-        let resumed = try t.run("xmpp-register", ["batch", path, "--delete", "--report", report, "--resume"] + s.serverArgs,
-                                timeout: 180)
-        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        try resume(t, s, path, report: report, ["--delete"])
         XCTAssertEqual(try reportStatuses(report), Array(repeating: "deleted", count: 400))
         XCTAssertEqual(try s.accountCount(), 0)
     }
@@ -171,8 +171,7 @@ final class BatchResilienceEndToEndTests: XCTestCase {
         try s.configure(replacing: "registration_allowlist = { \"127.0.0.1\", \"::1\" }",
                         with: "registration_allowlist = {}\nregistration_throttle_max = 10\nregistration_throttle_period = 2")
         try s.restart()
-        let (path, _) = try csv(t, rows: 40, prefix: "throttle")
-        let report = t.home + "/throttle-report.csv"
+        let (path, report) = try csv(t, rows: 40, prefix: "throttle")
         let started = Date()
         let r = try t.run("xmpp-register", ["batch", path, "--report", report, "--json"] + s.serverArgs, timeout: 120)
         let elapsed = Date().timeIntervalSince(started)

@@ -48,6 +48,9 @@ final class ClusterFailoverEndToEndTests: XCTestCase {
 
     private func logPath(_ s: TestServer, _ node: Int) -> String { Self.nodeDirectory(s, node) + "/log/ejabberd.log" }
 
+    /// Where each node's log ends now, to read what comes after.
+    private func logOffsets(_ s: TestServer) -> [Int] { [logSize(s, 1), logSize(s, 2)] }
+
     private func logSize(_ s: TestServer, _ node: Int) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: logPath(s, node)))?[.size] as? Int) ?? 0
     }
@@ -93,6 +96,15 @@ final class ClusterFailoverEndToEndTests: XCTestCase {
     }
 
     // MARK: batches
+
+    /// A batch of `count` new accounts under a fresh prefix (which finds them in the logs): the
+    /// prefix, the local parts, the sheet (with passwords or not) and where its report goes.
+    private func batch(_ t: ToolRunner, _ tag: String, _ count: Int, passwords: Bool) throws
+        -> (prefix: String, users: [String], path: String, report: String) {
+        let prefix = ToolRunner.username(tag)
+        let users = (0..<count).map { "\(prefix)x\($0)" }
+        return (prefix, users, try csv(t, users, passwords: passwords), t.home + "/\(tag)-report.csv")
+    }
 
     private func csv(_ t: ToolRunner, _ users: [String], passwords: Bool) throws -> String {
         let path = t.home + "/\(UUID().uuidString).csv"
@@ -175,11 +187,8 @@ final class ClusterFailoverEndToEndTests: XCTestCase {
     func testOneBatchOverBothNodesSendsStreamsToEachAndCreatesEveryRowOnce() throws {
         let s = try TestServer.require()
         let t = try ToolRunner(server: s)
-        let prefix = ToolRunner.username("sp")
-        let users = (0..<80).map { "\(prefix)x\($0)" }
-        let path = try csv(t, users, passwords: true)
-        let reportPath = t.home + "/spread.csv"
-        let offsets = [logSize(s, 1), logSize(s, 2)]
+        let (prefix, users, path, reportPath) = try batch(t, "sp", 80, passwords: true)
+        let offsets = logOffsets(s)
         let r = try t.run("xmpp-register", ["batch", path, "--json", "--jobs", "4", "--report", reportPath] + bothNodes(s), timeout: 180)
         XCTAssertEqual(r.status, 0, r.stderr)
         let statuses = try BatchEndToEndTests.statuses(r)
@@ -220,7 +229,7 @@ final class ClusterFailoverEndToEndTests: XCTestCase {
         let text = "jid,password,groups,contacts\n" + users.map { "\(t.jid($0)),pw-\($0),G,G\n" }.joined()
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let reportPath = t.home + "/rosters-report.csv"
-        let offsets = [logSize(s, 1), logSize(s, 2)]
+        let offsets = logOffsets(s)
         let r = try t.run("xmpp-register", ["batch", path, "--json", "--jobs", "4", "--report", reportPath] + bothNodes(s), timeout: 180)
         XCTAssertEqual(r.status, 0, r.stderr)
         let lines = try String(contentsOfFile: reportPath, encoding: .utf8).split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
@@ -246,11 +255,8 @@ final class ClusterFailoverEndToEndTests: XCTestCase {
         try s.require("register-pipelining", "rows in flight on node 2 when it dies")
         restoreNodeTwoAtTeardown(s)
         let t = try ToolRunner(server: s)
-        let prefix = ToolRunner.username("kn")
-        let users = (0..<200).map { "\(prefix)x\($0)" }
-        let path = try csv(t, users, passwords: false)
-        let reportPath = t.home + "/kill.csv"
-        let offsets = [logSize(s, 1), logSize(s, 2)]
+        let (prefix, users, path, reportPath) = try batch(t, "kn", 200, passwords: false)
+        let offsets = logOffsets(s)
         // Killed once 40 rows are reported and node 2 serves streams of the batch (its log lags
         // by up to 2 s, Erlang's delayed_write, so the sockets tell).
         let (batch, reportedAtKill) = try killNodeTwoMidBatch(

@@ -5,10 +5,7 @@ import XCTest
 /// (XT_FEATURES fast: Prosody 13 with prosody-modules, ejabberd 24.12).
 final class FASTSessionEndToEndTests: XCTestCase {
     private func fastAccount(_ prefix: String) throws -> (ToolRunner, String, String) {
-        let server = try TestServer.require()
-        try server.require("fast", "FAST tokens")
-        let t = try ToolRunner(server: server)
-        let (jid, password) = try t.makeAccount(prefix)
+        let (t, jid, password) = try ToolRunner.withAccount(prefix) { try $0.require("fast", "FAST tokens") }
         let login = try t.run("xmpp-login", [jid, "--json"] + t.serverArgs, password: password)
         XCTAssertEqual(login.status, 0, login.stderr)
         let doc = try XCTUnwrap(try ToolRunner.json(login) as? [String: Any])
@@ -17,6 +14,16 @@ final class FASTSessionEndToEndTests: XCTestCase {
     }
 
     private func sessionPath(_ t: ToolRunner, _ jid: String) -> String { t.home + "/config/xmpp-tools/sessions/" + jid }
+
+    /// `xmpp-login status` for `jid` from another machine (a home of its own) that holds
+    /// `session` as its session file, as a copy taken from this one would be.
+    private func statusElsewhere(_ t: ToolRunner, _ jid: String, holding session: Data) throws -> RunResult {
+        let other = try ToolRunner(server: t.server)
+        let path = sessionPath(other, jid)
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: session, attributes: [.posixPermissions: 0o600]), path)
+        return try other.run("xmpp-login", ["status", "-a", jid] + t.serverArgs)
+    }
 
     func testLoginKeepsOnlyATokenAndStatusUsesIt() throws {
         let (t, jid, password) = try fastAccount("fa")
@@ -41,11 +48,7 @@ final class FASTSessionEndToEndTests: XCTestCase {
     }
 
     func testScramKeysKindOnAFASTServer() throws {
-        let server = try TestServer.require()
-        try server.require("fast", "FAST tokens")
-        let t = try ToolRunner(server: server)
-        let (jid, password) = try t.makeAccount("fk")
-        XCTAssertEqual(try t.run("xmpp-login", [jid, "--session", "scram-keys", "-q"] + t.serverArgs, password: password).status, 0)
+        let (t, _, _) = try ToolRunner.withAccount("fk", session: "scram-keys") { try $0.require("fast", "FAST tokens") }
         let s = try XCTUnwrap(try ToolRunner.json(try t.run("xmpp-login", ["status", "--json"])) as? [String: Any])
         XCTAssertEqual(s["session_kind"] as? String, "scram-keys")
         XCTAssertTrue((s["mechanism"] as? String ?? "").hasPrefix("SCRAM-"), "\(s)")
@@ -63,11 +66,7 @@ final class FASTSessionEndToEndTests: XCTestCase {
         let logout = try t.run("xmpp-login", ["logout"])
         XCTAssertEqual(logout.status, 0, logout.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: sessionPath(t, jid)))
-        let other = try ToolRunner(server: t.server)
-        let otherPath = sessionPath(other, jid)
-        try FileManager.default.createDirectory(atPath: (otherPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: otherPath, contents: atLogin, attributes: [.posixPermissions: 0o600])
-        let early = try other.run("xmpp-login", ["status", "-a", jid] + t.serverArgs)
+        let early = try statusElsewhere(t, jid, holding: atLogin)
         XCTAssertEqual(early.status, 3, "a copy taken at log-in still authenticates after logout on \(t.server.kind): \(early.stderr)")
         FileManager.default.createFile(atPath: sessionPath(t, jid), contents: copy, attributes: [.posixPermissions: 0o600])
         let replay = try t.run("xmpp-login", ["status", "-a", jid] + t.serverArgs)
@@ -92,11 +91,7 @@ final class FASTSessionEndToEndTests: XCTestCase {
         XCTAssertEqual(try t.run("xmpp-login", ["status", "-q"]).status, 0, "the tool's own session was refreshed")
         let refreshed = try Data(contentsOf: URL(fileURLWithPath: sessionPath(t, jid)))
         for (name, copy) in [("taken at log-in", atLogin), ("taken before passwd", beforePasswd)] {
-            let other = try ToolRunner(server: t.server)
-            let path = sessionPath(other, jid)
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: path, contents: copy, attributes: [.posixPermissions: 0o600])
-            let replay = try other.run("xmpp-login", ["status", "-a", jid] + t.serverArgs)
+            let replay = try statusElsewhere(t, jid, holding: copy)
             XCTAssertEqual(replay.status, 3, "\(name) still authenticates on \(t.server.kind): \(replay.stderr)")
         }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: sessionPath(t, jid))), refreshed)
@@ -169,10 +164,9 @@ final class FASTSessionEndToEndTests: XCTestCase {
 
     /// --session fast on a server without FAST refuses before sending the password.
     func testSessionFastRefusedWithoutFAST() throws {
-        let server = try TestServer.require()
-        guard !server.has("fast") else { throw XCTSkip("\(server.kind) offers FAST") }
-        let t = try ToolRunner(server: server)
-        let (jid, password) = try t.makeAccount("fn")
+        let (t, jid, password) = try ToolRunner.withAccount("fn") { server in
+            guard !server.has("fast") else { throw XCTSkip("\(server.kind) offers FAST") }
+        }
         let r = try t.run("xmpp-login", [jid, "--session", "fast"] + t.serverArgs, password: password)
         XCTAssertEqual(r.status, 3, r.stderr)
         XCTAssertTrue(r.stderr.contains("offers no FAST"), r.stderr)

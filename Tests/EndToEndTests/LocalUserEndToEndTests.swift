@@ -7,12 +7,10 @@ import XCTest
 final class LocalUserEndToEndTests: XCTestCase {
     private let stranger: uid_t = 54321
 
-    /// `cat FILE` of a 0600 file in the test's home holding `password`.
-    private func passwordCommand(_ t: ToolRunner, _ password: String) throws -> String {
-        let file = t.home + "/password-\(UUID().uuidString.prefix(8))"
-        try Data((password + "\n").utf8).write(to: URL(fileURLWithPath: file))
-        XCTAssertEqual(chmod(file, 0o600), 0)
-        return "cat '\(file)'"
+    /// `xmpp-login JID` with the password from a password command: a session file is written on
+    /// every server, those that store plain passwords (jabberd2, ejabberd's defaults) included.
+    private func logIn(_ t: ToolRunner, _ jid: String, _ password: String) throws -> RunResult {
+        try t.run("xmpp-login", [jid, "--password-command", try t.passwordCommand(jid, password)] + t.serverArgs)
     }
 
     func testAPlantedReportIsRefusedBeforeAnyAccountIsCreated() throws {
@@ -35,9 +33,7 @@ final class LocalUserEndToEndTests: XCTestCase {
     }
 
     func testALogInDoesNotWriteThroughASymlinkPlantedInSessions() throws {
-        let server = try TestServer.shared()
-        let t = try ToolRunner(server: server)
-        let (jid, password) = try t.makeAccount("symlink")
+        let (t, jid, password) = try ToolRunner.withAccount("symlink")
         let sessions = t.home + "/config/xmpp-tools/sessions"
         try FileManager.default.createDirectory(atPath: sessions, withIntermediateDirectories: true)
         XCTAssertEqual(chmod(t.home + "/config/xmpp-tools", 0o700), 0)
@@ -45,30 +41,24 @@ final class LocalUserEndToEndTests: XCTestCase {
         let victim = t.home + "/victim"
         try Data("precious\n".utf8).write(to: URL(fileURLWithPath: victim))
         XCTAssertEqual(symlink(victim, sessions + "/" + jid), 0)
-        // A password command: a session file is written on every server, those that store plain
-        // passwords (jabberd2, ejabberd's defaults) included.
-        let r = try t.run("xmpp-login", [jid, "--password-command", try passwordCommand(t, password)] + t.serverArgs)
+        let r = try logIn(t, jid, password)
         XCTAssertNotEqual(r.status, 0)
         XCTAssertTrue(r.stderr.contains(sessions + "/" + jid) && r.stderr.contains("symbolic link"), r.stderr)
         XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious\n")
     }
 
     func testAConfigDirectoryAnotherUserMadeIsRefusedNamingItsOwner() throws {
-        let server = try TestServer.shared()
-        let t = try ToolRunner(server: server)
-        let (jid, password) = try t.makeAccount("foreigndir")
+        let (t, jid, password) = try ToolRunner.withAccount("foreigndir")
         let config = t.home + "/config/xmpp-tools"
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
         XCTAssertEqual(chown(config, stranger, gid_t(stranger)), 0)
-        let r = try t.run("xmpp-login", [jid, "--password-command", try passwordCommand(t, password)] + t.serverArgs)
+        let r = try logIn(t, jid, password)
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains(config) && r.stderr.contains("owned by uid 54321"), r.stderr)
     }
 
     func testTheToolsDumpNoCoreAndThePasswordCommandInheritsThat() throws {
-        let server = try TestServer.shared()
-        let t = try ToolRunner(server: server)
-        let (jid, password) = try t.makeAccount("core")
+        let (t, jid, password) = try ToolRunner.withAccount("core")
         let file = t.home + "/pw.txt"
         try Data((password + "\n").utf8).write(to: URL(fileURLWithPath: file))
         let limit = t.home + "/core-limit"

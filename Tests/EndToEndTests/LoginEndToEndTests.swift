@@ -4,9 +4,7 @@ import XCTest
 /// xmpp-login against the real server.
 final class LoginEndToEndTests: XCTestCase {
     func testLoginCachesSessionAndStatusNeedsNoPassword() throws {
-        try TestServer.require().requireLoginAccounts()
-        let t = try ToolRunner(server: try TestServer.require())
-        let (jid, password) = try t.makeAccount("li")
+        let (t, jid, password) = try ToolRunner.withAccount("li") { try $0.requireLoginAccounts() }
         // The SCRAM-keys kind; FAST sessions have their own tests (FASTSessionEndToEndTests).
         let login = try t.run("xmpp-login", [jid, "--json", "--session", "scram-keys"] + t.serverArgs, password: password)
         XCTAssertEqual(login.status, 0, login.stderr)
@@ -35,9 +33,7 @@ final class LoginEndToEndTests: XCTestCase {
     /// Several --server at log-in are remembered in order: later commands, given none, fail over
     /// past a dead first one as the log-in did (issue 27: exit 6 on the first).
     func testEveryServerOfTheLogInIsTriedLater() throws {
-        try TestServer.require().requireLoginAccounts()
-        let t = try ToolRunner(server: try TestServer.require())
-        let (jid, password) = try t.makeAccount("fo")
+        let (t, jid, password) = try ToolRunner.withAccount("fo") { try $0.requireLoginAccounts() }
         // Port 1 on loopback: nothing listens, the connect is refused.
         let login = try t.run("xmpp-login", [jid, "--server", "127.0.0.1:1", "--server", t.server.server,
                                              "--ca-file", t.server.caFile], password: password)
@@ -92,44 +88,34 @@ final class LoginEndToEndTests: XCTestCase {
     }
 
     func testPinAloneTrustsSelfSignedServer() throws {
-        try TestServer.require().requireAccounts()
-        let t = try ToolRunner(server: try TestServer.require())
-        let (jid, password) = try t.makeAccount("pin")
+        let (t, jid, password) = try ToolRunner.withAccount("pin")
         let pin = try Self.pin(of: t.server.caFile)
-        let ok = try t.login(jid, password, ["--server", t.server.server, "--pin", pin])
-        XCTAssertEqual(ok.status, 0, ok.stderr)
+        try t.logIn(jid, password, ["--server", t.server.server, "--pin", pin])
         let bad = try ToolRunner(server: t.server).run(
             "xmpp-login", [jid, "--server", t.server.server, "--pin", "sha256/" + Data(count: 32).base64EncodedString()], password: password)
         XCTAssertEqual(bad.status, 7, bad.stderr)
     }
 
     func testInsecureWarnsLoudly() throws {
-        try TestServer.require().requireAccounts()
-        let t = try ToolRunner(server: try TestServer.require())
-        let (jid, password) = try t.makeAccount("in")
+        let (t, jid, password) = try ToolRunner.withAccount("in")
         let r = try t.login(jid, password, ["--server", t.server.server, "--insecure"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("WARNING"), r.stderr)
     }
 
     func testDirectTLS() throws {
-        try TestServer.require().requireAccounts()
-        let t = try ToolRunner(server: try TestServer.require())
-        let (jid, password) = try t.makeAccount("dt")
-        let r = try t.login(jid, password, ["--server", t.server.directTLSServer, "--direct-tls", "--ca-file", t.server.caFile])
-        XCTAssertEqual(r.status, 0, r.stderr)
+        let (t, jid, password) = try ToolRunner.withAccount("dt")
+        try t.logIn(jid, password, t.directTLSArgs)
         let status = try t.run("xmpp-login", ["status", "--json"])
         XCTAssertEqual(status.status, 0, status.stderr)
         XCTAssertTrue(status.stdout.contains(String(t.server.tlsPort)), status.stdout)
     }
 
     func testListSwitchLogout() throws {
-        try TestServer.require().requireAccounts()
-        let t = try ToolRunner(server: try TestServer.require())
-        let (a, pa) = try t.makeAccount("la")
+        let (t, a, pa) = try ToolRunner.withAccount("la")
         let (b, pb) = try t.makeAccount("lb")
-        XCTAssertEqual(try t.login(a, pa, t.serverArgs).status, 0)
-        XCTAssertEqual(try t.login(b, pb, t.serverArgs).status, 0)
+        try t.logIn(a, pa)
+        try t.logIn(b, pb)
         let list = try t.run("xmpp-login", ["list", "--json"])
         let items = try XCTUnwrap(try ToolRunner.json(list) as? [[String: Any]])
         XCTAssertEqual(Set(items.compactMap { $0["jid"] as? String }), [a, b])
@@ -207,9 +193,7 @@ final class LoginEndToEndTests: XCTestCase {
     /// The issue's case: after one --insecure login, a login with a wrong --pin must fail, and
     /// the wrong pin must not be saved.
     func testInsecureIsNotRememberedAndALaterWrongPinFails() throws {
-        try TestServer.require().requireAccounts()
-        let t = try ToolRunner(server: try TestServer.require())
-        let (jid, password) = try t.makeAccount("ip")
+        let (t, jid, password) = try ToolRunner.withAccount("ip")
         let insecure = try t.login(jid, password, ["--server", t.server.server, "--insecure"])
         XCTAssertEqual(insecure.status, 0, insecure.stderr)
         XCTAssertTrue(insecure.stderr.contains("--insecure is not remembered"), insecure.stderr)
@@ -222,8 +206,7 @@ final class LoginEndToEndTests: XCTestCase {
         let pinned = try t.login(jid, password, ["--pin", wrongPin])
         XCTAssertEqual(pinned.status, 7, pinned.stderr)
         XCTAssertFalse(try String(contentsOfFile: accounts, encoding: .utf8).contains(wrongPin))
-        let right = try t.login(jid, password, ["--pin", try Self.pin(of: t.server.caFile)])
-        XCTAssertEqual(right.status, 0, right.stderr)
+        try t.logIn(jid, password, ["--pin", try Self.pin(of: t.server.caFile)])
         XCTAssertEqual(try t.run("xmpp-login", ["status"]).status, 0)
     }
 
@@ -240,13 +223,9 @@ final class LoginEndToEndTests: XCTestCase {
     /// A remembered --direct-tls used to apply to a new --server on the STARTTLS port
     /// ("TLS failed: wrong version number").
     func testNewServerReplacesRememberedDirectTLS() throws {
-        try TestServer.require().requireAccounts()
-        let t = try ToolRunner(server: try TestServer.require())
-        let (jid, password) = try t.makeAccount("rd")
-        let direct = try t.login(jid, password, ["--server", t.server.directTLSServer, "--direct-tls", "--ca-file", t.server.caFile])
-        XCTAssertEqual(direct.status, 0, direct.stderr)
-        let starttls = try t.login(jid, password, ["--server", t.server.server])
-        XCTAssertEqual(starttls.status, 0, starttls.stderr)
+        let (t, jid, password) = try ToolRunner.withAccount("rd")
+        try t.logIn(jid, password, t.directTLSArgs)
+        try t.logIn(jid, password, ["--server", t.server.server])
         let status = try t.run("xmpp-login", ["status", "--json"])
         XCTAssertEqual(status.status, 0, status.stderr)
         let doc = try XCTUnwrap(try ToolRunner.json(status) as? [String: Any])
@@ -257,9 +236,7 @@ final class LoginEndToEndTests: XCTestCase {
     }
 
     func testStatusShowsRememberedSettingsAndForgetSettingsClearsThem() throws {
-        try TestServer.require().requireAccounts()
-        let t = try ToolRunner(server: try TestServer.require())
-        let (jid, password) = try t.makeAccount("fs")
+        let (t, jid, password) = try ToolRunner.withAccount("fs")
         XCTAssertEqual(try t.login(jid, password, t.serverArgs).status, 0)
         let text = try t.run("xmpp-login", ["status"])
         XCTAssertTrue(text.stdout.contains("remembered: --server \(t.server.server) --ca-file \(t.server.caFile)\n"), text.stdout)

@@ -34,23 +34,14 @@ final class PipelinedSessionEndToEndTests: XCTestCase {
     }
 
     private func scramKeysAccount(_ prefix: String) throws -> (ToolRunner, String) {
-        let server = try TestServer.require()
-        try server.requireLoginAccounts()
-        let t = try ToolRunner(server: server)
-        let (jid, password) = try t.makeAccount(prefix)
-        let login = try t.run("xmpp-login", [jid, "--session", "scram-keys", "-q"] + t.serverArgs, password: password)
-        XCTAssertEqual(login.status, 0, login.stderr)
+        let (t, jid, _) = try ToolRunner.withAccount(prefix, session: "scram-keys") { try $0.requireLoginAccounts() }
         return (t, jid)
     }
 
     /// A FAST status: STARTTLS, then the token with Bind 2, so two waits after TCP (and TLS);
     /// unpipelined it was five (features, proceed, features, success, bind).
     func testFASTStatusWaitsTwiceAfterConnecting() throws {
-        let server = try TestServer.require()
-        try server.require("fast", "FAST tokens")
-        let t = try ToolRunner(server: server)
-        let (jid, password) = try t.makeAccount("pf")
-        XCTAssertEqual(try t.run("xmpp-login", [jid, "--session", "fast", "-q"] + t.serverArgs, password: password).status, 0)
+        let (t, _, _) = try ToolRunner.withAccount("pf", session: "fast") { try $0.require("fast", "FAST tokens") }
         let r = try t.run("xmpp-login", ["status", "--trace", "-q"])
         XCTAssertEqual(r.status, 0, r.stderr)
         let lines = trace(r)

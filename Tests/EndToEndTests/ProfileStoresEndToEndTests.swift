@@ -136,16 +136,25 @@ final class ProfileStoresEndToEndTests: XCTestCase {
         let vcard4 = "<vcard xmlns='urn:ietf:params:xml:ns:vcard-4.0'><fn><text>Gajim User</text></fn>"
             + "<note><text>edited elsewhere</text></note><gender><sex>F</sex></gender></vcard>"
         _ = try SlixmppPeer.run(t, account: account, mode: "publish", ["Slix", vcard4])
-        let doc = try Self.get(t, [])
-        XCTAssertEqual(doc["fullname"] as? String, "Gajim User")
-        XCTAssertEqual(doc["note"] as? String, "edited elsewhere")
-        XCTAssertEqual(doc["nickname"] as? String, "Slix")
-        XCTAssertEqual((doc["field_sources"] as? [String: String])?["fullname"], "vcard4")
-        XCTAssertEqual((doc["field_sources"] as? [String: String])?["nickname"], "nick")
+        try Self.assertGetShowsPublished(t, note: "edited elsewhere", nickname: "Slix")
 
         try ProfileStoresEndToEndTests.assertRenameKeepsGender(t, account) {
             try SlixmppPeer.run(t, account: account, mode: "read", [account.0])
         }
+    }
+
+    /// `get` after another client published `nickname` and a vCard4 of FN "Gajim User" with
+    /// `note`: each shown, from its own store. The whole document, for a test's other checks.
+    @discardableResult
+    static func assertGetShowsPublished(_ t: ToolRunner, note: String, nickname: String,
+                                        file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        let doc = try get(t, [])
+        XCTAssertEqual(doc["fullname"] as? String, "Gajim User", file: file, line: line)
+        XCTAssertEqual(doc["note"] as? String, note, file: file, line: line)
+        XCTAssertEqual(doc["nickname"] as? String, nickname, file: file, line: line)
+        XCTAssertEqual((doc["field_sources"] as? [String: String])?["fullname"], "vcard4", file: file, line: line)
+        XCTAssertEqual((doc["field_sources"] as? [String: String])?["nickname"], "nick", file: file, line: line)
+        return doc
     }
 
     /// `set --nickname Renamed` on an account whose vCard4 (FN "Gajim User") has a GENDER no

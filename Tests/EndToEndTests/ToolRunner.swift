@@ -56,6 +56,9 @@ struct ToolRunner {
     /// The options that point a tool at the test server and trust its certificate.
     var serverArgs: [String] { ["--server", server.server, "--ca-file", server.caFile] }
 
+    /// The same for the server's direct-TLS port (XEP-0368).
+    var directTLSArgs: [String] { ["--server", server.directTLSServer, "--direct-tls", "--ca-file", server.caFile] }
+
     /// Creates a fresh account and returns (jid, password): by in-band registration where it is
     /// open and unthrottled, else through the server's control tool. `login` leaves a session in
     /// this home (see `logIn`).
@@ -64,6 +67,22 @@ struct ToolRunner {
         let password = "pw-" + UUID().uuidString
         try createAccount(user, password, login: login)
         return (jid(user), password)
+    }
+
+    /// A runner on the test server with a fresh account (jid, password), once `requirement`
+    /// holds there (it throws XCTSkip where the server lacks what the test needs); with
+    /// `session`, logged in with `--session session`.
+    static func withAccount(_ prefix: String, session: String? = nil,
+                            requiring requirement: (TestServer) throws -> Void = { _ in }) throws -> (ToolRunner, String, String) {
+        let server = try TestServer.require()
+        try requirement(server)
+        let t = try ToolRunner(server: server)
+        let (jid, password) = try t.makeAccount(prefix)
+        if let session {
+            let login = try t.run("xmpp-login", [jid, "--session", session, "-q"] + t.serverArgs, password: password)
+            XCTAssertEqual(login.status, 0, "login --session \(session): \(login.stderr)")
+        }
+        return (t, jid, password)
     }
 
     /// Creates `user` with `password` as `makeAccount` does.
@@ -91,10 +110,12 @@ struct ToolRunner {
 
     /// Logs `jid` in as a user of this server would: cached SCRAM keys where the server's salt is
     /// stable (`scram-session`), else a password-command session whose command prints the
-    /// password from a 0600 file in this home (the password is never on a command line).
-    func logIn(_ jid: String, _ password: String) throws {
-        let r = try login(jid, password, serverArgs)
-        XCTAssertEqual(r.status, 0, "login failed: \(r.stderr)")
+    /// password from a 0600 file in this home (the password is never on a command line). `args`
+    /// point at the server (`serverArgs` when nil); the login must succeed.
+    func logIn(_ jid: String, _ password: String, _ args: [String]? = nil,
+               file: StaticString = #filePath, line: UInt = #line) throws {
+        let r = try login(jid, password, args ?? serverArgs)
+        XCTAssertEqual(r.status, 0, "login failed: \(r.stderr)", file: file, line: line)
     }
 
     /// `xmpp-login JID ARGS…` with the password on standard input where SCRAM keys can be cached,

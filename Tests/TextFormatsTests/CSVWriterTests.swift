@@ -4,11 +4,11 @@ import XCTest
 /// What `CSVWriter` quotes, and that `CSVReader` reads every record back to the same fields.
 final class CSVWriterTests: XCTestCase {
     func testQuotesOnlyWhatNeedsIt() {
-        XCTAssertEqual(CSVWriter.quote("plain@example.org"), "plain@example.org")
-        XCTAssertEqual(CSVWriter.quote(""), "")
-        XCTAssertEqual(CSVWriter.quote("a,b"), "\"a,b\"")
-        XCTAssertEqual(CSVWriter.quote("say \"hi\""), "\"say \"\"hi\"\"\"")
-        XCTAssertEqual(CSVWriter.quote(" padded "), "\" padded \"")
+        let written: [(field: String, quoted: String)] = [
+            ("plain@example.org", "plain@example.org"), ("", ""), ("a,b", "\"a,b\""),
+            ("say \"hi\"", "\"say \"\"hi\"\"\""), (" padded ", "\" padded \""),
+        ]
+        for (field, quoted) in written { XCTAssertEqual(CSVWriter.quote(field), quoted, field) }
         XCTAssertEqual(CSVWriter.record(["a", "b"]), "a,b\r\n")
         XCTAssertEqual(CSVWriter.record(["a"], lineEnd: "\n"), "a\n")
     }

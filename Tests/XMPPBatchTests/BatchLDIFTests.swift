@@ -71,9 +71,7 @@ final class BatchLDIFTests: XCTestCase {
         XCTAssertEqual(bob.roster.groups, [])
 
         // The same people as CSV, with the photo as a file: the same rows, the avatar aside.
-        let dir = NSTemporaryDirectory() + "xt-ldif-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = try scratchDirectory("ldif")
         try Data(Self.jpeg).write(to: URL(fileURLWithPath: dir + "/ann.jpg"))
         var csvConfiguration = try configuration()
         csvConfiguration.directoryMap = nil

@@ -28,9 +28,7 @@ final class BatchReportTests: XCTestCase {
     }
 
     func testAPasswordThatStartsLikeAFormulaIsCarriedOverExactly() throws {
-        let directory = NSTemporaryDirectory() + "xt-report-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try scratchDirectory("report")
         let path = directory + "/r.csv"
         let old = [JournalEntry(line: 2, jid: "a@x", status: .created, generatedPassword: "-secret=1"),
                    JournalEntry(line: 3, jid: "b@x", status: .created, generatedPassword: "'=quoted")]
@@ -54,9 +52,7 @@ final class BatchReportTests: XCTestCase {
     }
 
     func testKnownPasswordsComeFromAnEarlierReportAndOddFilesAreRefused() throws {
-        let directory = NSTemporaryDirectory() + "xt-report-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try scratchDirectory("report")
         let path = directory + "/r.csv"
         XCTAssertEqual(try BatchReport.knownPasswords(at: path), [:], "no file, nothing known")
         let old = [JournalEntry(line: 2, jid: "a@x", status: .created, generatedPassword: "pa"),
@@ -85,10 +81,8 @@ final class BatchReportTests: XCTestCase {
     /// account's row (the other rows and fields exact, formula-like text kept inert) and into a
     /// journal that still holds the row's password; an unusable report is refused first.
     func testANewPasswordReplacesTheRowsPasswordInTheReportAndItsJournal() throws {
-        let directory = NSTemporaryDirectory() + "xt-report-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try scratchDirectory("report")
         XCTAssertEqual(chmod(directory, 0o700), 0)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/pw.csv"
         let entries = [JournalEntry(line: 2, jid: "a@x", status: .created, error: "=cmd", generatedPassword: "old-a"),
                        JournalEntry(line: 3, jid: "b@x", status: .created, generatedPassword: "-b, \"quoted\"")]
@@ -122,9 +116,7 @@ final class BatchReportTests: XCTestCase {
     /// writes one 0600 file per group (a row in two groups in both, rows in none apart) in a
     /// 0700 directory, with file names no group can turn into a path.
     func testTheReportSplitByGroupHasOneFilePerGroupWithNames() throws {
-        let directory = NSTemporaryDirectory() + "xt-groups-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try scratchDirectory("groups")
         let csv = "username,fullname,groups\nann,Ann Ärger,Class 5A;Teachers\nbob,=Bob,5/A\ncy,,\n"
         var configuration = BatchConfiguration()
         configuration.domain = "school.example"

@@ -16,12 +16,7 @@ final class BatchRunTests: XCTestCase {
 
     private var directory = ""
 
-    override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "xt-batchrun-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
+    override func setUpWithError() throws { directory = try scratchDirectory("batchrun") }
 
     private func sheet(_ configuration: BatchConfiguration) throws -> BatchSheet {
         let csv = "jid,password\na@example.org,pw-a\nb@example.org,pw-b\nnot a jid,pw\n"
@@ -85,12 +80,7 @@ final class BatchRunTrustTests: XCTestCase {
     private var directory = ""
     private let stranger: uid_t = 54321
 
-    override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "xt-batchtrust-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
+    override func setUpWithError() throws { directory = try scratchDirectory("batchtrust") }
 
     private func run(report: String) throws -> BatchRun {
         var configuration = BatchConfiguration()

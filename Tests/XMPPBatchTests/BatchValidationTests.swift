@@ -97,9 +97,7 @@ final class BatchValidationTests: XCTestCase {
     }
 
     func testEmailAndAvatarChecks() throws {
-        let dir = NSTemporaryDirectory() + "xt-avatar-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = try scratchDirectory("avatar")
         try Data("not an image".utf8).write(to: URL(fileURLWithPath: dir + "/fake.png"))
         let rows = try check("""
         jid,password,email,avatar

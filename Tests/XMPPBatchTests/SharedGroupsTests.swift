@@ -94,9 +94,7 @@ final class SharedGroupsTests: XCTestCase {
         let groups = try SharedGroups(sheet: try sheet(hostile), kind: .ejabberd)
         let name = try XCTUnwrap(groups.groups.first?.name)
         XCTAssertEqual(name, raw)
-        let directory = NSTemporaryDirectory() + "xt-srg-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try scratchDirectory("srg")
         let script = directory + "/groups.sh"
         try groups.ejabberdScript(source: "s.csv").write(toFile: script, atomically: true, encoding: .utf8)
         let process = Process()

@@ -7,10 +7,25 @@ import XMLTree
 /// nothing.
 final class HostileCertificateNameTests: HostilePeerTestCase {
     private func honestLogin(_ identity: PeerTLSIdentity, domain: String) -> [ScriptedPeer.Step] {
-        PeerScript.startTLS(identity) + PeerScript.scram(password: Self.password)
-            + PeerScript.bind { id in
-                "<iq type='result' id='\(id)'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><jid>alice@\(domain)/x</jid></bind></iq>"
-            }
+        PeerScript.login(identity, password: Self.password, boundJID: "alice@\(domain)/x")
+    }
+
+    /// The identity of `pair`, whose certificate is also the one the client trusts.
+    private func trusted(_ pair: PeerCertificates.Pair) throws -> PeerTLSIdentity {
+        caFile = pair.certificate
+        return try PeerTLSIdentity(certificate: pair.certificate, key: pair.key)
+    }
+
+    /// The client refuses the certificate `identity` offers for `domain`, saying `reason`; the
+    /// peer, for a run of the tool (nil where the client did not refuse, a failure).
+    @discardableResult
+    private func assertRejected(_ identity: PeerTLSIdentity, for domain: String, _ reason: String,
+                                line: UInt = #line) throws -> ScriptedPeer? {
+        let peer = try scriptedPeer { PeerScript.startTLS(identity) + [.stall] }
+        guard let (error, _) = clientError(peer, domain: domain, line: line) else { return nil }
+        guard case .certificateRejected(let why) = error else { XCTFail("\(domain): \(error)", line: line); return nil }
+        XCTAssertEqual(why, reason, line: line)
+        return peer
     }
 
     /// `127.1` and `2130706433` are not IP literals for `inet_pton`, so they are DNS names, and
@@ -18,21 +33,15 @@ final class HostileCertificateNameTests: HostilePeerTestCase {
     func testCertificateForLocalhostIsRefusedForNumericLookingDomains() throws {
         let localhost = localhost!
         for domain in ["127.1", "2130706433"] {
-            let peer = try scriptedPeer { PeerScript.startTLS(localhost) + [.stall] }
-            guard let (error, _) = clientError(peer, domain: domain) else { continue }
-            guard case .certificateRejected(let why) = error else { XCTFail("\(domain): \(error)"); continue }
-            XCTAssertEqual(why, "hostname mismatch (expected a certificate for \(domain))")
+            guard let peer = try assertRejected(localhost, for: domain, "hostname mismatch (expected a certificate for \(domain))")
+            else { continue }
             let (line, _) = try assertTool(peer, exits: 7, jid: "alice@\(domain)")
             XCTAssertEqual(line, "xmpp-login: server certificate rejected: hostname mismatch (expected a certificate for \(domain))")
         }
     }
 
     func testCertificateForLocalhostIsRefusedForAnIPAddress() throws {
-        let localhost = localhost!
-        let peer = try scriptedPeer { PeerScript.startTLS(localhost) + [.stall] }
-        guard let (error, _) = clientError(peer, domain: "127.0.0.1") else { return }
-        guard case .certificateRejected(let why) = error else { return XCTFail("\(error)") }
-        XCTAssertEqual(why, "IP address mismatch (expected a certificate for 127.0.0.1)")
+        try assertRejected(localhost, for: "127.0.0.1", "IP address mismatch (expected a certificate for 127.0.0.1)")
     }
 
     /// The IP check still works: a certificate with the address as an IP SAN is accepted, also
@@ -40,8 +49,7 @@ final class HostileCertificateNameTests: HostilePeerTestCase {
     func testCertificateWithTheIPAddressIsAccepted() throws {
         for (domain, san) in [("127.0.0.1", "IP:127.0.0.1"), ("[::1]", "IP:::1")] {
             let pair = try PeerCertificates.pair(named: "ip-\(san.dropFirst(3))", subjectAltName: san)
-            let identity = try PeerTLSIdentity(certificate: pair.certificate, key: pair.key)
-            caFile = pair.certificate
+            let identity = try trusted(pair)
             let peer = try scriptedPeer { [unowned self] in honestLogin(identity, domain: domain) }
             guard let (error, _) = runLogin(peer, domain: domain) else { continue }
             XCTAssertNil(error, domain)
@@ -52,23 +60,14 @@ final class HostileCertificateNameTests: HostilePeerTestCase {
     /// subjectAltName, is refused, though it is for the right name and signed by a trusted CA.
     func testACertificateWithOnlyACommonNameIsRefused() throws {
         let pair = try PeerCertificates.pair(named: "cn-only-localhost", subjectAltName: nil, commonName: "localhost")
-        let identity = try PeerTLSIdentity(certificate: pair.certificate, key: pair.key)
-        caFile = pair.certificate
-        let peer = try scriptedPeer { PeerScript.startTLS(identity) + [.stall] }
-        guard let (error, _) = clientError(peer, domain: "localhost") else { return }
-        guard case .certificateRejected(let why) = error else { return XCTFail("\(error)") }
-        XCTAssertEqual(why, "hostname mismatch (expected a certificate for localhost)")
+        let identity = try trusted(pair)
+        try assertRejected(identity, for: "localhost", "hostname mismatch (expected a certificate for localhost)")
     }
 
     /// A server that binds the session to an account of another domain is refused.
     func testABoundJIDOfAnotherDomainIsRefused() throws {
         let localhost = localhost!
-        let peer = try scriptedPeer {
-            PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password)
-                + PeerScript.bind { id in
-                    "<iq type='result' id='\(id)'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><jid>alice@evil.example/x</jid></bind></iq>"
-                }
-        }
+        let peer = try scriptedPeer { PeerScript.login(localhost, password: Self.password, boundJID: "alice@evil.example/x") }
         guard let (error, _) = clientError(peer, domain: "localhost") else { return }
         guard case .protocolViolation(let why) = error else { return XCTFail("\(error)") }
         XCTAssertTrue(why.contains("alice@evil.example/x") && why.contains("not to an account of localhost"), why)
@@ -77,12 +76,8 @@ final class HostileCertificateNameTests: HostilePeerTestCase {
     /// `xmpp*.example.test` would match `xmpp1.example.test` by OpenSSL's default; RFC 6125 §7.2 advises against it.
     func testPartialWildcardMatchesNothing() throws {
         let pair = try PeerCertificates.pair(named: "partial-wildcard-2", subjectAltName: "DNS:xmpp*.example.test")
-        let identity = try PeerTLSIdentity(certificate: pair.certificate, key: pair.key)
-        caFile = pair.certificate
-        let peer = try scriptedPeer { PeerScript.startTLS(identity) + [.stall] }
-        guard let (error, _) = clientError(peer, domain: "xmpp1.example.test") else { return }
-        guard case .certificateRejected(let why) = error else { return XCTFail("\(error)") }
-        XCTAssertEqual(why, "hostname mismatch (expected a certificate for xmpp1.example.test)")
+        let identity = try trusted(pair)
+        try assertRejected(identity, for: "xmpp1.example.test", "hostname mismatch (expected a certificate for xmpp1.example.test)")
     }
 
     /// A U-label domain is looked up and checked as DNS and certificates spell it, by its A-labels
@@ -97,8 +92,7 @@ final class HostileCertificateNameTests: HostilePeerTestCase {
                        "without SRV records, the domain's A-label form is dialled")
 
         let pair = try PeerCertificates.pair(named: "idn-muenchen", subjectAltName: "DNS:xn--mnchen-3ya.example")
-        let identity = try PeerTLSIdentity(certificate: pair.certificate, key: pair.key)
-        caFile = pair.certificate
+        let identity = try trusted(pair)
         let peer = try scriptedPeer { [unowned self] in honestLogin(identity, domain: "münchen.example") }
         guard let (error, _) = runLogin(peer, domain: "münchen.example") else { return }
         XCTAssertNil(error, "a certificate for the A-label form is valid for the U-label domain")

@@ -93,10 +93,7 @@ final class HostileNegotiationTests: HostilePeerTestCase {
     /// A fatal handshake_failure alert in answer to the ClientHello.
     func testTLSAlertMidHandshake() throws {
         let alert: [UInt8] = [0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28]
-        let peer = try scriptedPeer {
-            PeerScript.open(PeerScript.tlsFeatures)
-                + [.expect(PeerScript.starttlsEnd), .send(PeerScript.proceed), .expect("\u{16}\u{03}"), .send(alert), .stall]
-        }
+        let peer = try scriptedPeer { PeerScript.proceedToTLS() + [.expect("\u{16}\u{03}"), .send(alert), .stall] }
         guard let (error, elapsed) = clientError(peer) else { return }
         guard case .tls(let why) = error else { return XCTFail("\(error)") }
         XCTAssertTrue(why.contains("handshake failure"), why)
@@ -104,38 +101,29 @@ final class HostileNegotiationTests: HostilePeerTestCase {
         try assertTool(peer, exits: 7)
     }
 
+    /// A peer that says `<proceed/>` and then plays `afterProceed` is a server that closed the
+    /// connection: found at once, exit 6.
+    private func assertClosedByPeer(afterProceed steps: [ScriptedPeer.Step], line: UInt = #line) throws {
+        let peer = try scriptedPeer { PeerScript.proceedToTLS() + steps }
+        guard let (error, elapsed) = clientError(peer, line: line) else { return }
+        guard case .closedByPeer = error else { return XCTFail("\(error)", line: line) }
+        XCTAssertLessThan(elapsed, .seconds(2), line: line)
+        try assertTool(peer, exits: 6, line: line)
+    }
+
     /// Half a ServerHello record, then the connection closes.
     func testCloseMidHandshake() throws {
         let partial: [UInt8] = [0x16, 0x03, 0x03, 0x00, 0x7a, 0x02, 0x00, 0x00, 0x76, 0x03, 0x03]
-        let peer = try scriptedPeer {
-            PeerScript.open(PeerScript.tlsFeatures)
-                + [.expect(PeerScript.starttlsEnd), .send(PeerScript.proceed), .expect("\u{16}\u{03}"), .send(partial), .close]
-        }
-        guard let (error, elapsed) = clientError(peer) else { return }
-        guard case .closedByPeer = error else { return XCTFail("\(error)") }
-        XCTAssertLessThan(elapsed, .seconds(2))
-        try assertTool(peer, exits: 6)
+        try assertClosedByPeer(afterProceed: [.expect("\u{16}\u{03}"), .send(partial), .close])
     }
 
     func testCloseRightAfterProceed() throws {
-        let peer = try scriptedPeer {
-            PeerScript.open(PeerScript.tlsFeatures) + [.expect(PeerScript.starttlsEnd), .send(PeerScript.proceed), .close]
-        }
-        guard let (error, elapsed) = clientError(peer) else { return }
-        guard case .closedByPeer = error else { return XCTFail("\(error)") }
-        XCTAssertLessThan(elapsed, .seconds(2))
-        try assertTool(peer, exits: 6)
+        try assertClosedByPeer(afterProceed: [.close])
     }
 
     /// The ClientHello arrives at a socket that is then closed unread: the kernel sends a reset,
     /// which must read as the server closing the connection, as the same reset does on a write.
     func testResetRightAfterProceed() throws {
-        let peer = try scriptedPeer {
-            PeerScript.open(PeerScript.tlsFeatures) + [.expect(PeerScript.starttlsEnd), .send(PeerScript.proceed), .resetWhenDataArrives]
-        }
-        guard let (error, elapsed) = clientError(peer) else { return }
-        guard case .closedByPeer = error else { return XCTFail("\(error)") }
-        XCTAssertLessThan(elapsed, .seconds(2))
-        try assertTool(peer, exits: 6)
+        try assertClosedByPeer(afterProceed: [.resetWhenDataArrives])
     }
 }

@@ -9,12 +9,7 @@ final class HostileSASLTests: HostilePeerTestCase {
     /// The honest version of the scripts below logs in, so their failures are the hostility's doing.
     func testHonestPeerLogsIn() throws {
         let localhost = localhost!
-        let peer = try scriptedPeer {
-            PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password)
-                + PeerScript.bind { id in
-                    "<iq type='result' id='\(id)'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><jid>alice@localhost/x</jid></bind></iq>"
-                }
-        }
+        let peer = try scriptedPeer { PeerScript.login(localhost, password: Self.password, boundJID: "alice@localhost/x") }
         guard let (error, _) = runLogin(peer) else { return }
         XCTAssertNil(error)
         guard let transcript = peer.transcript(0) else { return XCTFail("the peer never finished") }
@@ -29,6 +24,15 @@ final class HostileSASLTests: HostilePeerTestCase {
         return "v=" + Base64.encode(signature)
     }
 
+    /// A peer that runs SCRAM up to the server-final-message and sends `serverFinal(genuine)` in
+    /// its place, then stalls.
+    private func peerEndingSCRAM(with serverFinal: @escaping (String) -> String) throws -> ScriptedPeer {
+        let localhost = localhost!
+        return try scriptedPeer {
+            PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password, serverFinal: serverFinal) + [.stall]
+        }
+    }
+
     /// The client stopped after SASL: no stream restart and no bind after the server's answer.
     private func assertStoppedAfterSASL(_ peer: ScriptedPeer, connection: Int, line: UInt = #line) {
         guard let text = peer.transcript(connection)?.text else { return XCTFail("the peer never finished", line: line) }
@@ -37,11 +41,8 @@ final class HostileSASLTests: HostilePeerTestCase {
     }
 
     func testWrongServerSignatureInSuccessFailsAuthentication() throws {
-        let localhost = localhost!
-        let peer = try scriptedPeer {
-            PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password) { genuine in
-                "<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'>\(Base64.encode(Array(Self.tampered(genuine).utf8)))</success>"
-            } + [.stall]
+        let peer = try peerEndingSCRAM { genuine in
+            "<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'>\(Base64.encode(Array(Self.tampered(genuine).utf8)))</success>"
         }
         guard let (error, _) = clientError(peer) else { return }
         guard case .sasl(.serverSignatureMismatch) = error else { return XCTFail("\(error)") }
@@ -54,11 +55,8 @@ final class HostileSASLTests: HostilePeerTestCase {
     /// RFC 6120 §6.3.10 lets the server send server-final in a challenge; a wrong one there must
     /// fail before the client answers it.
     func testWrongServerSignatureInChallengeFailsAuthentication() throws {
-        let localhost = localhost!
-        let peer = try scriptedPeer {
-            PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password) { genuine in
-                "<challenge xmlns='urn:ietf:params:xml:ns:xmpp-sasl'>\(Base64.encode(Array(Self.tampered(genuine).utf8)))</challenge>"
-            } + [.stall]
+        let peer = try peerEndingSCRAM { genuine in
+            "<challenge xmlns='urn:ietf:params:xml:ns:xmpp-sasl'>\(Base64.encode(Array(Self.tampered(genuine).utf8)))</challenge>"
         }
         guard let (error, _) = clientError(peer) else { return }
         guard case .sasl(.serverSignatureMismatch) = error else { return XCTFail("\(error)") }
@@ -69,11 +67,8 @@ final class HostileSASLTests: HostilePeerTestCase {
     }
 
     func testSuccessWithoutServerFinalFailsAuthentication() throws {
-        let localhost = localhost!
-        let peer = try scriptedPeer {
-            PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password) { _ in
-                "<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'/>"
-            } + [.stall]
+        let peer = try peerEndingSCRAM { _ in
+            "<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'/>"
         }
         guard let (error, _) = clientError(peer) else { return }
         guard case .sasl(.malformedServerMessage("empty server-final-message")) = error else { return XCTFail("\(error)") }
@@ -82,11 +77,8 @@ final class HostileSASLTests: HostilePeerTestCase {
     }
 
     func testServerErrorInServerFinalFailsAuthentication() throws {
-        let localhost = localhost!
-        let peer = try scriptedPeer {
-            PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password) { _ in
-                "<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'>\(Base64.encode(Array("e=invalid-proof".utf8)))</success>"
-            } + [.stall]
+        let peer = try peerEndingSCRAM { _ in
+            "<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'>\(Base64.encode(Array("e=invalid-proof".utf8)))</success>"
         }
         guard let (error, _) = clientError(peer) else { return }
         guard case .sasl(.serverError("invalid-proof")) = error else { return XCTFail("\(error)") }

@@ -32,9 +32,22 @@ enum PeerScript {
         [.expect(clientHeaderEnd), .send(serverHeader + features)]
     }
 
+    /// The first stream, up to the server's `<proceed/>` to STARTTLS.
+    static func proceedToTLS() -> [ScriptedPeer.Step] {
+        open(tlsFeatures) + [.expect(starttlsEnd), .send(proceed)]
+    }
+
     /// The first stream, STARTTLS and the TLS handshake.
     static func startTLS(_ identity: PeerTLSIdentity) -> [ScriptedPeer.Step] {
-        open(tlsFeatures) + [.expect(starttlsEnd), .send(proceed), .startTLS(identity)]
+        proceedToTLS() + [.startTLS(identity)]
+    }
+
+    /// An honest server's whole log-in: STARTTLS with `identity`, SCRAM for `password`, and the
+    /// bind answered with `boundJID`.
+    static func login(_ identity: PeerTLSIdentity, password: String, boundJID: String) -> [ScriptedPeer.Step] {
+        startTLS(identity) + scram(password: password) + bind { id in
+            "<iq type='result' id='\(id)'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><jid>\(boundJID)</jid></bind></iq>"
+        }
     }
 
     /// A SCRAM-SHA-1 exchange checked by `TestSCRAMServer`; `serverFinal` may tamper with the

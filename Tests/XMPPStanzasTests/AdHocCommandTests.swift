@@ -21,10 +21,9 @@ final class AdHocCommandTests: XCTestCase {
     }
 
     func testAnItemWithoutAValidJIDIsAnError() {
-        XCTAssertThrowsError(try DiscoItems(element: parseXMLDocument(
-            "<query xmlns='http://jabber.org/protocol/disco#items'><item node='x'/></query>")))
-        XCTAssertThrowsError(try DiscoItems(element: parseXMLDocument(
-            "<query xmlns='http://jabber.org/protocol/disco#items'><item jid='a@@b'/></query>")))
+        assertRefused(DiscoItems.init(element:),
+                      "<query xmlns='http://jabber.org/protocol/disco#items'><item node='x'/></query>",
+                      "<query xmlns='http://jabber.org/protocol/disco#items'><item jid='a@@b'/></query>")
     }
 
     func testMultiStageExampleActionsAndForm() throws {
@@ -110,11 +109,10 @@ final class AdHocCommandTests: XCTestCase {
     }
 
     func testAnUnknownStatusOrActionIsAnError() {
-        XCTAssertThrowsError(try AdHocCommand(element: parseXMLDocument(
-            "<command xmlns='http://jabber.org/protocol/commands' node='x' status='running'/>")))
-        XCTAssertThrowsError(try AdHocCommand(element: parseXMLDocument(
-            "<command xmlns='http://jabber.org/protocol/commands' node='x'><actions execute='jump'/></command>")))
-        XCTAssertThrowsError(try AdHocCommand(element: parseXMLDocument("<command xmlns='http://jabber.org/protocol/commands'/>")))
+        assertRefused(AdHocCommand.init(element:),
+                      "<command xmlns='http://jabber.org/protocol/commands' node='x' status='running'/>",
+                      "<command xmlns='http://jabber.org/protocol/commands' node='x'><actions execute='jump'/></command>",
+                      "<command xmlns='http://jabber.org/protocol/commands'/>")
     }
 
     func testAddUserFormIsAnsweredForOneAccount() throws {

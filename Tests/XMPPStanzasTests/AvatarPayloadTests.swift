@@ -4,22 +4,24 @@ import XMPPStanzas
 
 /// XEP-0084 data and metadata payloads, with XML from the XEP's examples.
 final class AvatarPayloadTests: XCTestCase {
+    /// The data item of XEP-0084's examples, as published (§4.1) and as the PEP service returns it (§4.4).
+    private static let dataItem = """
+        <item id='111f4b3c50d7b0df729d299bc6f8e9ef9066971f'>
+          <data xmlns='urn:xmpp:avatar:data'>
+            qANQR1DBwU4DX7jmYZnncm...
+          </data>
+        </item>
+        """
+
     /// XEP-0084 §4.1 example: publishing avatar data to the data node.
     func testPublishedDataRoundTrips() throws {
-        let iq = try Iq(element: parseXMLDocument("""
+        let publish = try PubSubPublish(element: iqPayload("""
             <iq type='set' from='juliet@capulet.lit/chamber' id='publish1' xmlns='jabber:client'>
               <pubsub xmlns='http://jabber.org/protocol/pubsub'>
-                <publish node='urn:xmpp:avatar:data'>
-                  <item id='111f4b3c50d7b0df729d299bc6f8e9ef9066971f'>
-                    <data xmlns='urn:xmpp:avatar:data'>
-                      qANQR1DBwU4DX7jmYZnncm...
-                    </data>
-                  </item>
-                </publish>
+                <publish node='urn:xmpp:avatar:data'>\(Self.dataItem)</publish>
               </pubsub>
             </iq>
             """))
-        let publish = try PubSubPublish(element: XCTUnwrap(iq.payload))
         XCTAssertEqual(publish.node, "urn:xmpp:avatar:data")
         XCTAssertEqual(publish.item.id, "111f4b3c50d7b0df729d299bc6f8e9ef9066971f")
         XCTAssertNil(publish.options)
@@ -103,7 +105,7 @@ final class AvatarPayloadTests: XCTestCase {
 
     /// XEP-0084 §4.5 example: empty metadata disables the avatar; the deprecated <stop/> too.
     func testEmptyMetadataDisables() throws {
-        let iq = try Iq(element: parseXMLDocument("""
+        let publish = try PubSubPublish(element: iqPayload("""
             <iq type='set' from='juliet@capulet.lit/chamber' id='publish3' xmlns='jabber:client'>
               <pubsub xmlns='http://jabber.org/protocol/pubsub'>
                 <publish node='urn:xmpp:avatar:metadata'>
@@ -114,7 +116,6 @@ final class AvatarPayloadTests: XCTestCase {
               </pubsub>
             </iq>
             """))
-        let publish = try PubSubPublish(element: XCTUnwrap(iq.payload))
         XCTAssertNil(publish.item.id)
         let metadata = try AvatarMetadata(element: XCTUnwrap(publish.item.payload))
         XCTAssertTrue(metadata.isDisabled)
@@ -161,20 +162,13 @@ final class AvatarPayloadTests: XCTestCase {
 
     /// XEP-0084 §4.4 example: the PEP service returns the data item asked for by id; line feeds are accepted.
     func testDataItemResult() throws {
-        let iq = try Iq(element: parseXMLDocument("""
+        let items = try PubSubItems(element: iqPayload("""
             <iq type='result' from='juliet@capulet.lit' to='romeo@montague.lit/home' id='retrieve1' xmlns='jabber:client'>
               <pubsub xmlns='http://jabber.org/protocol/pubsub'>
-                <items node='urn:xmpp:avatar:data'>
-                  <item id='111f4b3c50d7b0df729d299bc6f8e9ef9066971f'>
-                    <data xmlns='urn:xmpp:avatar:data'>
-                      qANQR1DBwU4DX7jmYZnncm...
-                    </data>
-                  </item>
-                </items>
+                <items node='urn:xmpp:avatar:data'>\(Self.dataItem)</items>
               </pubsub>
             </iq>
             """))
-        let items = try PubSubItems(element: XCTUnwrap(iq.payload))
         XCTAssertEqual(items.node, "urn:xmpp:avatar:data")
         XCTAssertEqual(items.items.map(\.id), ["111f4b3c50d7b0df729d299bc6f8e9ef9066971f"])
         XCTAssertEqual(try AvatarData(element: XCTUnwrap(items.items.first?.payload)).compactBase64, "qANQR1DBwU4DX7jmYZnncm...")
@@ -183,7 +177,7 @@ final class AvatarPayloadTests: XCTestCase {
 
     /// XEP-0084 §4.4 example: the request for one data item by id.
     func testDataItemRequestByID() throws {
-        let iq = try Iq(element: parseXMLDocument("""
+        let payload = try iqPayload("""
             <iq type='get' from='romeo@montague.lit/home' to='juliet@capulet.lit' id='retrieve1' xmlns='jabber:client'>
               <pubsub xmlns='http://jabber.org/protocol/pubsub'>
                 <items node='urn:xmpp:avatar:data'>
@@ -191,9 +185,9 @@ final class AvatarPayloadTests: XCTestCase {
                 </items>
               </pubsub>
             </iq>
-            """))
+            """)
         let request = PubSubItems(node: "urn:xmpp:avatar:data", items: [PubSubItem(id: "111f4b3c50d7b0df729d299bc6f8e9ef9066971f")])
-        XCTAssertEqual(try PubSubItems(element: XCTUnwrap(iq.payload)), request)
+        XCTAssertEqual(try PubSubItems(element: payload), request)
         XCTAssertEqual(request.element.serialized(),
                        "<pubsub xmlns='http://jabber.org/protocol/pubsub'><items node='urn:xmpp:avatar:data'>"
                            + "<item id='111f4b3c50d7b0df729d299bc6f8e9ef9066971f'/></items></pubsub>")

@@ -7,13 +7,7 @@ import XMPPStorage
 final class AccountStoreLockTests: XCTestCase {
     var root: String!
 
-    override func setUpWithError() throws {
-        root = NSTemporaryDirectory() + "xt-lock-" + UUID().uuidString
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: root)
-    }
+    override func setUpWithError() throws { root = try scratchDirectory("lock", created: false) }
 
     func testConcurrentUpdatesKeepEveryAccountAndItsSettings() throws {
         let store = AccountStore(paths: try Paths(environment: ["HOME": root]))

@@ -6,8 +6,7 @@ import XMPPStanzas
 /// The SQLite cache: WAL, transactions, and rebuilding a corrupt file.
 final class CacheTests: XCTestCase {
     func testCorruptCacheIsRebuiltWithWarning() throws {
-        let home = NSTemporaryDirectory() + "xt-cache-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        let home = try scratchDirectory("cache", created: false)
         let paths = try Paths(environment: ["HOME": home])
         try FileManager.default.createDirectory(atPath: paths.cache, withIntermediateDirectories: true)
         try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: paths.cacheDatabase))
@@ -31,8 +30,7 @@ final class CacheTests: XCTestCase {
     /// does not cost a roster command its cached roster (nor a read of every avatar), and is
     /// found, and rebuilt, by the avatar command.
     func testOpeningChecksTheTablesOfItsAreas() throws {
-        let home = NSTemporaryDirectory() + "xt-cache-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        let home = try scratchDirectory("cache", created: false)
         let paths = try Paths(environment: ["HOME": home])
         let alice = try JID("alice@example.org")
         var root: Int64 = 0
@@ -63,8 +61,7 @@ final class CacheTests: XCTestCase {
     /// A cache another program holds locked is an error to report, never corruption: deleting
     /// it would throw away what that program is writing.
     func testALockedCacheIsNotDeleted() throws {
-        let home = NSTemporaryDirectory() + "xt-cache-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        let home = try scratchDirectory("cache", created: false)
         let paths = try Paths(environment: ["HOME": home])
         let holder = try Cache(paths: paths).database
         try holder.execute("CREATE TABLE mine (v TEXT); INSERT INTO mine VALUES ('kept')")
@@ -86,8 +83,7 @@ final class CacheTests: XCTestCase {
     /// A cache that cannot be opened (here its write-ahead log is a directory: as root, chmod
     /// cannot make a file unreadable) is an error; the database file itself is kept.
     func testACacheThatCannotBeOpenedIsNotDeleted() throws {
-        let home = NSTemporaryDirectory() + "xt-cache-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        let home = try scratchDirectory("cache", created: false)
         let paths = try Paths(environment: ["HOME": home])
         do {
             let first = try Cache(paths: paths)

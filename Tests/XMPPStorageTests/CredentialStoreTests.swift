@@ -7,13 +7,7 @@ import XMPPStorage
 final class CredentialStoreTests: XCTestCase {
     var root: String!
 
-    override func setUpWithError() throws {
-        root = NSTemporaryDirectory() + "xt-store-" + UUID().uuidString
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: root)
-    }
+    override func setUpWithError() throws { root = try scratchDirectory("store", created: false) }
 
     func testXDGPathsAndFallbacks() throws {
         let xdg = try Paths(environment: ["HOME": "/h", "XDG_CONFIG_HOME": "/c", "XDG_CACHE_HOME": "relative"])

@@ -11,12 +11,7 @@ final class FileTrustTests: XCTestCase {
     private var root = ""
     private let stranger: uid_t = 54321
 
-    override func setUpWithError() throws {
-        root = NSTemporaryDirectory() + "xt-trust-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: root) }
+    override func setUpWithError() throws { root = try scratchDirectory("trust") }
 
     private func paths() throws -> Paths { try Paths(environment: ["HOME": root]) }
 

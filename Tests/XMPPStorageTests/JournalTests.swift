@@ -7,14 +7,7 @@ import XMPPStorage
 final class JournalTests: XCTestCase {
     private var directory = ""
 
-    override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "xt-journal-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: directory)
-    }
+    override func setUpWithError() throws { directory = try scratchDirectory("journal") }
 
     private var path: String { directory + "/batch.journal" }
 

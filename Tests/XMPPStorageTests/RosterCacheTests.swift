@@ -8,13 +8,7 @@ import XMPPStorage
 final class RosterCacheTests: XCTestCase {
     private var home = ""
 
-    override func setUp() {
-        home = NSTemporaryDirectory() + "xt-rc-" + UUID().uuidString
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(atPath: home)
-    }
+    override func setUpWithError() throws { home = try scratchDirectory("rc", created: false) }
 
     private func open() throws -> RosterCache {
         RosterCache(cache: try Cache(paths: try Paths(environment: ["HOME": home])))
@@ -149,30 +143,22 @@ final class RosterCacheTests: XCTestCase {
         let group = DispatchGroup()
         for writer in ["a", "b"] {
             let box = Box(try open())
-            group.enter()
-            Thread.detachNewThread {
-                defer { group.leave() }
-                do {
-                    for round in 0..<150 {
-                        let ver = "\(writer)\(round)"
-                        let items = try (0..<40).map { RosterItem(jid: try JID("c\($0)@example.org"), name: ver) }
-                        try box.cache.replace(account: alice, ver: ver, items: items, now: round)
-                    }
-                } catch { failures.add("writer \(writer): \(error)") }
+            failures.detach("writer \(writer)", in: group) {
+                for round in 0..<150 {
+                    let ver = "\(writer)\(round)"
+                    let items = try (0..<40).map { RosterItem(jid: try JID("c\($0)@example.org"), name: ver) }
+                    try box.cache.replace(account: alice, ver: ver, items: items, now: round)
+                }
             }
         }
         let reader = Box(try open())
-        group.enter()
-        Thread.detachNewThread {
-            defer { group.leave() }
-            do {
-                for _ in 0..<300 {
-                    guard let roster = try reader.cache.load(account: alice) else { continue }
-                    if roster.items.count != 40 || roster.items.contains(where: { $0.name != roster.ver }) {
-                        failures.add("inconsistent snapshot at ver \(roster.ver ?? "nil")")
-                    }
+        failures.detach("reader", in: group) {
+            for _ in 0..<300 {
+                guard let roster = try reader.cache.load(account: alice) else { continue }
+                if roster.items.count != 40 || roster.items.contains(where: { $0.name != roster.ver }) {
+                    failures.add("inconsistent snapshot at ver \(roster.ver ?? "nil")")
                 }
-            } catch { failures.add("reader: \(error)") }
+            }
         }
         XCTAssertEqual(group.wait(timeout: .now() + 120), .success)
         XCTAssertEqual(failures.all, [])
@@ -189,4 +175,13 @@ private final class Failures: @unchecked Sendable {
     private var list: [String] = []
     func add(_ s: String) { lock.lock(); list.append(s); lock.unlock() }
     var all: [String] { lock.lock(); defer { lock.unlock() }; return list }
+
+    /// Runs `body` on a thread of its own within `group`; what it throws is a failure named `name`.
+    func detach(_ name: String, in group: DispatchGroup, _ body: @escaping @Sendable () throws -> Void) {
+        group.enter()
+        Thread.detachNewThread {
+            defer { group.leave() }
+            do { try body() } catch { self.add("\(name): \(error)") }
+        }
+    }
 }

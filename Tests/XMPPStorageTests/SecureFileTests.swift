@@ -7,14 +7,7 @@ import XMPPStorage
 final class SecureFileTests: XCTestCase {
     var root: String!
 
-    override func setUpWithError() throws {
-        root = NSTemporaryDirectory() + "xt-securefile-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: root)
-    }
+    override func setUpWithError() throws { root = try scratchDirectory("securefile") }
 
     private func lstatMode(_ path: String) -> mode_t? {
         var st = stat()

@@ -7,8 +7,7 @@ import XMPPStorage
 final class SessionKindTests: XCTestCase {
     var root: String!
 
-    override func setUpWithError() throws { root = NSTemporaryDirectory() + "xt-kind-" + UUID().uuidString }
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: root) }
+    override func setUpWithError() throws { root = try scratchDirectory("kind", created: false) }
 
     func testAFileWithoutAKindHoldsSCRAMKeys() throws {
         let old = #"{"jid":"a@b.c","mechanism":"SCRAM-SHA-1","hash":"SHA-1","salt":"c2FsdA==","iterations":4096,"client_key":"Y2s=","server_key":"c2s=","created":1}"#

@@ -7,14 +7,7 @@ import XMPPStanzas
 final class VCardCacheTests: XCTestCase {
     var directory = ""
 
-    override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "vcard-cache-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: directory)
-    }
+    override func setUpWithError() throws { directory = try scratchDirectory("vcard-cache") }
 
     func makeCache() throws -> VCardCache {
         VCardCache(cache: try Cache(paths: try Paths(environment: ["HOME": directory, "XDG_CACHE_HOME": directory])))
