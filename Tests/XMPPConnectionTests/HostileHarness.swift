@@ -44,8 +44,7 @@ class HostilePeerTestCase: XCTestCase {
 
     /// The same log-in through `PolledLogIn`, driven by poll() as the batch's loop drives it.
     static func polledLogin(_ options: ConnectionOptions, caFile: String) throws(ConnectionError) {
-        guard let endpoint = options.resolveEndpoints().first else { throw .dnsFailed(host: options.domain, reason: "no endpoints") }
-        let login = try PolledLogIn(options, endpoint: endpoint, tls: TLSContext(settings: TLSSettings(caFile: caFile)),
+        let login = try PolledLogIn(options, endpoints: options.resolveEndpoints(), tls: TLSContext(settings: TLSSettings(caFile: caFile)),
                                     username: "alice", password: password, resource: nil)
         while true {
             if let done = try login.advance() {
@@ -55,8 +54,8 @@ class HostilePeerTestCase: XCTestCase {
             }
             let left = ContinuousClock.now.duration(to: login.deadline)
             guard left > .zero else {
-                login.close()
-                throw login.timedOut
+                try login.expire()
+                continue
             }
             var pfd = pollfd(fd: login.fileDescriptor, events: Int16(login.wantsWrite ? POLLOUT : POLLIN), revents: 0)
             _ = poll(&pfd, 1, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1))
