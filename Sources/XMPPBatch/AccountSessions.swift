@@ -8,8 +8,8 @@ import XMPPStanzas
 /// One account's work over its own log-in, as a conversation: what it sends once bound, and
 /// what each stanza that arrives means. `AccountSessions` runs many at once.
 protocol AccountConversation: AnyObject {
-    /// What to send once the stream is bound as `account`.
-    func start(on link: PolledConnection, account: JID) throws -> [XMLElement]
+    /// What to do once the stream is bound as `account`: what to send first, or the work done.
+    func start(on link: PolledConnection, account: JID) throws -> ConversationStep
     /// A stanza that arrived on the account's stream.
     func receive(_ element: XMLElement, on link: PolledConnection, account: JID) throws -> ConversationStep
 }
@@ -36,8 +36,9 @@ final class AccountSessions<Conversation: AccountConversation> {
     /// How an account's work ended.
     enum End {
         case done(Conversation)
-        /// The server refused it (`LoginPhase.isRowFailure`).
-        case refused(ConnectionError)
+        /// The server refused it (`LoginPhase.isRowFailure`): the log-in (`duringLogIn`; then
+        /// `beforeChallenge` as in `Connection.refusedBeforeChallenge`), or the work.
+        case refused(ConnectionError, duringLogIn: Bool, beforeChallenge: Bool)
         /// Network failures `attempts` times in a row.
         case gaveUp(ConnectionError, attempts: Int)
     }
@@ -79,11 +80,12 @@ final class AccountSessions<Conversation: AccountConversation> {
     private var active: [Session] = []
     /// A session was closed by a stop with its work not done.
     private var cut = false
-    private var ended: (_ job: Int, End) throws -> Void = { _, _ in }
+    private var ended: (_ job: Int, End) throws -> Bool = { _, _ in false }
 
     /// Runs jobs `0..<count`, calling `ended` as each one ends (a job interrupted by a stop has
-    /// no end: it stays to do).
-    func run(count: Int, ended: @escaping (_ job: Int, End) throws -> Void) throws -> BatchEnd {
+    /// no end: it stays to do). `ended` returns true for a job to run again at once, with a new
+    /// log-in and conversation (the job's owner changed what they use), without counting a failure.
+    func run(count: Int, ended: @escaping (_ job: Int, End) throws -> Bool) throws -> BatchEnd {
         queue = Array(0..<count).reversed().map { (job: $0, notBefore: ContinuousClock.now) }
         failures = [:]
         active = []
@@ -138,7 +140,7 @@ final class AccountSessions<Conversation: AccountConversation> {
         let count = (failures[job] ?? 0) + 1
         failures[job] = count
         if count >= settings.maxAttempts {
-            try ended(job, .gaveUp(error, attempts: count))
+            try end(job, .gaveUp(error, attempts: count))
         } else {
             queue.insert((job, .now + settings.backoff.delay(failures: count)), at: 0)
         }
@@ -153,19 +155,28 @@ final class AccountSessions<Conversation: AccountConversation> {
         } catch let error as ConnectionError {
             guard error.isTransient || LoginPhase.isRowFailure(error) else { throw error }
             active.removeAll { $0 === session }
+            let duringLogIn = session.link == nil
+            let beforeChallenge = session.login?.refusedBeforeChallenge ?? false
             close(session)
-            if error.isTransient { try failed(session.job, error) } else { try ended(session.job, .refused(error)) }
+            if error.isTransient { try failed(session.job, error) } else {
+                try end(session.job, .refused(error, duringLogIn: duringLogIn, beforeChallenge: beforeChallenge))
+            }
             return
         }
         switch progress {
         case .underWay: return
         case .finished:
             active.removeAll { $0 === session }
-            try ended(session.job, .done(session.conversation))
+            try end(session.job, .done(session.conversation))
         case .cut:
             active.removeAll { $0 === session }
             cut = true
         }
+    }
+
+    /// Tells the owner how `job` ended; runs it again at once if the owner says so.
+    private func end(_ job: Int, _ how: End) throws {
+        if try ended(job, how) { queue.append((job, .now)) }
     }
 
     /// A session whose deadline passed: its log-in tries the next endpoint, or it failed.
@@ -195,13 +206,19 @@ final class AccountSessions<Conversation: AccountConversation> {
             bound(link)
             guard let account = link.connection.boundJID else { throw ConnectionError.protocolViolation("the log-in bound no JID") }
             session.deadline = .now + settings.timeout
-            let first = try session.conversation.start(on: link, account: account)
-            if stopping {
+            switch try session.conversation.start(on: link, account: account) {
+            case .waiting: return .underWay
+            case .finished:
                 close(session)
-                return .cut
+                return .finished
+            case .send(let first):
+                if stopping {
+                    close(session)
+                    return .cut
+                }
+                try link.send(first)
+                return .underWay
             }
-            try link.send(first)
-            return .underWay
         }
         guard let link = session.link, let account = link.connection.boundJID else { return .cut }
         var elements: [XMLElement] = []

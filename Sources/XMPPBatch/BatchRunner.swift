@@ -92,10 +92,7 @@ struct BatchRunner {
                 tasks += items.map { (item: $0, task: mode == .delete ? LoginPhase.Task.delete : .passwd) }
             }
             guard !tasks.isEmpty else { continue }
-            let phase = LoginPhase(settings: settings, recorder: recorder, resource: configuration.resource,
-                                   avatars: avatars) { () throws(ConnectionError) in
-                try spread.open()
-            }
+            let phase = loginPhase(spread, settings, avatars)
             if try phase.run(tasks) == .interrupted { return .interrupted }
         }
         guard !plan.rosterRows.isEmpty else { return .completed }
@@ -158,16 +155,23 @@ struct BatchRunner {
                 })
                 return (.completed, followUps)
             }
-            let checker = LoginPhase(settings: settings, recorder: recorder, resource: configuration.resource,
-                                     avatars: avatars) { () throws(ConnectionError) in
-                try spread.open()
-            }
+            let checker = loginPhase(spread, settings, avatars)
             if try checker.run(check.map { (item: $0, task: LoginPhase.Task.checkBeforeResend) }) == .interrupted {
                 return (.interrupted, followUps)
             }
             round = checker.toResend
             check = []
         }
+    }
+
+    /// The log-in phase over `spread`'s endpoints.
+    private func loginPhase(_ spread: EndpointSpread, _ settings: EngineSettings, _ avatars: ResizedAvatars) -> LoginPhase {
+        let resource = configuration.resource
+        return LoginPhase(settings: settings, recorder: recorder, avatars: avatars,
+                          logIn: { username, password throws(ConnectionError) in
+                              try spread.startLogIn(username: username, password: password, resource: resource)
+                          },
+                          bound: { link in spread.bound(link) })
     }
 
     /// The distinct domains of `items`, in first-seen order.

@@ -4,7 +4,7 @@ import XMPPConnection
 /// Opens a batch's connections over its endpoints (`EndpointPool`): each stream connects to
 /// its home endpoint, or, while that one backs off, to the next healthy one; a refused connect
 /// or a dropped stream sends the endpoint into back-off, so its work moves to the others.
-/// Shared by the engines' streams and the log-in phase's worker threads.
+/// Shared by the request engine's streams and the per-account log-ins (`AccountSessions`).
 final class EndpointSpread: Sendable {
     private let pool: Mutex<EndpointPool>
     private let options: ConnectionOptions
@@ -41,14 +41,6 @@ final class EndpointSpread: Sendable {
                                              failed: { endpoint, _ in self.lost(endpoint) })
         answered(link.connection.endpoint)
         return link
-    }
-
-    /// A blocking connection (log-in phase), on the next home in turn.
-    func open() throws(ConnectionError) -> Connection {
-        let connection = try Connection.open(options, endpoints: order(for: nil), tls: tls, trace: trace(),
-                                             failed: { endpoint, _ in self.lost(endpoint) })
-        answered(connection.endpoint)
-        return connection
     }
 
     /// A log-in as `username` that never waits (per-account work on a poll loop), on the next

@@ -1,7 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import Synchronization
+import XMLTree
 import XMPPConnection
 import XMPPServices
 import XMPPStanzas
@@ -9,13 +6,12 @@ import XMPPStorage
 
 /// Row work that needs the row's own log-in: `--on-exists update`, checking whether an
 /// unanswered registration created the account, profile columns, `--delete` and `--passwd`.
-/// Each row gets its own authenticated stream; SASL and stream restarts block in `Connection`,
-/// so `jobs` worker threads take rows from one queue. Network failures back off and retry like
-/// the registration engine's.
-///
-/// `@unchecked Sendable`: the recorder (journal and events) is used only under `recorderLock`;
-/// everything else is immutable or thread-safe.
-final class LoginPhase: @unchecked Sendable {
+/// Each row gets its own authenticated stream; the log-ins run `jobs` at a time on one poll
+/// loop (`AccountSessions`), and network failures back off and retry like the registration
+/// engine's. Once a row's stream is bound, its work (the profile, the password change, the
+/// cancellation) runs through the blocking services, one row at a time on the loop, while the
+/// other rows' log-ins go on in the server.
+final class LoginPhase {
     /// What to do with a row.
     enum Task: Sendable {
         /// A registration went unanswered and the retry met `conflict`: did ours create it?
@@ -35,133 +31,168 @@ final class LoginPhase: @unchecked Sendable {
 
     private let settings: EngineSettings
     private let recorder: BatchRecorder
-    private let recorderLock = Mutex(())
-    private let connect: @Sendable () throws(ConnectionError) -> Connection
-    private let resource: String?
     private let avatars: ResizedAvatars
-    private let resend = Mutex<[WorkItem]>([])
+    private let logIn: (_ username: String, _ password: String) throws(ConnectionError) -> PolledLogIn
+    private let bound: (PolledConnection) -> Void
+    /// The rows and their tasks, with what this run learned of them (uncertainty, new passwords).
+    private var work: [(item: WorkItem, task: Task)] = []
+    /// `--passwd` rows whose password was refused: they log in with their new one.
+    private var withNewPassword: Set<Int> = []
 
     /// The `checkBeforeResend` rows whose password did not log in: to be sent again.
-    var toResend: [WorkItem] { resend.withLock { $0 } }
+    private(set) var toResend: [WorkItem] = []
 
-    init(settings: EngineSettings, recorder: BatchRecorder, resource: String?, avatars: ResizedAvatars,
-         connect: @escaping @Sendable () throws(ConnectionError) -> Connection) {
+    /// `logIn` starts a log-in as a row's account; `bound` hears of each stream bound.
+    init(settings: EngineSettings, recorder: BatchRecorder, avatars: ResizedAvatars,
+         logIn: @escaping (_ username: String, _ password: String) throws(ConnectionError) -> PolledLogIn,
+         bound: @escaping (PolledConnection) -> Void = { _ in }) {
         self.settings = settings
         self.recorder = recorder
-        self.resource = resource
         self.avatars = avatars
-        self.connect = connect
+        self.logIn = logIn
+        self.bound = bound
     }
 
-    /// Runs every task, `settings.jobs` at a time; stops taking rows when interrupted or when
-    /// one fails in a way that ends the run (that error is thrown once every worker stopped).
+    /// Runs every task, `settings.jobs` log-ins at a time; stops taking rows when interrupted or
+    /// when one fails in a way that ends the run.
     func run(_ work: [(item: WorkItem, task: Task)]) throws -> BatchEnd {
-        try WorkerThreads.drain(work.count, workers: settings.jobs, shouldStop: settings.shouldStop) { index in
-            try self.runRow(work[index].item, work[index].task)
-        }
-    }
-
-    /// One row to its outcome, retrying network failures with back-off; false when interrupted
-    /// before it had one (the journal keeps it for `--resume`).
-    private func runRow(_ start: WorkItem, _ task: Task) throws -> Bool {
-        var item = start
-        var failures = 0
-        while true {
-            let result: RowOutcome
-            do {
-                guard let done = try perform(&item, task) else {
-                    resend.withLock { $0.append(item) }
-                    return true
-                }
-                result = done
-            } catch let error as ConnectionError where error.isTransient {
-                failures += 1
-                if failures >= settings.maxAttempts {
-                    try commit(outcome(item, .failed, error: "gave up after \(failures) attempts: \(error)", retryable: true))
-                    return true
-                }
-                pause(settings.backoff.delay(failures: failures))
-                if settings.shouldStop() { return false }
-                continue
-            } catch let error as ConnectionError where LoginPhase.isRowFailure(error) {
-                result = outcome(item, .failed, error: error.description)
+        self.work = work
+        withNewPassword = []
+        var noPassword: [RowOutcome] = []
+        var runnable: [Int] = []
+        for (index, entry) in work.enumerated() {
+            if entry.item.password == nil {
+                noPassword.append(outcome(entry.item, .failed, error: "no password to log in with (the journal has none for this row)"))
+            } else {
+                runnable.append(index)
             }
-            try commit(result)
-            return true
         }
+        if !noPassword.isEmpty { try recorder.commit(noPassword) }
+        let sessions = AccountSessions<RowWork>(
+            settings: settings, stopGrace: RosterPhase.stopGrace,
+            logIn: { job throws(ConnectionError) in try self.startLogIn(runnable[job]) },
+            conversation: { job in RowWork(phase: self, index: runnable[job]) },
+            bound: bound)
+        return try sessions.run(count: runnable.count) { job, end in try self.ended(runnable[job], end) }
     }
 
-    private func commit(_ outcome: RowOutcome) throws {
-        try recorderLock.withLock { _ throws(JournalError) in try recorder.commit([outcome]) }
+    private func startLogIn(_ index: Int) throws(ConnectionError) -> PolledLogIn {
+        let item = work[index].item
+        let password = withNewPassword.contains(index) ? item.newPassword : item.password
+        return try logIn(item.row.jid.local ?? "", password ?? "")
     }
 
-    private func markSent(_ line: Int, generated: [Int: String] = [:]) throws {
-        try recorderLock.withLock { _ throws(JournalError) in try recorder.markSent(lines: [line], generated: generated) }
-    }
-
-    /// The row's outcome; nil for a `checkBeforeResend` row to send again.
-    private func perform(_ item: inout WorkItem, _ task: Task) throws -> RowOutcome? {
-        let user = item.row.jid.local ?? ""
-        guard let password = item.password else {
-            return outcome(item, .failed, error: "no password to log in with (the journal has none for this row)")
+    /// How row `index`'s attempt ended; true to log in again at once (a `--passwd` row trying
+    /// its new password).
+    private func ended(_ index: Int, _ end: AccountSessions<RowWork>.End) throws -> Bool {
+        let item = work[index].item
+        switch end {
+        case .done(let row):
+            if let result = row.result { try recorder.commit([result]) }
+        case .gaveUp(let error, let attempts):
+            try recorder.commit([outcome(item, .failed, error: "gave up after \(attempts) attempts: \(error)", retryable: true)])
+        case .refused(let error, let duringLogIn, let beforeChallenge):
+            guard duringLogIn, case .authenticationFailed(let condition, _) = error else {
+                try recorder.commit([outcome(work[index].item, .failed, error: error.description)])
+                return false
+            }
+            return try refused(index, noSuchAccount: condition == "not-authorized" && beforeChallenge)
         }
+        return false
+    }
+
+    /// The server refused row `index`'s password. `noSuchAccount`: it refused the SCRAM exchange
+    /// before its first challenge, which Prosody and ejabberd do only for an account that does
+    /// not exist (a wrong password fails after the challenge).
+    private func refused(_ index: Int, noSuchAccount: Bool) throws -> Bool {
+        var item = work[index].item
+        let task = work[index].task
+        let result: RowOutcome
         switch task {
         case .checkBeforeResend:
             // Any refusal sends it again, still uncertain: an account that exists with another
             // password then meets `conflict` and is checked as before.
-            guard case .connected(let connection) = try login(user, password) else { return nil }
-            defer { connection.close() }
-            let (profile, problem, note) = try applyProfile(item.row, on: connection)
+            toResend.append(item)
+            return false
+        case .verifyCreated, .update:
+            item.uncertain = false  // our password does not log in: no request of ours set it
+            if task == .update || settings.onExists == .update {
+                result = outcome(item, .failed, error: LoginPhase.notUpdated(item.source))
+            } else {
+                result = outcome(item, .exists, error: settings.onExists == .fail ? "the account already exists (--on-exists fail)" : nil)
+            }
+        case .profile:
+            result = outcome(item, .created, error: "created, but its password no longer logs in, so the profile was not set",
+                             profile: .pending(item.row.profile.names))
+        case .delete:
+            if item.uncertain {
+                result = outcome(item, .deleted)  // our earlier, unanswered cancel went through
+            } else if noSuchAccount {
+                result = outcome(item, .deleted, note: "no such account")  // deleting is idempotent, like rm -f
+            } else {
+                result = outcome(item, .failed, error: "cannot log in: wrong password, or no such account")
+            }
+        case .passwd:
+            if item.newPassword != nil, !withNewPassword.contains(index) {
+                withNewPassword.insert(index)
+                return true
+            }
+            item.uncertain = false
+            result = outcome(item, .failed, error: "cannot log in with password or new_password (wrong password, or no such account)")
+        }
+        work[index].item = item
+        try recorder.commit([result])
+        return false
+    }
+
+    /// One row's work on its bound stream, through the blocking services: its outcome.
+    final class RowWork: AccountConversation {
+        private unowned let phase: LoginPhase
+        private let index: Int
+        /// What the work came to.
+        private(set) var result: RowOutcome?
+
+        init(phase: LoginPhase, index: Int) {
+            self.phase = phase
+            self.index = index
+        }
+
+        func start(on link: PolledConnection, account: JID) throws -> ConversationStep {
+            result = try phase.perform(index, on: link.connection)
+            return .finished
+        }
+
+        func receive(_ element: XMLElement, on link: PolledConnection, account: JID) throws -> ConversationStep { .waiting }
+    }
+
+    /// Row `index`'s work once logged in as its account.
+    fileprivate func perform(_ index: Int, on connection: Connection) throws -> RowOutcome {
+        var item = work[index].item
+        defer { work[index].item = item }
+        let user = item.row.jid.local ?? ""
+        switch work[index].task {
+        case .checkBeforeResend:
+            let (profile, problem, note) = ProfileStep.apply(item.row, alreadyApplied: [], avatars: avatars, on: connection)
             return outcome(item, .created, error: problem, profile: profile, note: note)
         case .verifyCreated, .update:
-            guard case .connected(let connection) = try login(user, password) else {
-                item.uncertain = false  // our password does not log in: no request of ours set it
-                if task == .update || settings.onExists == .update {
-                    return outcome(item, .failed, error: LoginPhase.notUpdated(item.source))
-                }
-                return outcome(item, .exists, error: settings.onExists == .fail ? "the account already exists (--on-exists fail)" : nil)
-            }
-            defer { connection.close() }
-            let (profile, problem, note) = try applyProfile(item.row, on: connection)
-            return outcome(item, task == .verifyCreated ? .created : .updated, error: problem, profile: profile, note: note)
+            let (profile, problem, note) = ProfileStep.apply(item.row, alreadyApplied: [], avatars: avatars, on: connection)
+            return outcome(item, work[index].task == .verifyCreated ? .created : .updated, error: problem, profile: profile, note: note)
         case .profile:
-            guard case .connected(let connection) = try login(user, password) else {
-                return outcome(item, .created, error: "created, but its password no longer logs in, so the profile was not set",
-                               profile: .pending(item.row.profile.names))
-            }
-            defer { connection.close() }
-            let (profile, problem, note) = try applyProfile(item.row, on: connection)
+            let (profile, problem, note) = ProfileStep.apply(item.row, alreadyApplied: [], avatars: avatars, on: connection)
             let notes = [BatchPlan.recreatedNote(item), note].compactMap { $0 }
             return outcome(item, .created, error: problem, profile: profile, note: notes.isEmpty ? nil : notes.joined(separator: "; "))
         case .delete:
-            let attempt = try login(user, password)
-            guard case .connected(let connection) = attempt else {
-                if item.uncertain { return outcome(item, .deleted) }  // our earlier, unanswered cancel went through
-                if case .refused(noSuchAccount: true) = attempt {
-                    return outcome(item, .deleted, note: "no such account")  // deleting is idempotent, like rm -f
-                }
-                return outcome(item, .failed, error: "cannot log in: wrong password, or no such account")
-            }
-            defer { connection.close() }
-            try connection.bind(resource: resource)
-            try markSent(item.row.line)
+            try recorder.markSent(lines: [item.row.line], generated: [:])
             item.uncertain = true
             try unwrap { () throws(RegistrationError) in try RegistrationService.cancel(on: connection) }
             return outcome(item, .deleted)
         case .passwd:
-            guard case .connected(let connection) = try login(user, password) else {
-                guard let newPassword = item.newPassword, case .connected(let again) = try login(user, newPassword) else {
-                    item.uncertain = false
-                    return outcome(item, .failed, error: "cannot log in with password or new_password (wrong password, or no such account)")
-                }
-                again.close()
+            if withNewPassword.contains(index) {
                 return outcome(item, .changed)  // it already has the new password (an earlier run, or by hand)
             }
-            defer { connection.close() }
-            try connection.bind(resource: resource)
             // A generated new password is made now that it is about to be set, and journaled first.
             let newPassword = item.newPassword ?? BatchInput.generatePassword()
-            try markSent(item.row.line, generated: item.newPassword == nil ? [item.row.line: newPassword] : [:])
+            try recorder.markSent(lines: [item.row.line], generated: item.newPassword == nil ? [item.row.line: newPassword] : [:])
             item.newPassword = newPassword
             item.uncertain = true
             do {
@@ -198,36 +229,6 @@ final class LoginPhase: @unchecked Sendable {
         }
     }
 
-    /// What a log-in attempt gave.
-    enum LoginAttempt {
-        case connected(Connection)
-        /// The server refused the password. `noSuchAccount`: it refused the SCRAM exchange
-        /// before its first challenge, which Prosody and ejabberd do only for an account that does
-        /// not exist (a wrong password fails after the challenge).
-        case refused(noSuchAccount: Bool)
-    }
-
-    /// An authenticated stream for the account, or why the server refused the password.
-    private func login(_ user: String, _ password: String) throws -> LoginAttempt {
-        let connection = try connect()
-        do {
-            _ = try connection.authenticate(username: user, credential: .password(password), usedSCRAMBefore: false)
-            return .connected(connection)
-        } catch {
-            connection.close()
-            if case .authenticationFailed(let condition, _) = error {
-                return .refused(noSuchAccount: condition == "not-authorized" && connection.refusedBeforeChallenge)
-            }
-            throw error
-        }
-    }
-
-    /// STEP 3 (see `ProfileStep`): binds, then sets the profile columns.
-    private func applyProfile(_ row: BatchRow, on connection: Connection) throws -> (ProfileState?, String?, note: String?) {
-        if !row.profile.isEmpty { try connection.bind(resource: resource) }
-        return ProfileStep.apply(row, alreadyApplied: [], avatars: avatars, on: connection)
-    }
-
     /// Rethrows a registration error's connection error as itself, so transient ones retry.
     private func unwrap(_ body: () throws(RegistrationError) -> Void) throws {
         do { try body() } catch {
@@ -235,9 +236,6 @@ final class LoginPhase: @unchecked Sendable {
             throw error
         }
     }
-
-    /// Sleeps, waking early for Ctrl-C.
-    private func pause(_ duration: Duration) { WorkerThreads.pause(duration, shouldStop: settings.shouldStop) }
 
     private func outcome(_ item: WorkItem, _ status: JournalStatus, error: String? = nil, retryable: Bool = false,
                          profile: ProfileState? = nil, note: String? = nil) -> RowOutcome {

@@ -37,10 +37,10 @@ final class RosterConversation: AccountConversation {
         self.approvable = approvable
     }
 
-    func start(on link: PolledConnection, account: JID) throws -> [XMLElement] {
+    func start(on link: PolledConnection, account: JID) throws -> ConversationStep {
         let (get, pending) = RosterService.fetchRequest(on: link.connection, cachedVer: nil)
         state = .awaitingRoster(pending)
-        return [get.element]
+        return .send([get.element])
     }
 
     func receive(_ element: XMLElement, on link: PolledConnection, account: JID) throws -> ConversationStep {

@@ -199,6 +199,7 @@ final class RosterPhase {
             try self.ended(jobs[index], approving: approving, end)
             finished += 1
             self.recorder.events.rosterProgress(pass: pass, done: finished, total: jobs.count)
+            return false
         }
     }
 
@@ -218,7 +219,7 @@ final class RosterPhase {
         case .gaveUp(let error, let attempts):
             // The state stays unfinished: the run is not finished, and --resume tries again.
             recorder.note("\(job.row.jid): roster not finished: gave up after \(attempts) attempts: \(error)")
-        case .refused(let error):
+        case .refused(let error, _, _):
             // A password the report carried that no longer works was most likely reset since
             // (passwd --admin): the report cannot know, so say where the current one goes.
             let text = error.isAuthRejection
