@@ -97,6 +97,17 @@ size_t cps_source_read(cps_source *s, uint8_t *dst, size_t n);
 /// Fills error from status and a printf-free message.
 void cps_set_error(cps_error *error, int status, const char *prefix, const char *detail);
 
+/// Fills error for a failed allocation; returns CPS_NO_MEMORY.
+int cps_no_memory(cps_error *error);
+
+/// What libpng's error handlers keep of its message (one line, "unknown libpng error" for none),
+/// before they longjmp; the reader's and the writer's buffers are both 160 bytes.
+void cps_keep_png_message(char message_out[160], png_const_charp message);
+
+/// libpng's warning handler for reading and writing: warnings are recoverable, and a library
+/// never prints.
+void cps_ignore_png_warning(png_structp png, png_const_charp message);
+
 /// Maps the source's state after a longjmp to a status.
 int cps_fail_status(const cps_source *s);
 

@@ -147,10 +147,7 @@ static int fail(cps_jpeg *j, cps_error *error) {
 
 int cps_jpeg_open(cps_source *s, cps_error *error) {
     cps_jpeg *j = calloc(1, sizeof *j);
-    if (j == NULL) {
-        cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
-        return CPS_NO_MEMORY;
-    }
+    if (j == NULL) return cps_no_memory(error);
     s->jpeg = j;
     j->s = s;
     j->cinfo.err = jpeg_std_error(&j->err);
@@ -260,10 +257,7 @@ static int resample_jpeg(cps_jpeg *j, const cps_geometry *g, uint8_t *out_rgba, 
     int layout = comps == 1 ? CPS_LAYOUT_G8 : cmyk ? (d->saw_Adobe_marker ? CPS_LAYOUT_CMYK8_INVERTED : CPS_LAYOUT_CMYK8)
                                                    : CPS_LAYOUT_RGB8;
     int managed = jpeg_colour(j, layout, ow);
-    if (managed < 0) {
-        cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
-        return CPS_NO_MEMORY;
-    }
+    if (managed < 0) return cps_no_memory(error);
     if (!direct) {
         int status = cps_filter_init(&s->filter, &scaled, ow, oh, channels);
         if (status != CPS_OK) {
@@ -274,10 +268,7 @@ static int resample_jpeg(cps_jpeg *j, const cps_geometry *g, uint8_t *out_rgba, 
         memset(out_rgba, 0, (size_t)g->out_width * (size_t)g->out_height * 4);
     }
     s->row = malloc((size_t)ow * (size_t)comps);
-    if (s->row == NULL) {
-        cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
-        return CPS_NO_MEMORY;
-    }
+    if (s->row == NULL) return cps_no_memory(error);
     uint32_t rows = direct ? oh : cps_rows_needed(&scaled, oh);
     uint32_t first = 0, count = ow;
     if (!direct) cps_filter_columns(&s->filter, ow, &first, &count);

@@ -16,17 +16,11 @@ typedef struct {
 
 int cps_webp_open(cps_source *s, cps_error *error) {
     cps_webp *w = calloc(1, sizeof *w);
-    if (w == NULL) {
-        cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
-        return CPS_NO_MEMORY;
-    }
+    if (w == NULL) return cps_no_memory(error);
     s->webp = w;
     size_t capacity = 1 << 16;
     w->bytes = malloc(capacity);
-    if (w->bytes == NULL) {
-        cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
-        return CPS_NO_MEMORY;
-    }
+    if (w->bytes == NULL) return cps_no_memory(error);
     memcpy(w->bytes, s->sniff, s->sniff_length);
     w->length = s->sniff_length;
     for (;;) {
@@ -36,10 +30,7 @@ int cps_webp_open(cps_source *s, cps_error *error) {
                 return CPS_UNSUPPORTED;
             }
             uint8_t *bigger = realloc(w->bytes, capacity * 2);
-            if (bigger == NULL) {
-                cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
-                return CPS_NO_MEMORY;
-            }
+            if (bigger == NULL) return cps_no_memory(error);
             w->bytes = bigger;
             capacity *= 2;
         }
