@@ -111,6 +111,11 @@ void cps_ignore_png_warning(png_structp png, png_const_charp message);
 /// Maps the source's state after a longjmp to a status.
 int cps_fail_status(const cps_source *s);
 
+/// `g` with its source rectangle in pixels a decoder scaled down by rx × ry (decoded pixel i
+/// covers input pixels [i * rx, (i + 1) * rx)), the part past the decoded w × h cut off
+/// (cps_filter.c).
+cps_geometry cps_scaled_source(const cps_geometry *g, double rx, double ry, uint32_t w, uint32_t h);
+
 /// Filter setup, row accumulation and output (cps_filter.c).
 int cps_filter_init(cps_filter *f, const cps_geometry *g, uint32_t width, uint32_t height, int channels);
 void cps_filter_row(cps_filter *f, const uint8_t *row, uint32_t y, uint32_t x_start, uint32_t x_step, uint32_t count);

@@ -247,13 +247,7 @@ static int resample_jpeg(cps_jpeg *j, const cps_geometry *g, uint8_t *out_rgba, 
     // [i * denom, (i + 1) * denom): dividing by denom keeps every pixel where it is, and a
     // last pixel whose block ran past the edge is weighted by the part of it that is real
     // (scaling by ow / w instead stretched the padding over the whole image).
-    cps_geometry scaled = *g;
-    scaled.src_x = g->src_x / denom;
-    scaled.src_y = g->src_y / denom;
-    scaled.src_w = g->src_w / denom;
-    scaled.src_h = g->src_h / denom;
-    if (scaled.src_x + scaled.src_w > ow) scaled.src_w = ow - scaled.src_x;
-    if (scaled.src_y + scaled.src_h > oh) scaled.src_h = oh - scaled.src_y;
+    cps_geometry scaled = cps_scaled_source(g, denom, denom, ow, oh);
     int layout = comps == 1 ? CPS_LAYOUT_G8 : cmyk ? (d->saw_Adobe_marker ? CPS_LAYOUT_CMYK8_INVERTED : CPS_LAYOUT_CMYK8)
                                                    : CPS_LAYOUT_RGB8;
     int managed = jpeg_colour(j, layout, ow);
