@@ -100,9 +100,10 @@ void cps_set_error(cps_error *error, int status, const char *prefix, const char 
 /// Fills error for a failed allocation; returns CPS_NO_MEMORY.
 int cps_no_memory(cps_error *error);
 
-/// What libpng's error handlers keep of its message (one line, "unknown libpng error" for none),
-/// before they longjmp; the reader's and the writer's buffers are both 160 bytes.
-void cps_keep_png_message(char message_out[160], png_const_charp message);
+/// libpng's error handler for reading and writing: keeps the message (one line, "unknown libpng
+/// error" for none) in the 160-byte buffer given as the error pointer (the reader's and the
+/// writer's `message`), then longjmps.
+void cps_png_error(png_structp png, png_const_charp message);
 
 /// libpng's warning handler for reading and writing: warnings are recoverable, and a library
 /// never prints.

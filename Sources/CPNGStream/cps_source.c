@@ -57,21 +57,19 @@ int cps_no_memory(cps_error *error) {
     return CPS_NO_MEMORY;
 }
 
-void cps_keep_png_message(char message_out[160], png_const_charp message) {
-    cps_error tmp;
-    cps_set_error(&tmp, 0, NULL, message != NULL ? message : "unknown libpng error");
-    memcpy(message_out, tmp.message, sizeof tmp.message);
+void cps_png_error(png_structp png, png_const_charp message) {
+    char *kept = png_get_error_ptr(png);
+    if (kept != NULL) {
+        cps_error tmp;
+        cps_set_error(&tmp, 0, NULL, message != NULL ? message : "unknown libpng error");
+        memcpy(kept, tmp.message, sizeof tmp.message);
+    }
+    png_longjmp(png, 1);
 }
 
 void cps_ignore_png_warning(png_structp png, png_const_charp message) {
     (void)png;
     (void)message;  // Warnings are recoverable; a library never prints.
-}
-
-static void on_png_error(png_structp png, png_const_charp message) {
-    cps_source *s = png_get_error_ptr(png);
-    if (s != NULL) cps_keep_png_message(s->message, message);
-    png_longjmp(png, 1);
 }
 
 static void on_png_read(png_structp png, png_bytep dst, size_t n) {
@@ -83,7 +81,7 @@ static void on_png_read(png_structp png, png_bytep dst, size_t n) {
 
 /// Reads the header after the 8 signature bytes; returns CPS_OK or a failure.
 static int open_png(cps_source *s, cps_error *error) {
-    s->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, s, on_png_error, cps_ignore_png_warning);
+    s->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, s->message, cps_png_error, cps_ignore_png_warning);
     if (s->png == NULL) return cps_no_memory(error);
     s->png_info = png_create_info_struct(s->png);
     if (s->png_info == NULL) return cps_no_memory(error);

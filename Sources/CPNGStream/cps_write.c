@@ -10,12 +10,6 @@ typedef struct {
     char message[160];
 } write_context;
 
-static void on_write_error(png_structp png, png_const_charp message) {
-    write_context *c = png_get_error_ptr(png);
-    if (c != NULL) cps_keep_png_message(c->message, message);
-    png_longjmp(png, 1);
-}
-
 static void on_write(png_structp png, png_bytep data, size_t n) {
     write_context *c = png_get_io_ptr(png);
     cps_buffer *b = c->out;
@@ -86,7 +80,7 @@ int cps_write_png(const cps_write_params *p, cps_buffer *out, cps_error *error) 
     memset(out, 0, sizeof *out);
     write_context c = {out, NULL, ""};
     c.rows = malloc(sizeof(png_bytep) * p->height);
-    png_structp png = c.rows ? png_create_write_struct(PNG_LIBPNG_VER_STRING, &c, on_write_error, cps_ignore_png_warning)
+    png_structp png = c.rows ? png_create_write_struct(PNG_LIBPNG_VER_STRING, c.message, cps_png_error, cps_ignore_png_warning)
                              : NULL;
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (info == NULL) {
