@@ -1,7 +1,8 @@
 /// One fuzz target: the code under test, run on one input. What is around it is the same for
-/// every target: libFuzzer's `LLVMFuzzerTestOneInput` (which stays in the target's own module:
-/// `@_cdecl` here would clash between targets) calls `testOneInput`; in plain builds
-/// `@main extension Target: ReplayedFuzzTarget` replays input files through `FuzzReplay`.
+/// every target: libFuzzer's `LLVMFuzzerTestOneInput` calls `testOneInput` (the `@_cdecl` symbol
+/// itself is declared in each target's `EntryPoint.swift`, where it can name that target); in
+/// plain builds `@main extension Target: ReplayedFuzzTarget` replays input files through
+/// `FuzzReplay`.
 public protocol FuzzTarget {
     /// Runs one input; a broken invariant aborts (`FuzzReplay.invariant`).
     static func run(_ data: UnsafeBufferPointer<UInt8>)
