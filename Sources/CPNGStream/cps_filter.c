@@ -272,3 +272,14 @@ void cps_direct_row(const cps_geometry *g, uint8_t *out_rgba, const uint8_t *row
         o[3] = a;
     }
 }
+
+cps_geometry cps_scaled_source(const cps_geometry *g, double rx, double ry, uint32_t w, uint32_t h) {
+    cps_geometry scaled = *g;
+    scaled.src_x = g->src_x / rx;
+    scaled.src_y = g->src_y / ry;
+    scaled.src_w = g->src_w / rx;
+    scaled.src_h = g->src_h / ry;
+    if (scaled.src_x + scaled.src_w > w) scaled.src_w = w - scaled.src_x;
+    if (scaled.src_y + scaled.src_h > h) scaled.src_h = h - scaled.src_y;
+    return scaled;
+}

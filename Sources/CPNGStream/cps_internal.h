@@ -97,8 +97,25 @@ size_t cps_source_read(cps_source *s, uint8_t *dst, size_t n);
 /// Fills error from status and a printf-free message.
 void cps_set_error(cps_error *error, int status, const char *prefix, const char *detail);
 
+/// Fills error for a failed allocation; returns CPS_NO_MEMORY.
+int cps_no_memory(cps_error *error);
+
+/// libpng's error handler for reading and writing: keeps the message (one line, "unknown libpng
+/// error" for none) in the 160-byte buffer given as the error pointer (the reader's and the
+/// writer's `message`), then longjmps.
+void cps_png_error(png_structp png, png_const_charp message);
+
+/// libpng's warning handler for reading and writing: warnings are recoverable, and a library
+/// never prints.
+void cps_ignore_png_warning(png_structp png, png_const_charp message);
+
 /// Maps the source's state after a longjmp to a status.
 int cps_fail_status(const cps_source *s);
+
+/// `g` with its source rectangle in pixels a decoder scaled down by rx × ry (decoded pixel i
+/// covers input pixels [i * rx, (i + 1) * rx)), the part past the decoded w × h cut off
+/// (cps_filter.c).
+cps_geometry cps_scaled_source(const cps_geometry *g, double rx, double ry, uint32_t w, uint32_t h);
 
 /// Filter setup, row accumulation and output (cps_filter.c).
 int cps_filter_init(cps_filter *f, const cps_geometry *g, uint32_t width, uint32_t height, int channels);

@@ -147,10 +147,7 @@ static int fail(cps_jpeg *j, cps_error *error) {
 
 int cps_jpeg_open(cps_source *s, cps_error *error) {
     cps_jpeg *j = calloc(1, sizeof *j);
-    if (j == NULL) {
-        cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
-        return CPS_NO_MEMORY;
-    }
+    if (j == NULL) return cps_no_memory(error);
     s->jpeg = j;
     j->s = s;
     j->cinfo.err = jpeg_std_error(&j->err);
@@ -250,20 +247,11 @@ static int resample_jpeg(cps_jpeg *j, const cps_geometry *g, uint8_t *out_rgba, 
     // [i * denom, (i + 1) * denom): dividing by denom keeps every pixel where it is, and a
     // last pixel whose block ran past the edge is weighted by the part of it that is real
     // (scaling by ow / w instead stretched the padding over the whole image).
-    cps_geometry scaled = *g;
-    scaled.src_x = g->src_x / denom;
-    scaled.src_y = g->src_y / denom;
-    scaled.src_w = g->src_w / denom;
-    scaled.src_h = g->src_h / denom;
-    if (scaled.src_x + scaled.src_w > ow) scaled.src_w = ow - scaled.src_x;
-    if (scaled.src_y + scaled.src_h > oh) scaled.src_h = oh - scaled.src_y;
+    cps_geometry scaled = cps_scaled_source(g, denom, denom, ow, oh);
     int layout = comps == 1 ? CPS_LAYOUT_G8 : cmyk ? (d->saw_Adobe_marker ? CPS_LAYOUT_CMYK8_INVERTED : CPS_LAYOUT_CMYK8)
                                                    : CPS_LAYOUT_RGB8;
     int managed = jpeg_colour(j, layout, ow);
-    if (managed < 0) {
-        cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
-        return CPS_NO_MEMORY;
-    }
+    if (managed < 0) return cps_no_memory(error);
     if (!direct) {
         int status = cps_filter_init(&s->filter, &scaled, ow, oh, channels);
         if (status != CPS_OK) {
@@ -274,10 +262,7 @@ static int resample_jpeg(cps_jpeg *j, const cps_geometry *g, uint8_t *out_rgba, 
         memset(out_rgba, 0, (size_t)g->out_width * (size_t)g->out_height * 4);
     }
     s->row = malloc((size_t)ow * (size_t)comps);
-    if (s->row == NULL) {
-        cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
-        return CPS_NO_MEMORY;
-    }
+    if (s->row == NULL) return cps_no_memory(error);
     uint32_t rows = direct ? oh : cps_rows_needed(&scaled, oh);
     uint32_t first = 0, count = ow;
     if (!direct) cps_filter_columns(&s->filter, ow, &first, &count);

@@ -69,10 +69,7 @@ int cps_write_jpeg(const cps_jpeg_write_params *p, cps_buffer *out, cps_error *e
     }
     memset(out, 0, sizeof *out);
     jpeg_writer *w = calloc(1, sizeof *w);
-    if (w == NULL) {
-        cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
-        return CPS_NO_MEMORY;
-    }
+    if (w == NULL) return cps_no_memory(error);
     w->out = out;
     w->cinfo.err = jpeg_std_error(&w->err);
     w->err.error_exit = on_write_error_exit;

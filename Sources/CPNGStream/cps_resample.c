@@ -68,10 +68,7 @@ static int resample_png(cps_source *s, const cps_geometry *g, uint8_t *out_rgba,
         cps_colour_desc colour;
         cps_png_colour(s, &colour);
         managed = cps_color_init(&s->color, &colour, png_layout(color, s->info.bit_depth, trns), w);
-        if (managed < 0) {
-            cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
-            return CPS_NO_MEMORY;
-        }
+        if (managed < 0) return cps_no_memory(error);
     }
     if (color == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
     if (color == PNG_COLOR_TYPE_GRAY && s->info.bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
@@ -99,10 +96,7 @@ static int resample_png(cps_source *s, const cps_geometry *g, uint8_t *out_rgba,
         return status;
     }
     s->row = malloc((size_t)w * (size_t)channels * sample);
-    if (s->row == NULL) {
-        cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
-        return CPS_NO_MEMORY;
-    }
+    if (s->row == NULL) return cps_no_memory(error);
     if (s->direct) memset(out_rgba, 0, (size_t)g->out_width * (size_t)g->out_height * 4);
     if (!s->info.interlaced) {
         uint32_t rows = cps_rows_needed(g, h);

@@ -52,17 +52,22 @@ int cps_fail_status(const cps_source *s) {
     return CPS_CORRUPT;
 }
 
-static void on_png_error(png_structp png, png_const_charp message) {
-    cps_source *s = png_get_error_ptr(png);
-    if (s != NULL) {
+int cps_no_memory(cps_error *error) {
+    cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
+    return CPS_NO_MEMORY;
+}
+
+void cps_png_error(png_structp png, png_const_charp message) {
+    char *kept = png_get_error_ptr(png);
+    if (kept != NULL) {
         cps_error tmp;
         cps_set_error(&tmp, 0, NULL, message != NULL ? message : "unknown libpng error");
-        memcpy(s->message, tmp.message, sizeof s->message);
+        memcpy(kept, tmp.message, sizeof tmp.message);
     }
     png_longjmp(png, 1);
 }
 
-static void on_png_warning(png_structp png, png_const_charp message) {
+void cps_ignore_png_warning(png_structp png, png_const_charp message) {
     (void)png;
     (void)message;  // Warnings are recoverable; a library never prints.
 }
@@ -76,16 +81,10 @@ static void on_png_read(png_structp png, png_bytep dst, size_t n) {
 
 /// Reads the header after the 8 signature bytes; returns CPS_OK or a failure.
 static int open_png(cps_source *s, cps_error *error) {
-    s->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, s, on_png_error, on_png_warning);
-    if (s->png == NULL) {
-        cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
-        return CPS_NO_MEMORY;
-    }
+    s->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, s->message, cps_png_error, cps_ignore_png_warning);
+    if (s->png == NULL) return cps_no_memory(error);
     s->png_info = png_create_info_struct(s->png);
-    if (s->png_info == NULL) {
-        cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
-        return CPS_NO_MEMORY;
-    }
+    if (s->png_info == NULL) return cps_no_memory(error);
     if (setjmp(png_jmpbuf(s->png))) {
         int status = cps_fail_status(s);
         cps_set_error(error, status, NULL, status == CPS_IO ? strerror(s->io_errno) : s->message);
@@ -217,7 +216,7 @@ static cps_source *open_source(cps_source *s, cps_info *info, cps_error *error) 
 cps_source *cps_open_memory(const uint8_t *data, size_t length, cps_info *info, cps_error *error) {
     cps_source *s = calloc(1, sizeof *s);
     if (s == NULL) {
-        cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
+        cps_no_memory(error);
         return NULL;
     }
     s->data = data;
@@ -232,7 +231,7 @@ cps_source *cps_open_file(const char *path, cps_info *info, cps_error *error) {
     }
     cps_source *s = calloc(1, sizeof *s);
     if (s == NULL) {
-        cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
+        cps_no_memory(error);
         return NULL;
     }
     s->file = fopen(path, "rb");

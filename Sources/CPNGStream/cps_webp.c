@@ -16,17 +16,11 @@ typedef struct {
 
 int cps_webp_open(cps_source *s, cps_error *error) {
     cps_webp *w = calloc(1, sizeof *w);
-    if (w == NULL) {
-        cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
-        return CPS_NO_MEMORY;
-    }
+    if (w == NULL) return cps_no_memory(error);
     s->webp = w;
     size_t capacity = 1 << 16;
     w->bytes = malloc(capacity);
-    if (w->bytes == NULL) {
-        cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
-        return CPS_NO_MEMORY;
-    }
+    if (w->bytes == NULL) return cps_no_memory(error);
     memcpy(w->bytes, s->sniff, s->sniff_length);
     w->length = s->sniff_length;
     for (;;) {
@@ -36,10 +30,7 @@ int cps_webp_open(cps_source *s, cps_error *error) {
                 return CPS_UNSUPPORTED;
             }
             uint8_t *bigger = realloc(w->bytes, capacity * 2);
-            if (bigger == NULL) {
-                cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
-                return CPS_NO_MEMORY;
-            }
+            if (bigger == NULL) return cps_no_memory(error);
             w->bytes = bigger;
             capacity *= 2;
         }
@@ -112,14 +103,7 @@ int cps_webp_resample(cps_source *s, const cps_geometry *g, uint8_t *out_rgba, c
     }
     const WebPRGBABuffer *rgba = &config.output.u.RGBA;
     // The rectangle in decoded pixels: decoded pixel i covers input pixels [i * rx, (i + 1) * rx).
-    cps_geometry scaled = *g;
-    double rx = (double)width / dw, ry = (double)height / dh;
-    scaled.src_x = g->src_x / rx;
-    scaled.src_y = g->src_y / ry;
-    scaled.src_w = g->src_w / rx;
-    scaled.src_h = g->src_h / ry;
-    if (scaled.src_x + scaled.src_w > dw) scaled.src_w = dw - scaled.src_x;
-    if (scaled.src_y + scaled.src_h > dh) scaled.src_h = dh - scaled.src_y;
+    cps_geometry scaled = cps_scaled_source(g, (double)width / dw, (double)height / dh, dw, dh);
     if (!direct) {
         int init = cps_filter_init(&s->filter, &scaled, dw, dh, 4);
         if (init != CPS_OK) {

@@ -10,21 +10,6 @@ typedef struct {
     char message[160];
 } write_context;
 
-static void on_write_error(png_structp png, png_const_charp message) {
-    write_context *c = png_get_error_ptr(png);
-    if (c != NULL) {
-        cps_error tmp;
-        cps_set_error(&tmp, 0, NULL, message != NULL ? message : "unknown libpng error");
-        memcpy(c->message, tmp.message, sizeof c->message);
-    }
-    png_longjmp(png, 1);
-}
-
-static void on_write_warning(png_structp png, png_const_charp message) {
-    (void)png;
-    (void)message;
-}
-
 static void on_write(png_structp png, png_bytep data, size_t n) {
     write_context *c = png_get_io_ptr(png);
     cps_buffer *b = c->out;
@@ -95,14 +80,13 @@ int cps_write_png(const cps_write_params *p, cps_buffer *out, cps_error *error) 
     memset(out, 0, sizeof *out);
     write_context c = {out, NULL, ""};
     c.rows = malloc(sizeof(png_bytep) * p->height);
-    png_structp png = c.rows ? png_create_write_struct(PNG_LIBPNG_VER_STRING, &c, on_write_error, on_write_warning)
+    png_structp png = c.rows ? png_create_write_struct(PNG_LIBPNG_VER_STRING, c.message, cps_png_error, cps_ignore_png_warning)
                              : NULL;
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (info == NULL) {
         if (png != NULL) png_destroy_write_struct(&png, NULL);
         free(c.rows);
-        cps_set_error(error, CPS_NO_MEMORY, "out of memory", NULL);
-        return CPS_NO_MEMORY;
+        return cps_no_memory(error);
     }
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);

@@ -12,7 +12,7 @@ import TextFormats
 /// into JSON, so each is also checked through `TerminalText` (no raw control or bidi character
 /// survives) and `JSONValue` (the quoted string holds none either and `JSONParser` reads it back
 /// unchanged). `CSVReader.table`, the spreadsheet reader, runs on the same bytes.
-enum FuzzCSVTarget {
+enum FuzzCSVTarget: FuzzTarget {
     static func run(_ data: UnsafeBufferPointer<UInt8>) {
         guard let selector = data.first else { return }
         var limits = CSVLimits()
@@ -79,18 +79,3 @@ extension FuzzCSVTarget {
         }
     }
 }
-
-#if XT_FUZZ
-/// libFuzzer's entry point (built by `fuzz/run` with `--sanitize=fuzzer -DXT_FUZZ`).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzCSV(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    FuzzCSVTarget.run(UnsafeBufferPointer(start: data, count: size))
-    return 0
-}
-#else
-/// In plain builds: replays input files through the same code (see `FuzzReplay`).
-@main
-enum FuzzCSVMain {
-    static func main() { FuzzReplay.main(name: "FuzzCSV", { FuzzCSVTarget.run($0) }) }
-}
-#endif

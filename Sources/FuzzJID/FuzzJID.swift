@@ -8,7 +8,7 @@ import XMPPStanzas
 /// normalization gives, PRECIS and IDNA, normalizes to itself); building from its parts gives
 /// the same JID; the domain's A-label form gives the same domain; `bare` and `with(resource:)`
 /// agree with it.
-enum FuzzJIDTarget {
+enum FuzzJIDTarget: FuzzTarget {
     static func run(_ data: UnsafeBufferPointer<UInt8>) {
         let text = String(decoding: data, as: UTF8.self)
         guard let jid = try? JID(text) else { return }
@@ -31,18 +31,3 @@ enum FuzzJIDTarget {
         }
     }
 }
-
-#if XT_FUZZ
-/// libFuzzer's entry point (built by `fuzz/run` with `--sanitize=fuzzer -DXT_FUZZ`).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzJID(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    FuzzJIDTarget.run(UnsafeBufferPointer(start: data, count: size))
-    return 0
-}
-#else
-/// In plain builds: replays input files through the same code (see `FuzzReplay`).
-@main
-enum FuzzJIDMain {
-    static func main() { FuzzReplay.main(name: "FuzzJID") { FuzzJIDTarget.run($0) } }
-}
-#endif

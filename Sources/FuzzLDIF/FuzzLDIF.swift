@@ -10,7 +10,7 @@ import TextFormats
 /// limits; every entry written back (DN and values in base 64, folded at 76 columns as
 /// ldapsearch does) reads in again equal but for line numbers; errors print without raw
 /// control characters.
-enum FuzzLDIFTarget {
+enum FuzzLDIFTarget: FuzzTarget {
     static func run(_ data: UnsafeBufferPointer<UInt8>) {
         guard let selector = data.first else { return }
         var limits = LDIFLimits()
@@ -93,18 +93,3 @@ enum FuzzLDIFTarget {
         }
     }
 }
-
-#if XT_FUZZ
-/// libFuzzer's entry point (built by `fuzz/run` with `--sanitize=fuzzer -DXT_FUZZ`).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzLDIF(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    FuzzLDIFTarget.run(UnsafeBufferPointer(start: data, count: size))
-    return 0
-}
-#else
-/// In plain builds: replays input files through the same code (see `FuzzReplay`).
-@main
-enum FuzzLDIFMain {
-    static func main() { FuzzReplay.main(name: "FuzzLDIF", { FuzzLDIFTarget.run($0) }) }
-}
-#endif

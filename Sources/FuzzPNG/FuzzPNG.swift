@@ -7,7 +7,7 @@ import PNGImage
 /// Limits are small (1024 px a side, 2^18 pixels) so one input stays fast. Invariants: no crash;
 /// whatever `resize` returns is a PNG that `info` reads back as size × size; `decode` returns
 /// width × height × 4 bytes matching `info`.
-enum FuzzPNGTarget {
+enum FuzzPNGTarget: FuzzTarget {
     static func run(_ data: UnsafeBufferPointer<UInt8>) {
         let bytes = Array(data)
         let size = 16 + bytes.count % 3
@@ -32,18 +32,3 @@ enum FuzzPNGTarget {
         }
     }
 }
-
-#if XT_FUZZ
-/// libFuzzer's entry point (built by `fuzz/run` with `--sanitize=fuzzer -DXT_FUZZ`).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzPNG(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    FuzzPNGTarget.run(UnsafeBufferPointer(start: data, count: size))
-    return 0
-}
-#else
-/// In plain builds: replays input files through the same code (see `FuzzReplay`).
-@main
-enum FuzzPNGMain {
-    static func main() { FuzzReplay.main(name: "FuzzPNG") { FuzzPNGTarget.run($0) } }
-}
-#endif

@@ -12,7 +12,7 @@ import XMPPConnection
 /// `fuzz-salt-0123456`, 4096 iterations (PBKDF2 is skipped, so a hostile iteration count cannot
 /// stall the fuzzer; `fuzz/make-scram-seeds` builds matching seeds). Invariants: no crash; only
 /// the genuine signature verifies; steps out of order throw.
-enum FuzzSCRAMTarget {
+enum FuzzSCRAMTarget: FuzzTarget {
     static let clientNonce = "fuzzClientNonce"
     static let salt = Array("fuzz-salt-0123456".utf8)
     static let keys: [HashFunction: SCRAMKeys] = {
@@ -62,18 +62,3 @@ enum FuzzSCRAMTarget {
         FuzzReplay.invariant((try? again.verify(serverFinal: serverFinal)) == nil, "verify ran twice")
     }
 }
-
-#if XT_FUZZ
-/// libFuzzer's entry point (built by `fuzz/run` with `--sanitize=fuzzer -DXT_FUZZ`).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzSCRAM(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    FuzzSCRAMTarget.run(UnsafeBufferPointer(start: data, count: size))
-    return 0
-}
-#else
-/// In plain builds: replays input files through the same code (see `FuzzReplay`).
-@main
-enum FuzzSCRAMMain {
-    static func main() { FuzzReplay.main(name: "FuzzSCRAM") { FuzzSCRAMTarget.run($0) } }
-}
-#endif

@@ -10,7 +10,7 @@ import XMPPStanzas
 /// vcard-temp XML, as published and cached, reads back to an equal card; a 4.0 card's xCard (for
 /// the vCard4 node) writes back as text without refusing a property, and that text reads in to
 /// the same xCard.
-enum FuzzVCardTarget {
+enum FuzzVCardTarget: FuzzTarget {
     static func run(_ data: UnsafeBufferPointer<UInt8>) {
         guard let entries = try? VCFReader.read(Array(data)) else { return }
         for entry in entries {
@@ -57,18 +57,3 @@ private func difference(_ a: VCard, _ b: VCard?) -> String {
         return x == y ? nil : "\(l.label ?? "?"): \(x) ≠ \(y)"
     }.joined(separator: "; ")
 }
-
-#if XT_FUZZ
-/// libFuzzer's entry point (built by `fuzz/run` with `--sanitize=fuzzer -DXT_FUZZ`).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzVCard(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    FuzzVCardTarget.run(UnsafeBufferPointer(start: data, count: size))
-    return 0
-}
-#else
-/// In plain builds: replays input files through the same code (see `FuzzReplay`).
-@main
-enum FuzzVCardMain {
-    static func main() { FuzzReplay.main(name: "FuzzVCard", { FuzzVCardTarget.run($0) }) }
-}
-#endif

@@ -7,7 +7,7 @@ import XMLTree
 /// explores chunk boundaries too. Invariants checked: the parser never crashes; after an error
 /// it keeps throwing the same error; every completed element survives a serialize → parse round
 /// trip unchanged (XMLElement's documented promise).
-enum FuzzXMLTarget {
+enum FuzzXMLTarget: FuzzTarget {
     static let limits = XMLLimits(maxStanzaBytes: 8192, maxDepth: 16, maxAttributes: 16)
 
     static func run(_ data: UnsafeBufferPointer<UInt8>) {
@@ -52,19 +52,3 @@ enum FuzzXMLTarget {
         }
     }
 }
-
-#if XT_FUZZ
-/// libFuzzer's entry point (`fuzz/run` builds with `--sanitize=fuzzer -DXT_FUZZ`; libFuzzer's
-/// own `main` drives it).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzXML(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    FuzzXMLTarget.run(UnsafeBufferPointer(start: data, count: size))
-    return 0
-}
-#else
-/// In plain builds: replays input files through the same code (see `FuzzReplay`).
-@main
-enum FuzzXMLMain {
-    static func main() { FuzzReplay.main(name: "FuzzXML") { FuzzXMLTarget.run($0) } }
-}
-#endif

@@ -68,6 +68,18 @@ final class ImageSource {
         return pixels
     }
 
+    /// The bytes a CPNGStream encoder (`cps_write_png`, `cps_write_jpeg`) writes into the buffer
+    /// `write` passes it; its failure becomes the module's error.
+    static func encoded(_ write: (inout cps_buffer, inout cps_error) -> Int32) throws(PNGImageError) -> [UInt8] {
+        var buffer = cps_buffer()
+        var error = cps_error()
+        let status = write(&buffer, &error)
+        defer { cps_buffer_free(&buffer) }
+        guard status == 0 else { throw map(error, path: nil) }
+        guard let data = buffer.data else { throw .encodeFailed("no output") }
+        return Array(UnsafeBufferPointer(start: data, count: buffer.length))
+    }
+
     /// Turns a C status and message into the module's error.
     static func map(_ error: cps_error, path: String?) -> PNGImageError {
         let message = withUnsafeBytes(of: error.message) { raw in

@@ -19,29 +19,25 @@ struct JPEGWriter {
         guard width > 0, height > 0, pixels.count >= width * height * components else {
             throw .encodeFailed("pixel buffer does not match \(width)x\(height)")
         }
-        var buffer = cps_buffer()
-        var error = cps_error()
-        let status: Int32 = pixels.withUnsafeBufferPointer { pixelBytes in
-            exif.withUnsafeBufferPointer { exifBytes in
-              iccProfile.withUnsafeBufferPointer { iccBytes in
-                var params = cps_jpeg_write_params()
-                params.icc = iccProfile.isEmpty ? nil : iccBytes.baseAddress
-                params.icc_length = iccProfile.count
-                params.width = UInt32(width)
-                params.height = UInt32(height)
-                params.components = Int32(components)
-                params.quality = Int32(quality)
-                params.progressive = progressive ? 1 : 0
-                params.pixels = pixelBytes.baseAddress
-                params.exif = exifBytes.baseAddress
-                params.exif_length = exif.count
-                return cps_write_jpeg(&params, &buffer, &error)
-              }
+        return try ImageSource.encoded { buffer, error in
+            pixels.withUnsafeBufferPointer { pixelBytes in
+                exif.withUnsafeBufferPointer { exifBytes in
+                  iccProfile.withUnsafeBufferPointer { iccBytes in
+                    var params = cps_jpeg_write_params()
+                    params.icc = iccProfile.isEmpty ? nil : iccBytes.baseAddress
+                    params.icc_length = iccProfile.count
+                    params.width = UInt32(width)
+                    params.height = UInt32(height)
+                    params.components = Int32(components)
+                    params.quality = Int32(quality)
+                    params.progressive = progressive ? 1 : 0
+                    params.pixels = pixelBytes.baseAddress
+                    params.exif = exifBytes.baseAddress
+                    params.exif_length = exif.count
+                    return cps_write_jpeg(&params, &buffer, &error)
+                  }
+                }
             }
         }
-        defer { cps_buffer_free(&buffer) }
-        guard status == 0 else { throw ImageSource.map(error, path: nil) }
-        guard let data = buffer.data else { throw .encodeFailed("no output") }
-        return Array(UnsafeBufferPointer(start: data, count: buffer.length))
     }
 }

@@ -76,46 +76,42 @@ struct PNGWriter {
         guard width > 0, height > 0, rows.count >= stride * height else {
             throw .encodeFailed("pixel buffer does not match \(width)x\(height)")
         }
-        var buffer = cps_buffer()
-        var error = cps_error()
-        let status: Int32 = rows.withUnsafeBufferPointer { rowBytes in
-            palette.withUnsafeBufferPointer { paletteBytes in
-                paletteAlpha.withUnsafeBufferPointer { alphaBytes in
-                  iccProfile.withUnsafeBufferPointer { iccBytes in
-                    exif.withUnsafeBufferPointer { exifBytes in
-                    var params = cps_write_params()
-                    params.srgb = sRGB ? 1 : 0
-                    params.gamma_fixed = gamma.map { UInt32(($0 * 100_000).rounded()) } ?? 0
-                    params.icc = iccProfile.isEmpty ? nil : iccBytes.baseAddress
-                    params.icc_length = iccProfile.count
-                    params.exif = exif.isEmpty ? nil : exifBytes.baseAddress
-                    params.exif_length = exif.count
-                    params.width = UInt32(width)
-                    params.height = UInt32(height)
-                    params.bit_depth = Int32(bitDepth)
-                    params.color_type = colorType.rawValue
-                    params.interlace = interlaced ? 1 : 0
-                    params.level = Int32(level)
-                    params.rows = rowBytes.baseAddress
-                    params.row_bytes = stride
-                    params.palette = paletteBytes.baseAddress
-                    params.palette_count = Int32(palette.count / 3)
-                    params.trns = alphaBytes.baseAddress
-                    params.trns_count = Int32(paletteAlpha.count)
-                    if let key = transparentColour {
-                        params.has_trns_colour = 1
-                        params.trns_grey = key.first ?? 0
-                        if key.count == 3 { params.trns_rgb = (key[0], key[1], key[2]) }
+        return try ImageSource.encoded { buffer, error in
+            rows.withUnsafeBufferPointer { rowBytes in
+                palette.withUnsafeBufferPointer { paletteBytes in
+                    paletteAlpha.withUnsafeBufferPointer { alphaBytes in
+                      iccProfile.withUnsafeBufferPointer { iccBytes in
+                        exif.withUnsafeBufferPointer { exifBytes in
+                        var params = cps_write_params()
+                        params.srgb = sRGB ? 1 : 0
+                        params.gamma_fixed = gamma.map { UInt32(($0 * 100_000).rounded()) } ?? 0
+                        params.icc = iccProfile.isEmpty ? nil : iccBytes.baseAddress
+                        params.icc_length = iccProfile.count
+                        params.exif = exif.isEmpty ? nil : exifBytes.baseAddress
+                        params.exif_length = exif.count
+                        params.width = UInt32(width)
+                        params.height = UInt32(height)
+                        params.bit_depth = Int32(bitDepth)
+                        params.color_type = colorType.rawValue
+                        params.interlace = interlaced ? 1 : 0
+                        params.level = Int32(level)
+                        params.rows = rowBytes.baseAddress
+                        params.row_bytes = stride
+                        params.palette = paletteBytes.baseAddress
+                        params.palette_count = Int32(palette.count / 3)
+                        params.trns = alphaBytes.baseAddress
+                        params.trns_count = Int32(paletteAlpha.count)
+                        if let key = transparentColour {
+                            params.has_trns_colour = 1
+                            params.trns_grey = key.first ?? 0
+                            if key.count == 3 { params.trns_rgb = (key[0], key[1], key[2]) }
+                        }
+                        return cps_write_png(&params, &buffer, &error)
+                        }
+                      }
                     }
-                    return cps_write_png(&params, &buffer, &error)
-                    }
-                  }
                 }
             }
         }
-        defer { cps_buffer_free(&buffer) }
-        guard status == 0 else { throw ImageSource.map(error, path: nil) }
-        guard let data = buffer.data else { throw .encodeFailed("no output") }
-        return Array(UnsafeBufferPointer(start: data, count: buffer.length))
     }
 }

@@ -66,12 +66,7 @@ public struct JSONParser {
             index += 1
             skipSpace()
             members.append((key, try value(depth: depth + 1)))
-            skipSpace()
-            guard index < bytes.count else { throw fail("unexpected end of JSON") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            guard bytes[index] == UInt8(ascii: "}") else { throw fail("expected ',' or '}'") }
-            index += 1
-            return .object(members)
+            if try closes("}") { return .object(members) }
         }
     }
 
@@ -83,13 +78,19 @@ public struct JSONParser {
         while true {
             skipSpace()
             items.append(try value(depth: depth + 1))
-            skipSpace()
-            guard index < bytes.count else { throw fail("unexpected end of JSON") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            guard bytes[index] == UInt8(ascii: "]") else { throw fail("expected ',' or ']'") }
-            index += 1
-            return .array(items)
+            if try closes("]") { return .array(items) }
         }
+    }
+
+    /// After an object member or array element: a `,` (another follows; false) or `closer`
+    /// (the object or array ends; true), consumed.
+    private mutating func closes(_ closer: Unicode.Scalar) throws(Failure) -> Bool {
+        skipSpace()
+        guard index < bytes.count else { throw fail("unexpected end of JSON") }
+        if bytes[index] == UInt8(ascii: ",") { index += 1; return false }
+        guard bytes[index] == UInt8(ascii: closer) else { throw fail("expected ',' or '\(closer)'") }
+        index += 1
+        return true
     }
 
     private mutating func string() throws(Failure) -> String {

@@ -67,17 +67,22 @@ public struct ProfileFetchPipeline {
                 throw .vcardTemp(error)
             }
         case .vcard4:
-            do {
-                stored.vcard4 = try ProfileService.vcard4(from: PubSubClient.itemsReply(on: connection, id: id, node: Namespace.vcard4Node))
-            } catch where PubSubClient.isRefusal(error) {
-                return false
-            } catch { throw .pep(error) }
+            return try readPEP(Namespace.vcard4Node, id: id, ProfileService.vcard4, into: &stored.vcard4)
         case .nick:
-            do {
-                stored.nick = try ProfileService.nickname(from: PubSubClient.itemsReply(on: connection, id: id, node: Namespace.nick))
-            } catch where PubSubClient.isRefusal(error) {
-                return false
-            } catch { throw .pep(error) }
+            return try readPEP(Namespace.nick, id: id, ProfileService.nickname, into: &stored.nick)
+        }
+        return true
+    }
+
+    /// Reads the reply for the PEP `node` into `value` through `parse`; false when the node's
+    /// access model refused this account.
+    private func readPEP<T>(_ node: String, id: String, _ parse: ([PubSubItem]?) throws(PubSubError) -> T,
+                            into value: inout T) throws(ProfileServiceError) -> Bool {
+        do throws(PubSubError) {
+            value = try parse(PubSubClient.itemsReply(on: connection, id: id, node: node))
+        } catch {
+            if PubSubClient.isRefusal(error) { return false }
+            throw .pep(error)
         }
         return true
     }

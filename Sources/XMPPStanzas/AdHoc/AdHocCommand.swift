@@ -62,13 +62,8 @@ public struct AdHocCommand: Sendable, Equatable {
 
     /// Reads a `<command/>` element.
     public init(element: XMLElement) throws(StanzaParseError) {
-        guard element.name == "command", element.namespace == Namespace.commands else {
-            throw .unexpectedElement(expected: "command", got: element.name)
-        }
-        guard let node = element[attribute: "node"], !node.isEmpty else {
-            throw .missingAttribute(element: "command", attribute: "node")
-        }
-        self.node = node
+        try element.expect("command", namespace: Namespace.commands)
+        node = try element.required("node", nonEmpty: true)
         sessionID = element[attribute: "sessionid"]
         if let text = element[attribute: "status"] {
             guard let s = Status(rawValue: text) else { throw .invalidAttribute(element: "command", attribute: "status", value: text) }

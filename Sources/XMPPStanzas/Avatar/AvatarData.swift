@@ -20,9 +20,7 @@ public struct AvatarData: Sendable, Equatable {
 
     /// Reads a `<data/>` element.
     public init(element: XMLElement) throws(StanzaParseError) {
-        guard element.name == "data", element.namespace == Namespace.avatarData else {
-            throw .unexpectedElement(expected: "data", got: element.name)
-        }
+        try element.expect("data", namespace: Namespace.avatarData)
         guard element.elements.isEmpty else {
             throw .invalidContent("avatar <data/> must hold only Base64 text")
         }

@@ -31,17 +31,13 @@ public struct AvatarMetadata: Sendable, Equatable {
 
         /// Reads an `<info/>` element.
         public init(element: XMLElement) throws(StanzaParseError) {
-            guard let bytesText = element[attribute: "bytes"] else { throw .missingAttribute(element: "info", attribute: "bytes") }
+            let bytesText = try element.required("bytes")
             guard let bytes = UInt32(bytesText) else {
                 throw .invalidAttribute(element: "info", attribute: "bytes", value: bytesText)
             }
-            guard let id = element[attribute: "id"], !id.isEmpty else { throw .missingAttribute(element: "info", attribute: "id") }
-            guard let type = element[attribute: "type"], !type.isEmpty else {
-                throw .missingAttribute(element: "info", attribute: "type")
-            }
             self.bytes = Int(bytes)
-            self.id = id
-            self.type = type
+            id = try element.required("id", nonEmpty: true)
+            type = try element.required("type", nonEmpty: true)
             width = try Info.dimension(element, "width")
             height = try Info.dimension(element, "height")
             url = element[attribute: "url"]
@@ -84,9 +80,7 @@ public struct AvatarMetadata: Sendable, Equatable {
 
     /// Reads a `<metadata/>` element.
     public init(element: XMLElement) throws(StanzaParseError) {
-        guard element.name == "metadata", element.namespace == Namespace.avatarMetadata else {
-            throw .unexpectedElement(expected: "metadata", got: element.name)
-        }
+        try element.expect("metadata", namespace: Namespace.avatarMetadata)
         let infoElements = element.children("info", namespace: Namespace.avatarMetadata)
         guard infoElements.count <= Self.maxInfos else {
             throw .invalidContent("avatar metadata lists more than \(Self.maxInfos) formats")

@@ -19,9 +19,7 @@ public struct VCardPhoto: Sendable, Equatable {
 
     /// Reads a `<PHOTO/>` element.
     public init(element: XMLElement) throws(StanzaParseError) {
-        guard element.name == "PHOTO", element.namespace == Namespace.vcardTemp else {
-            throw .unexpectedElement(expected: "PHOTO", got: element.name)
-        }
+        try element.expect("PHOTO", namespace: Namespace.vcardTemp)
         type = VCardPhoto.text(element, "TYPE")
         base64 = VCardPhoto.text(element, "BINVAL")
         externalURL = VCardPhoto.text(element, "EXTVAL")
@@ -48,14 +46,14 @@ public struct VCardPhoto: Sendable, Equatable {
 
     /// The photo of a `<vCard xmlns='vcard-temp'/>` element, nil when it has none.
     public static func find(in vcard: XMLElement) throws(StanzaParseError) -> VCardPhoto? {
-        try checkCard(vcard)
+        try vcard.expect("vCard", namespace: Namespace.vcardTemp)
         return try vcard.child("PHOTO", namespace: Namespace.vcardTemp).map { p throws(StanzaParseError) in try VCardPhoto(element: p) }
     }
 
     /// `vcard` with its photo replaced by `photo` (nil removes it). Only `PHOTO` children change:
     /// the first keeps its place, any further ones are dropped, every other child stays as it was.
     public static func replacing(in vcard: XMLElement, with photo: VCardPhoto?) throws(StanzaParseError) -> XMLElement {
-        try checkCard(vcard)
+        try vcard.expect("vCard", namespace: Namespace.vcardTemp)
         var result = vcard
         result.children = []
         var placed = false
@@ -72,12 +70,6 @@ public struct VCardPhoto: Sendable, Equatable {
         }
         if !placed, let photo { result.append(photo.element) }
         return result
-    }
-
-    private static func checkCard(_ vcard: XMLElement) throws(StanzaParseError) {
-        guard vcard.name == "vCard", vcard.namespace == Namespace.vcardTemp else {
-            throw .unexpectedElement(expected: "vCard", got: vcard.name)
-        }
     }
 
     private static func text(_ element: XMLElement, _ name: String) -> String? {

@@ -12,9 +12,7 @@ public enum VCardUpdate: Sendable, Equatable {
 
     /// Reads an `<x xmlns='vcard-temp:x:update'/>` element.
     public init(element: XMLElement) throws(StanzaParseError) {
-        guard element.name == "x", element.namespace == Namespace.vcardUpdate else {
-            throw .unexpectedElement(expected: "x", got: element.name)
-        }
+        try element.expect("x", namespace: Namespace.vcardUpdate)
         guard let photo = element.child("photo", namespace: Namespace.vcardUpdate) else {
             self = .notReady
             return

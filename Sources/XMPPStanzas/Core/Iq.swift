@@ -30,14 +30,13 @@ public struct Iq: Sendable, Equatable {
 
     /// Reads an `<iq/>` element.
     public init(element: XMLElement) throws(StanzaParseError) {
-        guard element.name == "iq" else { throw .unexpectedElement(expected: "iq", got: element.name) }
-        guard let typeText = element[attribute: "type"] else { throw .missingAttribute(element: "iq", attribute: "type") }
+        try element.expect("iq")
+        let typeText = try element.required("type")
         guard let kind = Kind(rawValue: typeText) else {
             throw .invalidAttribute(element: "iq", attribute: "type", value: typeText)
         }
-        guard let id = element[attribute: "id"] else { throw .missingAttribute(element: "iq", attribute: "id") }
         type = kind
-        self.id = id
+        id = try element.required("id")
         from = try Iq.address(element, "from")
         to = try Iq.address(element, "to")
         payload = element.elements.first { $0.name != "error" }

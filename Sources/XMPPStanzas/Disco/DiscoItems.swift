@@ -30,13 +30,11 @@ public struct DiscoItems: Sendable, Equatable {
 
     /// Reads a disco#items query; an item without a valid `jid` is an error naming it.
     public init(element: XMLElement) throws(StanzaParseError) {
-        guard element.name == "query", element.namespace == Namespace.discoItems else {
-            throw .unexpectedElement(expected: "query", got: element.name)
-        }
+        try element.expect("query", namespace: Namespace.discoItems)
         node = element[attribute: "node"]
         var items: [Item] = []
         for item in element.children("item", namespace: Namespace.discoItems) {
-            guard let text = item[attribute: "jid"] else { throw .missingAttribute(element: "item", attribute: "jid") }
+            let text = try item.required("jid")
             let jid: JID
             do { jid = try JID(text) } catch { throw .invalidJID(attribute: "jid", value: text, error) }
             items.append(Item(jid: jid, node: item[attribute: "node"], name: item[attribute: "name"]))

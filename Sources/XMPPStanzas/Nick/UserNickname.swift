@@ -14,9 +14,7 @@ public struct UserNickname: Sendable, Equatable {
 
     /// Reads a `<nick/>`.
     public init(element: XMLElement) throws(StanzaParseError) {
-        guard element.name == "nick", element.namespace == Namespace.nick else {
-            throw .unexpectedElement(expected: "nick", got: element.name)
-        }
+        try element.expect("nick", namespace: Namespace.nick)
         guard element.elements.isEmpty else { throw .invalidContent("<nick/> holds text only") }
         self.init(element.text)
     }

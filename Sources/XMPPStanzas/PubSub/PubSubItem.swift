@@ -18,9 +18,7 @@ public struct PubSubItem: Sendable, Equatable {
 
     /// Reads an `<item/>` in `namespace` (pubsub or pubsub#event).
     public init(element: XMLElement, namespace: String = Namespace.pubsub) throws(StanzaParseError) {
-        guard element.name == "item", element.namespace == namespace else {
-            throw .unexpectedElement(expected: "item", got: element.name)
-        }
+        try element.expect("item", namespace: namespace)
         guard element.elements.count <= 1 else {
             throw .invalidContent("a pubsub <item/> carries at most one payload element")
         }

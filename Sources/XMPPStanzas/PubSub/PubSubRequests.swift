@@ -18,15 +18,12 @@ public struct PubSubPublish: Sendable, Equatable {
 
     /// Reads the `<pubsub/>` payload of a publish request.
     public init(element: XMLElement) throws(StanzaParseError) {
-        let pubsub = try PubSubPayload.check(element, namespace: Namespace.pubsub)
-        guard let publish = pubsub.child("publish", namespace: Namespace.pubsub) else {
-            throw .missingChild(element: "pubsub", child: "publish")
-        }
-        node = try PubSubPayload.node(of: publish)
+        let (publish, node) = try PubSubPayload.request("publish", in: element, namespace: Namespace.pubsub)
+        self.node = node
         let items = publish.children("item", namespace: Namespace.pubsub)
         guard items.count == 1 else { throw .invalidContent("a publish carries exactly one <item/>, got \(items.count)") }
         item = try PubSubItem(element: items[0])
-        if let form = pubsub.child("publish-options", namespace: Namespace.pubsub)?.child("x", namespace: Namespace.dataForms) {
+        if let form = element.child("publish-options", namespace: Namespace.pubsub)?.child("x", namespace: Namespace.dataForms) {
             options = try PubSubForm.fields(of: form, formType: Namespace.pubsubPublishOptions)
         } else {
             options = nil
@@ -69,11 +66,8 @@ public struct PubSubItems: Sendable, Equatable {
 
     /// Reads the `<pubsub/>` payload of an items request or result.
     public init(element: XMLElement) throws(StanzaParseError) {
-        let pubsub = try PubSubPayload.check(element, namespace: Namespace.pubsub)
-        guard let items = pubsub.child("items", namespace: Namespace.pubsub) else {
-            throw .missingChild(element: "pubsub", child: "items")
-        }
-        node = try PubSubPayload.node(of: items)
+        let (items, node) = try PubSubPayload.request("items", in: element, namespace: Namespace.pubsub)
+        self.node = node
         if let text = items[attribute: "max_items"] {
             guard let n = Int(text), n > 0 else { throw .invalidAttribute(element: "items", attribute: "max_items", value: text) }
             maxItems = n
@@ -112,11 +106,8 @@ public struct PubSubRetract: Sendable, Equatable {
 
     /// Reads the `<pubsub/>` payload of a retract request.
     public init(element: XMLElement) throws(StanzaParseError) {
-        let pubsub = try PubSubPayload.check(element, namespace: Namespace.pubsub)
-        guard let retract = pubsub.child("retract", namespace: Namespace.pubsub) else {
-            throw .missingChild(element: "pubsub", child: "retract")
-        }
-        node = try PubSubPayload.node(of: retract)
+        let (retract, node) = try PubSubPayload.request("retract", in: element, namespace: Namespace.pubsub)
+        self.node = node
         notify = ["true", "1"].contains(retract[attribute: "notify"] ?? "")
         ids = retract.children("item", namespace: Namespace.pubsub).compactMap { $0[attribute: "id"] }
         guard !ids.isEmpty else { throw .missingChild(element: "retract", child: "item") }
@@ -147,11 +138,8 @@ public struct PubSubConfigure: Sendable, Equatable {
 
     /// Reads the `<pubsub/>` payload of a configure submission.
     public init(element: XMLElement) throws(StanzaParseError) {
-        let pubsub = try PubSubPayload.check(element, namespace: Namespace.pubsubOwner)
-        guard let configure = pubsub.child("configure", namespace: Namespace.pubsubOwner) else {
-            throw .missingChild(element: "pubsub", child: "configure")
-        }
-        node = try PubSubPayload.node(of: configure)
+        let (configure, node) = try PubSubPayload.request("configure", in: element, namespace: Namespace.pubsubOwner)
+        self.node = node
         guard let form = configure.child("x", namespace: Namespace.dataForms) else {
             throw .missingChild(element: "configure", child: "x")
         }
@@ -167,19 +155,16 @@ public struct PubSubConfigure: Sendable, Equatable {
     }
 }
 
-/// Checks shared by the pubsub payloads.
+/// What every pubsub request payload starts with (XEP-0060 §7, §8).
 enum PubSubPayload {
-    static func check(_ element: XMLElement, namespace: String) throws(StanzaParseError) -> XMLElement {
-        guard element.name == "pubsub", element.namespace == namespace else {
-            throw .unexpectedElement(expected: "pubsub", got: element.name)
+    /// The `<pubsub xmlns='namespace'/>` payload's `<name/>` child (`publish`, `items`, …) and the
+    /// non-empty `node` it names.
+    static func request(_ name: String, in element: XMLElement, namespace: String)
+        throws(StanzaParseError) -> (element: XMLElement, node: String) {
+        try element.expect("pubsub", namespace: namespace)
+        guard let request = element.child(name, namespace: namespace) else {
+            throw .missingChild(element: "pubsub", child: name)
         }
-        return element
-    }
-
-    static func node(of element: XMLElement) throws(StanzaParseError) -> String {
-        guard let node = element[attribute: "node"], !node.isEmpty else {
-            throw .missingAttribute(element: element.name, attribute: "node")
-        }
-        return node
+        return (request, try request.required("node", nonEmpty: true))
     }
 }

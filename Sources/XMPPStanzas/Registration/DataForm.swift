@@ -91,9 +91,7 @@ public struct DataForm: Sendable, Equatable {
 
     /// Reads an `<x xmlns='jabber:x:data'/>` element.
     public init(element: XMLElement) throws(StanzaParseError) {
-        guard element.name == "x", element.namespace == Namespace.dataForms else {
-            throw .unexpectedElement(expected: "x", got: element.name)
-        }
+        try element.expect("x", namespace: Namespace.dataForms)
         type = element[attribute: "type"] ?? "form"
         let t = element.child("title", namespace: Namespace.dataForms)?.text
         title = t?.isEmpty == false ? t : nil

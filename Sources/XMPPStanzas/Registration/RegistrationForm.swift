@@ -25,9 +25,7 @@ public struct RegistrationForm: Sendable, Equatable {
 
     /// Reads a `<query xmlns='jabber:iq:register'/>` payload.
     public init(element: XMLElement) throws(StanzaParseError) {
-        guard element.name == "query", element.namespace == Namespace.register else {
-            throw .unexpectedElement(expected: "query", got: element.name)
-        }
+        try element.expect("query", namespace: Namespace.register)
         let i = element.child("instructions", namespace: Namespace.register)?.text.trimmingWhitespace()
         instructions = i?.isEmpty == false ? i : nil
         registered = element.child("registered", namespace: Namespace.register) != nil

@@ -55,7 +55,7 @@ public struct Presence: Sendable, Equatable {
 
     /// Reads a `<presence/>` element.
     public init(element: XMLElement) throws(StanzaParseError) {
-        guard element.name == "presence" else { throw .unexpectedElement(expected: "presence", got: element.name) }
+        try element.expect("presence")
         if let text = element[attribute: "type"] {
             guard let kind = Kind(rawValue: text) else {
                 throw .invalidAttribute(element: "presence", attribute: "type", value: text)

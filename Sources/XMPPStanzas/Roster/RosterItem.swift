@@ -31,8 +31,8 @@ public struct RosterItem: Sendable, Equatable {
 
     /// Reads an `<item/>` of a `jabber:iq:roster` query.
     public init(element: XMLElement) throws(StanzaParseError) {
-        guard element.name == "item" else { throw .unexpectedElement(expected: "item", got: element.name) }
-        guard let jidText = element[attribute: "jid"] else { throw .missingAttribute(element: "item", attribute: "jid") }
+        try element.expect("item")
+        let jidText = try element.required("jid")
         let parsed: JID
         do { parsed = try JID(jidText) } catch { throw .invalidJID(attribute: "jid", value: jidText, error) }
         guard parsed.isBare else { throw .invalidAttribute(element: "item", attribute: "jid", value: jidText) }

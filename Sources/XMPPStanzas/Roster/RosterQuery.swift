@@ -23,9 +23,7 @@ public struct RosterQuery: Sendable, Equatable {
     /// Reads a roster query element. An item whose JID RFC 7622 refuses is left out and named in
     /// `unreadable`; any other malformed item makes the whole query malformed.
     public init(element: XMLElement) throws(StanzaParseError) {
-        guard element.name == "query", element.namespace == Namespace.roster else {
-            throw .unexpectedElement(expected: "query", got: element.name)
-        }
+        try element.expect("query", namespace: Namespace.roster)
         ver = element[attribute: "ver"]
         var items: [RosterItem] = []
         for child in element.elements where child.name == "item" && child.namespace == Namespace.roster {

@@ -44,13 +44,8 @@ public struct SASL2Authenticate: Sendable, Equatable {
 
     /// Reads an `<authenticate/>` (for tests and scripted peers).
     public init(element: XMLElement) throws(StanzaParseError) {
-        guard element.name == "authenticate", element.namespace == Namespace.sasl2 else {
-            throw .unexpectedElement(expected: "authenticate", got: element.name)
-        }
-        guard let mechanism = element[attribute: "mechanism"] else {
-            throw .missingAttribute(element: "authenticate", attribute: "mechanism")
-        }
-        self.mechanism = mechanism
+        try element.expect("authenticate", namespace: Namespace.sasl2)
+        mechanism = try element.required("mechanism")
         initialResponse = element.child("initial-response", namespace: Namespace.sasl2)?.text.trimmingWhitespace()
         let agent = element.child("user-agent", namespace: Namespace.sasl2)
         userAgentID = agent?[attribute: "id"]
@@ -58,10 +53,7 @@ public struct SASL2Authenticate: Sendable, Equatable {
         device = agent?.child("device", namespace: Namespace.sasl2)?.text
         bindTag = element.child("bind", namespace: Namespace.bind2).map { $0.child("tag", namespace: Namespace.bind2)?.text ?? "" }
         if let request = element.child("request-token", namespace: Namespace.fast) {
-            guard let mechanism = request[attribute: "mechanism"] else {
-                throw .missingAttribute(element: "request-token", attribute: "mechanism")
-            }
-            requestToken = mechanism
+            requestToken = try request.required("mechanism")
         }
         fast = element.child("fast", namespace: Namespace.fast).map {
             FASTUsage(invalidate: ["true", "1"].contains($0[attribute: "invalidate"] ?? "false"))

@@ -23,9 +23,7 @@ public struct SASL2Offer: Sendable, Equatable {
 
     /// Reads an `<authentication/>` element; unknown children are ignored.
     public init(element: XMLElement) throws(StanzaParseError) {
-        guard element.name == "authentication", element.namespace == Namespace.sasl2 else {
-            throw .unexpectedElement(expected: "authentication", got: element.name)
-        }
+        try element.expect("authentication", namespace: Namespace.sasl2)
         mechanisms = element.children("mechanism", namespace: Namespace.sasl2)
             .map { $0.text.trimmingWhitespace() }.filter { !$0.isEmpty }
         let inline = element.child("inline", namespace: Namespace.sasl2)

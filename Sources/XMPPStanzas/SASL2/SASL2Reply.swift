@@ -67,9 +67,7 @@ public struct SASL2Success: Sendable, Equatable {
 
     /// Reads `<success/>`.
     public init(element: XMLElement) throws(StanzaParseError) {
-        guard element.name == "success", element.namespace == Namespace.sasl2 else {
-            throw .unexpectedElement(expected: "success", got: element.name)
-        }
+        try element.expect("success", namespace: Namespace.sasl2)
         additionalData = element.child("additional-data", namespace: Namespace.sasl2)?.text.trimmingWhitespace()
         guard let identifier = element.child("authorization-identifier", namespace: Namespace.sasl2)?.text.trimmingWhitespace() else {
             throw .missingChild(element: "success", child: "authorization-identifier")
@@ -116,15 +114,9 @@ public struct FASTToken: Sendable, Equatable {
 
     /// Reads `<token/>`.
     public init(element: XMLElement) throws(StanzaParseError) {
-        guard element.name == "token", element.namespace == Namespace.fast else {
-            throw .unexpectedElement(expected: "token", got: element.name)
-        }
-        guard let secret = element[attribute: "token"], !secret.isEmpty else {
-            throw .missingAttribute(element: "token", attribute: "token")
-        }
-        guard let expiry = element[attribute: "expiry"] else { throw .missingAttribute(element: "token", attribute: "expiry") }
-        self.secret = secret
-        self.expiry = expiry
+        try element.expect("token", namespace: Namespace.fast)
+        secret = try element.required("token", nonEmpty: true)
+        expiry = try element.required("expiry")
     }
 
     /// The element.

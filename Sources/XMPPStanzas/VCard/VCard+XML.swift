@@ -5,7 +5,7 @@ extension VCard {
     /// Reads a `<vCard xmlns='vcard-temp'/>` element. Parsing is total: anything it does not model
     /// (unknown elements, attributes, a second NICKNAME, an EMAIL without USERID) lands in `extras`.
     public init(element: XMLElement) throws(StanzaParseError) {
-        guard element.name == "vCard" else { throw .unexpectedElement(expected: "vCard", got: element.name) }
+        try element.expect("vCard")
         guard element.namespace == Namespace.vcardTemp else {
             throw .invalidAttribute(element: "vCard", attribute: "xmlns", value: element.namespace ?? "")
         }

@@ -9,71 +9,48 @@ public enum VCardField: String, Sendable, CaseIterable {
     /// Fields that hold a list of values.
     public var isRepeatable: Bool { self == .orgUnit || self == .email || self == .phone || self == .address }
 
+    /// Where a scalar field's text is kept in a card; nil for repeatable fields and photo.
+    private var scalarPath: WritableKeyPath<VCard, String?>? {
+        switch self {
+        case .fullname: return \.fullName
+        case .given: return \.name.given
+        case .family: return \.name.family
+        case .middle: return \.name.middle
+        case .prefix: return \.name.prefix
+        case .suffix: return \.name.suffix
+        case .nickname: return \.nickname
+        case .birthday: return \.birthday
+        case .org: return \.organization.name
+        case .title: return \.title
+        case .role: return \.role
+        case .url: return \.url
+        case .note: return \.note
+        case .jabberID: return \.jabberID
+        case .orgUnit, .email, .phone, .address, .photo: return nil
+        }
+    }
+
     /// Removes this field from `card`.
     public func clear(in card: inout VCard) {
         switch self {
-        case .fullname: card.fullName = nil
-        case .given: card.name.given = nil
-        case .family: card.name.family = nil
-        case .middle: card.name.middle = nil
-        case .prefix: card.name.prefix = nil
-        case .suffix: card.name.suffix = nil
-        case .nickname: card.nickname = nil
-        case .birthday: card.birthday = nil
-        case .org: card.organization.name = nil
         case .orgUnit: card.organization.units = []
-        case .title: card.title = nil
-        case .role: card.role = nil
         case .email: card.emails = []
         case .phone: card.phones = []
         case .address: card.addresses = []
-        case .url: card.url = nil
-        case .note: card.note = nil
-        case .jabberID: card.jabberID = nil
         case .photo: card.photo = nil
+        default: set(nil, in: &card)
         }
     }
 
     /// The single text value of a scalar field in `card`; nil for repeatable fields and photo.
     public func text(in card: VCard) -> String? {
-        switch self {
-        case .fullname: return card.fullName
-        case .given: return card.name.given
-        case .family: return card.name.family
-        case .middle: return card.name.middle
-        case .prefix: return card.name.prefix
-        case .suffix: return card.name.suffix
-        case .nickname: return card.nickname
-        case .birthday: return card.birthday
-        case .org: return card.organization.name
-        case .title: return card.title
-        case .role: return card.role
-        case .url: return card.url
-        case .note: return card.note
-        case .jabberID: return card.jabberID
-        case .orgUnit, .email, .phone, .address, .photo: return nil
-        }
+        scalarPath.flatMap { card[keyPath: $0] }
     }
 
     /// Sets a scalar field; ignored for repeatable fields and photo.
     public func set(_ value: String?, in card: inout VCard) {
-        switch self {
-        case .fullname: card.fullName = value
-        case .given: card.name.given = value
-        case .family: card.name.family = value
-        case .middle: card.name.middle = value
-        case .prefix: card.name.prefix = value
-        case .suffix: card.name.suffix = value
-        case .nickname: card.nickname = value
-        case .birthday: card.birthday = value
-        case .org: card.organization.name = value
-        case .title: card.title = value
-        case .role: card.role = value
-        case .url: card.url = value
-        case .note: card.note = value
-        case .jabberID: card.jabberID = value
-        case .orgUnit, .email, .phone, .address, .photo: return
-        }
+        guard let scalarPath else { return }
+        card[keyPath: scalarPath] = value
     }
 
     /// The scalar text fields, in display order.

@@ -52,7 +52,7 @@ public struct VCard4: Sendable, Equatable {
 extension VCard4 {
     /// Reads a `<vcard/>`. Total: what it cannot map lands in `extras`.
     public init(element: XMLElement) throws(StanzaParseError) {
-        guard element.name == "vcard" else { throw .unexpectedElement(expected: "vcard", got: element.name) }
+        try element.expect("vcard")
         guard element.namespace == Namespace.vcard4 else {
             throw .invalidAttribute(element: "vcard", attribute: "xmlns", value: element.namespace ?? "")
         }

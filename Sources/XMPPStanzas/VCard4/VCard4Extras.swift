@@ -21,9 +21,7 @@ public struct VCard4Extras: Sendable, Equatable {
     public init(xml: String) throws(StanzaParseError) {
         let root: XMLElement
         do { root = try parseXMLDocument(xml) } catch { throw .invalidContent("invalid vCard4 XML: \(error)") }
-        guard root.name == "vcard", root.namespace == Namespace.vcard4 else {
-            throw .unexpectedElement(expected: "vcard", got: root.name)
-        }
+        try root.expect("vcard", namespace: Namespace.vcard4)
         properties = root.elements
     }
 }

@@ -35,34 +35,35 @@ struct JSONFields {
     }
 
     private func missing(_ key: String) -> JSONFieldError { JSONFieldError(description: "no \(key)") }
-    private func wrongType(_ key: String, _ type: String) -> JSONFieldError { JSONFieldError(description: "\(key) is not \(type)") }
+
+    /// The value at `key` as `extract` reads it; a value it does not read is an error naming
+    /// `type`, the JSON type the field must have.
+    private func optional<T>(_ key: String, _ type: String, _ extract: (JSONValue) -> T?) throws(JSONFieldError) -> T? {
+        guard let value = present(key) else { return nil }
+        guard let typed = extract(value) else { throw JSONFieldError(description: "\(key) is not \(type)") }
+        return typed
+    }
+
+    /// `value` of a field that must be there.
+    private func required<T>(_ key: String, _ value: T?) throws(JSONFieldError) -> T {
+        guard let value else { throw missing(key) }
+        return value
+    }
 
     func optionalString(_ key: String) throws(JSONFieldError) -> String? {
-        guard let value = present(key) else { return nil }
-        guard case .string(let s) = value else { throw wrongType(key, "a string") }
-        return s
+        try optional(key, "a string") { if case .string(let s) = $0 { return s } else { return nil } }
     }
 
-    func string(_ key: String) throws(JSONFieldError) -> String {
-        guard let s = try optionalString(key) else { throw missing(key) }
-        return s
-    }
+    func string(_ key: String) throws(JSONFieldError) -> String { try required(key, optionalString(key)) }
 
     func optionalInt(_ key: String) throws(JSONFieldError) -> Int? {
-        guard let value = present(key) else { return nil }
-        guard case .int(let i) = value else { throw wrongType(key, "an integer") }
-        return i
+        try optional(key, "an integer") { if case .int(let i) = $0 { return i } else { return nil } }
     }
 
-    func int(_ key: String) throws(JSONFieldError) -> Int {
-        guard let i = try optionalInt(key) else { throw missing(key) }
-        return i
-    }
+    func int(_ key: String) throws(JSONFieldError) -> Int { try required(key, optionalInt(key)) }
 
     func optionalBool(_ key: String) throws(JSONFieldError) -> Bool? {
-        guard let value = present(key) else { return nil }
-        guard case .bool(let b) = value else { throw wrongType(key, "true or false") }
-        return b
+        try optional(key, "true or false") { if case .bool(let b) = $0 { return b } else { return nil } }
     }
 
     func optionalObject(_ key: String) throws(JSONFieldError) -> JSONFields? {
@@ -72,8 +73,9 @@ struct JSONFields {
 
     /// An array of objects, each read as fields.
     func optionalArray(_ key: String) throws(JSONFieldError) -> [JSONFields]? {
-        guard let value = present(key) else { return nil }
-        guard case .array(let elements) = value else { throw wrongType(key, "a list") }
+        guard let elements = try optional(key, "a list", { if case .array(let a) = $0 { return a } else { return nil } }) else {
+            return nil
+        }
         var out: [JSONFields] = []
         for element in elements { out.append(try JSONFields(element)) }
         return out

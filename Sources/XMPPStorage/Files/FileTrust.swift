@@ -23,18 +23,27 @@ public enum FileTrust {
         }
     }
 
+    /// What `path` itself is (`lstat`), refused unless it is of `type` (`S_IFDIR`, `S_IFREG`;
+    /// never a symbolic link) and `requireOwned` accepts it. `kind` names the type and `use`
+    /// what the path is for, in the refusal.
+    private static func requireOwned(_ path: String, type: mode_t, kind: String, use: String) throws(StorageError) -> stat {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { throw .io(path: path, reason: errnoText()) }
+        guard st.st_mode & S_IFMT == type else {
+            let what = st.st_mode & S_IFMT == S_IFLNK ? "is a symbolic link" : "is not " + kind
+            throw .untrusted(path: path, reason: what + "; " + use)
+        }
+        try requireOwned(st, at: path)
+        return st
+    }
+
     /// A directory of the tools' own (the config, cache and state directories and the ones in
     /// them), created 0700 when missing. One found in place must be a real directory, not a
     /// symlink, owned by the user and writable by nobody else; then it is set to 0700, and a
     /// failure to do so is an error.
     static func requireOwnDirectory(_ path: String) throws(StorageError) {
-        var st = stat()
-        guard lstat(path, &st) == 0 else { throw .io(path: path, reason: errnoText()) }
-        guard st.st_mode & S_IFMT == S_IFDIR else {
-            let what = st.st_mode & S_IFMT == S_IFLNK ? "is a symbolic link" : "is not a directory"
-            throw .untrusted(path: path, reason: what + "; the tools keep their files only in a directory of their own")
-        }
-        try requireOwned(st, at: path)
+        let st = try requireOwned(path, type: S_IFDIR, kind: "a directory",
+                                  use: "the tools keep their files only in a directory of their own")
         if st.st_mode & 0o777 != 0o700 && chmod(path, 0o700) != 0 {
             throw .io(path: path, reason: "cannot set mode 0700: " + errnoText())
         }
@@ -109,13 +118,7 @@ public enum FileTrust {
             return
         }
         guard errno == EEXIST else { throw .io(path: path, reason: errnoText()) }
-        var st = stat()
-        guard lstat(path, &st) == 0 else { throw .io(path: path, reason: errnoText()) }
-        guard st.st_mode & S_IFMT == S_IFREG else {
-            let what = st.st_mode & S_IFMT == S_IFLNK ? "is a symbolic link" : "is not a regular file"
-            throw .untrusted(path: path, reason: what + "; refusing to keep secrets in it")
-        }
-        try requireOwned(st, at: path)
+        let st = try requireOwned(path, type: S_IFREG, kind: "a regular file", use: "refusing to keep secrets in it")
         // The user's own file that others may only read (SQLite made files 0644 before this
         // check existed): closing it to them is safe, and makes it private from here on.
         if st.st_mode & 0o077 != 0 && chmod(path, 0o600) != 0 {

@@ -5,7 +5,7 @@ import XMPPStorage
 extension LoginTool {
     /// `xmpp-login forget-settings [JID]`: forgets an account's remembered connection settings
     /// and keeps its session, so later commands look its server up and trust the system again.
-    struct ForgetSettings: ToolCommand {
+    struct ForgetSettings: NamedAccountCommand {
         static let jid = PositionalSpec("JID", help: "The account.", optional: true, completion: .accounts)
 
         static let spec = CommandSpec(
@@ -25,14 +25,9 @@ extension LoginTool {
         let context: AccountContext
         let jidText: String?
 
-        init(_ invocation: Invocation) {
-            context = invocation.context
-            jidText = invocation.command.argument(Self.jid.name)
-        }
-
         func run() throws {
             let env = context.environment
-            let jid = try jidText.map(PasswordLogin.accountJID) ?? context.accountJID()
+            let jid = try context.account(named: jidText)
             var old: AccountSettings?
             try env.accounts.update { file in
                 old = file.accounts[jid.description]

@@ -44,7 +44,7 @@ extension LoginTool {
             let env = context.environment
             var named: String?
             if !everyAccount {
-                named = try jidText.map { try PasswordLogin.accountJID($0) }?.description ?? context.accountJID().description
+                named = try context.account(named: jidText).description
             }
             var removed: [String] = []
             var unknown: [String] = []

@@ -4,7 +4,7 @@ import XMPPStorage
 
 extension LoginTool {
     /// `xmpp-login status [JID]`: re-authenticates with the cached session and reports how.
-    struct Status: ToolCommand {
+    struct Status: NamedAccountCommand {
         static let jid = PositionalSpec("JID", help: "The account (default: the active one).", optional: true,
                                         completion: .accounts)
 
@@ -31,11 +31,6 @@ extension LoginTool {
 
         let context: AccountContext
         let jidText: String?
-
-        init(_ invocation: Invocation) {
-            context = invocation.context
-            jidText = invocation.command.argument(Self.jid.name)
-        }
 
         func run() throws {
             let env = context.environment

@@ -359,22 +359,7 @@ extension RegisterTool {
             if batch.resumed { output.note("resuming: \(plan.doneEarlier) rows done earlier, \(plan.toDo) to go") }
 
             let adminSession = options.admin || options.invite ? try AdminLogin.session(context) : nil
-            StopSignal.install(secondSignalKills: true)
-            output.start(total: plan.toDo)
-            let administrator = try adminSession.flatMap { session in
-                try env.accounts.load().accounts[session.jid.description].map { (jid: session.jid, settings: $0) }
-            }
-            let endpoints = BatchEndpoints(context: context, administrator: administrator)
-            var end = BatchEnd.completed
-            var fatal: (any Error)?
-            do {
-                end = try batch.execute(plan, endpoint: endpoints.endpoint(for:), events: output, admin: adminSession,
-                                        shouldStop: { StopSignal.stopRequested })
-            } catch {
-                fatal = error
-            }
-            output.progress(batch.finishedThisRun, force: true)
-            output.clearBar()
+            let (end, fatal) = try batch.executeShowingProgress(plan, context: context, admin: adminSession, output: output)
 
             let finish = try batch.finish()
             // A report that could not be written is a failed run (status 1), never a success.

@@ -1,9 +1,11 @@
 import Arguments
+import XMPPStanzas
 
 extension RegisterTool {
     /// `xmpp-register disable JID`: the administrator's XEP-0133 disable-user for one account.
-    struct Disable: ToolCommand {
-        static let account = PositionalSpec("JID", help: "The account.")
+    struct Disable: AccountStateCommand {
+        static let command = ServiceAdministration.Command.disableUser
+        static let status = "disabled"
 
         static let spec = CommandSpec(
             "disable", summary: "Disable an account as the server's administrator: it can no longer log in (XEP-0133 disable-user).",
@@ -19,14 +21,5 @@ extension RegisterTool {
 
         let context: AccountContext
         let target: String
-
-        init(_ invocation: Invocation) throws {
-            context = invocation.passwordContext
-            target = invocation.command.argument(Self.account.name) ?? ""
-        }
-
-        func run() throws {
-            try AdminCommand.performAndReport(.disableUser, target: target, status: "disabled", context: context)
-        }
     }
 }

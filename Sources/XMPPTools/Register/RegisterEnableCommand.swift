@@ -1,9 +1,11 @@
 import Arguments
+import XMPPStanzas
 
 extension RegisterTool {
     /// `xmpp-register enable JID`: the administrator's XEP-0133 reenable-user for one account.
-    struct Enable: ToolCommand {
-        static let account = PositionalSpec("JID", help: "The account.")
+    struct Enable: AccountStateCommand {
+        static let command = ServiceAdministration.Command.reenableUser
+        static let status = "enabled"
 
         static let spec = CommandSpec(
             "enable", summary: "Re-enable an account that was disabled, as the server's administrator (XEP-0133 reenable-user).",
@@ -17,14 +19,5 @@ extension RegisterTool {
 
         let context: AccountContext
         let target: String
-
-        init(_ invocation: Invocation) throws {
-            context = invocation.passwordContext
-            target = invocation.command.argument(Self.account.name) ?? ""
-        }
-
-        func run() throws {
-            try AdminCommand.performAndReport(.reenableUser, target: target, status: "enabled", context: context)
-        }
     }
 }

@@ -215,20 +215,7 @@ extension RegisterTool {
             if run.resumed { output.note("continuing the interrupted sync recorded in \(run.journal.path)") }
             let batchPlan = try sync.batchPlan(run, plan)
             let session = try AdminLogin.session(context)
-            StopSignal.install(secondSignalKills: true)
-            output.start(total: batchPlan.toDo)
-            let administrator = try env.accounts.load().accounts[session.jid.description].map { (jid: session.jid, settings: $0) }
-            let endpoints = BatchEndpoints(context: context, administrator: administrator)
-            var end = BatchEnd.completed
-            var fatal: (any Error)?
-            do {
-                end = try run.execute(batchPlan, endpoint: endpoints.endpoint(for:), events: output, admin: session,
-                                      shouldStop: { StopSignal.stopRequested })
-            } catch {
-                fatal = error
-            }
-            output.progress(run.finishedThisRun, force: true)
-            output.clearBar()
+            let (end, fatal) = try run.executeShowingProgress(batchPlan, context: context, admin: session, output: output)
             let finish = try run.finish()
             let foreign = try sync.absorb(finish, plan: plan)
             for jid in foreign { output.note("\(jid) existed already and sync did not create it: it is left alone") }
