@@ -206,19 +206,7 @@ final class AccountSessions<Conversation: AccountConversation> {
             bound(link)
             guard let account = link.connection.boundJID else { throw ConnectionError.protocolViolation("the log-in bound no JID") }
             session.deadline = .now + settings.timeout
-            switch try session.conversation.start(on: link, account: account) {
-            case .waiting: return .underWay
-            case .finished:
-                close(session)
-                return .finished
-            case .send(let first):
-                if stopping {
-                    close(session)
-                    return .cut
-                }
-                try link.send(first)
-                return .underWay
-            }
+            return try carry(session.conversation.start(on: link, account: account), session, on: link, stopping: stopping) ?? .underWay
         }
         guard let link = session.link, let account = link.connection.boundJID else { return .cut }
         var elements: [XMLElement] = []
@@ -226,22 +214,30 @@ final class AccountSessions<Conversation: AccountConversation> {
         do { try link.readAvailable(into: &elements) } catch { failure = error }
         if !elements.isEmpty { session.deadline = .now + settings.timeout }
         for element in elements {
-            switch try session.conversation.receive(element, on: link, account: account) {
-            case .waiting: continue
-            case .finished:
-                close(session)
-                return .finished
-            case .send(let more):
-                if stopping {
-                    close(session)
-                    return .cut
-                }
-                session.deadline = .now + settings.timeout
-                try link.send(more)
+            if let end = try carry(session.conversation.receive(element, on: link, account: account), session, on: link, stopping: stopping) {
+                return end
             }
         }
         if let failure { throw failure }
         return .underWay
+    }
+
+    /// Carries out a conversation's step; nil while the session goes on.
+    private func carry(_ step: ConversationStep, _ session: Session, on link: PolledConnection, stopping: Bool) throws -> Progress? {
+        switch step {
+        case .waiting: return nil
+        case .finished:
+            close(session)
+            return .finished
+        case .send(let more):
+            if stopping {
+                close(session)
+                return .cut
+            }
+            session.deadline = .now + settings.timeout
+            try link.send(more)
+            return nil
+        }
     }
 
     private func close(_ session: Session) {

@@ -10,12 +10,7 @@ import XMPPStanzas
 final class HostilePolledLogInTests: HostilePeerTestCase {
     func testHonestPeerLogsInAndBinds() throws {
         let localhost = localhost!
-        let peer = try scriptedPeer {
-            PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password)
-                + PeerScript.bind { id in
-                    "<iq type='result' id='\(id)'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><jid>alice@localhost/x</jid></bind></iq>"
-                }
-        }
+        let peer = try scriptedPeer { PeerScript.login(localhost, password: Self.password, boundJID: "alice@localhost/x") }
         guard let (error, _) = runLogin(peer, polled: true) else { return }
         XCTAssertNil(error)
         guard let text = peer.transcript(0)?.text else { return XCTFail("the peer never finished") }
@@ -25,12 +20,7 @@ final class HostilePolledLogInTests: HostilePeerTestCase {
 
     func testBindToAnotherDomainIsRefused() throws {
         let localhost = localhost!
-        let peer = try scriptedPeer {
-            PeerScript.startTLS(localhost) + PeerScript.scram(password: Self.password)
-                + PeerScript.bind { id in
-                    "<iq type='result' id='\(id)'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><jid>alice@evil.example/x</jid></bind></iq>"
-                }
-        }
+        let peer = try scriptedPeer { PeerScript.login(localhost, password: Self.password, boundJID: "alice@evil.example/x") }
         guard let (error, _) = clientError(peer, polled: true) else { return }
         guard case .protocolViolation(let why) = error else { return XCTFail("\(error)") }
         XCTAssertTrue(why.contains("not to an account of localhost"), why)
