@@ -202,6 +202,13 @@ final class BatchEndToEndTests: XCTestCase {
         XCTAssertEqual(try login(t, t.jid(users[0]), "new-\(users[0])"), 0)
         let again = try t.run("xmpp-register", ["batch", change, "--passwd", "--json"] + t.serverArgs)
         XCTAssertEqual(try Self.statuses(again), [2: "changed", 3: "changed", 4: "changed"], "re-running is harmless: \(again.stderr)")
+        // Neither password logs in: the row fails after trying both, and the account keeps its password.
+        let wrong = try file(t, "w.csv", Array("jid,password,new_password\n\(t.jid(users[0])),not-it,nor-this\n".utf8))
+        let refused = try t.run("xmpp-register", ["batch", wrong, "--passwd", "--json"] + t.serverArgs)
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertEqual(try Self.rows(refused)[2]?["error"] as? String,
+                       "cannot log in with password or new_password (wrong password, or no such account)")
+        XCTAssertEqual(try login(t, t.jid(users[0]), "new-\(users[0])"), 0)
 
         let (kept, keptPassword) = try t.makeAccount("keep")
         let remove = try file(t, "d.csv", Array(("jid,password\n" + users.map { "\(t.jid($0)),new-\($0)" }.joined(separator: "\n")
