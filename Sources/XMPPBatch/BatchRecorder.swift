@@ -51,8 +51,8 @@ public struct RowOutcome: Sendable, Equatable {
 }
 
 /// Who hears of a run's progress (the command line prints it): each row's final outcome once it
-/// is in the journal, and the count of rows this run finished. Called from the engines' thread
-/// or, in the log-in phase, from its workers one at a time.
+/// is in the journal, and the count of rows this run finished. Called from the run's one thread
+/// (its poll loops).
 public protocol BatchEvents: AnyObject {
     /// A row has its final outcome, committed to the journal.
     func rowFinished(_ outcome: RowOutcome)
