@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "XMPPServicesTests", dependencies: ["XMPPServices", "XMPPConnection", "CryptoPrimitives", "XMPPStanzas", "XMLTree"]),
         .testTarget(name: "XMPPStorageTests", dependencies: ["XMPPStorage", "XMPPStanzas"]),
         .testTarget(name: "PNGImageTests", dependencies: ["PNGImage", "CLibWebP"], exclude: ["Data"]),
-        .testTarget(name: "XMPPBatchTests", dependencies: ["XMPPBatch", "XMPPStorage", "XMPPServices", "XMPPConnection", "XMPPStanzas", "TextFormats"]),
+        .testTarget(name: "XMPPBatchTests", dependencies: ["XMPPBatch", "XMPPStorage", "XMPPServices", "XMPPConnection", "XMPPStanzas", "TextFormats", "ShellTestSupport"]),
         // Shell runners and the help/man/completion readers both docs test targets use.
         .target(name: "ShellTestSupport", dependencies: ["Arguments"], path: "Tests/ShellTestSupport"),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments", "ShellTestSupport", "TextFormats"]),
