@@ -116,7 +116,7 @@ final class SharedGroupsTests: XCTestCase {
     /// An LDIF directory export, read through a map as batch reads it, gives the same groups.
     func testAnLDIFExportGivesTheSameGroups() throws {
         let ldif = "dn: uid=a,ou=people\nuid: a\ncn: Ann\nou: Class 5A\nbusinessCategory: Class 5A\n\n"
-            + "dn: uid=b,ou=people\nuid: b\ncn: Bob\nou: Class 5A\nbusinessCategory: Class 5A\n"
+            + "dn: uid=b,ou=people\nuid: b\ncn: Bob\nou: Class 5A\nbusinessCategory: Class 5A\n\n"
         var configuration = BatchConfiguration()
         configuration.domain = "school.example"
         configuration.generatePasswords = true
