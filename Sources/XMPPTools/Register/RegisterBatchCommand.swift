@@ -344,9 +344,7 @@ extension RegisterTool {
 
         private func execute(_ sheet: BatchSheet, configuration: BatchConfiguration, output: BatchOutput) throws {
             let reportPath = options.report.map(absolute)
-            if let reportPath, options.input != "-", reportPath == absolute(options.input) {
-                throw ToolFailure(.usage, "--report \(options.report ?? "") would overwrite the input CSV")
-            }
+            try source.requireDistinct(output: options.report, option: "--report")
             let batch = try BatchRun(sheet: sheet, configuration: configuration, reportPath: reportPath, stateDirectory: env.paths.state)
             if let differences = batch.replacedUntouched {
                 let what = differences.isEmpty ? "" : " (" + differences.joined(separator: "; ") + ")"

@@ -140,9 +140,7 @@ extension RegisterTool {
                                      showProgress: Output.stderrIsTTY && !context.common.quiet)
             let source = BatchSheetInput(path: input, environment: env)
             let reportPath = options.report.map(source.absolute)
-            if let reportPath, input != "-", reportPath == source.absolute(input) {
-                throw ToolFailure(.usage, "--report \(options.report ?? "") would overwrite the input file")
-            }
+            try source.requireDistinct(output: options.report, option: "--report")
             let sheet = try source.sheet(configuration: &configuration, format: reading.format, map: reading.map, output: output)
             if !sheet.invalid.isEmpty {
                 // A row that cannot be read must not count as a leaver: nothing is planned.
