@@ -183,6 +183,23 @@ final class BatchLDIFTests: XCTestCase {
         XCTAssertTrue(BatchInput.identity(input: input, configuration: csv).hasSuffix("input-sha256=" + Hex.encode(Crypto.hash(.sha256, input))))
     }
 
+    /// An attribute that sets passwords is warned about, and refused with --generate-passwords
+    /// (issue 34 item 7: users can often edit description).
+    func testAMappedPasswordIsWarnedAboutAndRefusedWithGeneratedPasswords() throws {
+        var configuration = try configuration(map: "uid=username,description=password")
+        configuration.generatePasswords = false
+        let sheet = try BatchSheet(input: Array("dn: uid=a\nuid: a\ndescription: pw\n\n".utf8), name: "-",
+                                   configuration: configuration, baseDirectory: "/")
+        XCTAssertTrue(sheet.notes.first?.hasPrefix("warning: --map takes passwords from description: if the directory lets its users edit") ?? false,
+                      "\(sheet.notes)")
+        XCTAssertNoThrow(try configuration.directoryMap?.check(generatePasswords: false))
+        XCTAssertThrowsError(try configuration.directoryMap?.check(generatePasswords: true)) {
+            XCTAssertEqual(($0 as? BatchError)?.description, "--map description=password and --generate-passwords cannot be used together: "
+                           + "take the passwords from the directory or generate them, not both")
+        }
+        XCTAssertNil(try DirectoryMap(DirectoryMap.inetOrgPerson).passwordWarning)
+    }
+
     /// An export cut short, or one with no entries at all (ldapsearch against a dead server
     /// prints nothing), is refused: sync would take the missing people for leavers (issue 34).
     func testACutOrEmptyExportIsRefused() throws {

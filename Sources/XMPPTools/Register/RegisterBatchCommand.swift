@@ -72,7 +72,10 @@ extension RegisterTool {
                     + "against a server that is down prints nothing) is refused with exit status 9, and so is an LDIF that "
                     + "ends inside a line or without the blank line after its last entry, which both tools always write: "
                     + "an export cut short would otherwise pass for a smaller directory (a file written by hand: end it "
-                    + "with a blank line). "
+                    + "with a blank line). A map that fills password or new_password from an attribute is warned about "
+                    + "on standard error at every run: many directories let their users edit some of their own attributes "
+                    + "(description, displayName, often mail), and whoever can edit it chooses the account's password; "
+                    + "with --generate-passwords such a map is refused (exit status 9). "
                     + "--map ATTR=COLUMN,... says which attribute fills which column, a column being any name the CSV header "
                     + "takes; without it: \(DirectoryMap.inetOrgPerson.split(separator: ",").joined(separator: ", ")) (inetOrgPerson, RFC 2798; uid is a user name, so "
                     + "--domain is needed). Several attributes may fill one column, the first an entry has giving its values "
@@ -318,6 +321,7 @@ extension RegisterTool {
             let output = BatchOutput(program: env.program, json: context.common.json, quiet: context.common.quiet,
                                      showProgress: Output.stderrIsTTY && !context.common.quiet)
             let sheet = try source.sheet(configuration: &configuration, format: options.format, map: options.map, output: output)
+            try configuration.directoryMap?.check(generatePasswords: options.generatePasswords)
             let columns = sheet.columns
             if options.sharedGroups && options.mode == .create && !columns.presentRosterColumns.isEmpty && !context.common.quiet {
                 output.note("no per-account rosters (--shared-groups): load the server's groups from "
