@@ -83,6 +83,7 @@ let package = Package(
         .executableTarget(name: "FuzzVCard", dependencies: ["FuzzSupport", "XMPPStanzas", "XMLTree"]),
         .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "TextFormats"]),
         .executableTarget(name: "FuzzLDIF", dependencies: ["FuzzSupport", "TextFormats"]),
+        .executableTarget(name: "FuzzGroupsFile", dependencies: ["FuzzSupport", "TextFormats"]),
 
         // One unit-test target per library module.
         .testTarget(name: "XMLTreeTests", dependencies: ["XMLTree"]),
