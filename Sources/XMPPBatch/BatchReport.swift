@@ -97,7 +97,7 @@ enum BatchReport {
 
     /// The directory holding `path` (`.` when it names none).
     static func directory(of path: String) -> String {
-        path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        PathText.directory(of: path)
     }
 
     /// fsync of the directory holding `path`, so that the report's rename survives a power loss

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import ShellTestSupport
 import TextFormats
+import XMPPStorage
 @testable import XMPPBatch
 
 /// Every writer of a byte-level format, fed each of that format's special characters followed by
@@ -260,6 +261,21 @@ final class ByteLevelWritersSweepTests: XCTestCase {
             XCTAssertFalse(name.utf8.contains(UInt8(ascii: "/")), name)
             XCTAssertTrue(name.hasPrefix("group-") && name.hasSuffix(".csv"), name)
             if let other = owner.updateValue(group, forKey: name) { XCTFail("\(group.debugDescription) and \(other.debugDescription) share \(name)") }
+        }
+    }
+
+    /// File paths split as the kernel splits them: a secret's directory is the one the kernel
+    /// puts it in, whatever mark follows a `/` or starts a name after `.`.
+    func testFilePathsSplitOnTheSeparatorByte() {
+        for mark in Self.marks {
+            XCTAssertEqual(PathText.directory(of: "/srv/reports/" + mark + "r.csv"), "/srv/reports")
+            XCTAssertEqual(BatchReport.directory(of: "/srv/a/" + mark + "b/r.csv"), "/srv/a/" + mark + "b")
+            XCTAssertEqual(PathText.lastComponent("/usr/bin/" + mark + "x"), mark + "x")
+            XCTAssertEqual(PathText.components("a/" + mark + "b//c"), ["a", mark + "b", "c"])
+            XCTAssertTrue(PathText.isAbsolute("/" + mark + "etc"))
+            XCTAssertTrue(PathText.isHidden("." + mark + "hidden"))
+            XCTAssertTrue(PathText.containsSeparator("example.org/" + mark))
+            XCTAssertFalse(SyncState.isDomain("." + mark + "x.org"))
         }
     }
 

@@ -103,11 +103,12 @@ public enum FileTrust {
 
     /// The directory holding `path` (absolute or relative), or nil at the root.
     static func parentDirectory(of path: String) -> String? {
-        var trimmed = Substring(path)
-        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        var bytes = Array(path.utf8)
+        while bytes.count > 1 && bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
+        let trimmed = String(decoding: bytes, as: UTF8.self)
         guard trimmed != "/" else { return nil }
-        guard let slash = trimmed.lastIndex(of: "/") else { return trimmed == "." ? nil : "." }
-        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+        guard PathText.containsSeparator(trimmed) else { return trimmed == "." ? nil : "." }
+        return PathText.directory(of: trimmed)
     }
 
     /// A directory the user named for files with secrets (`--report-by-group`), checked as the

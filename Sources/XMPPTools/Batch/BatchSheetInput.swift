@@ -13,13 +13,12 @@ struct BatchSheetInput {
     var name: String { path == "-" ? "standard input" : path }
 
     /// `path` made absolute against the current directory.
-    func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : environment.currentDirectory + "/" + path }
+    func absolute(_ path: String) -> String { PathText.absolute(path, from: environment.currentDirectory) }
 
     /// The directory holding the input (the current one for standard input).
     var baseDirectory: String {
-        guard path != "-", let slash = absolute(path).lastIndex(of: "/") else { return environment.currentDirectory }
-        let full = absolute(path)
-        return slash == full.startIndex ? "/" : String(full[..<slash])
+        guard path != "-" else { return environment.currentDirectory }
+        return PathText.directory(of: absolute(path))
     }
 
     /// Refuses an output path (`--report`) that names the input file, however it is spelt: by
