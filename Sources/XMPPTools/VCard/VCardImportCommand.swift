@@ -17,7 +17,7 @@ extension VCardTool {
                     + "VERSION of 2.1, 3.0 or 4.0, with a BEGIN or END other than VCARD inside the card (BEGIN:VCALENDAR), "
                     + "a BEGIN, END or VERSION line holding a control character or parameters that cannot be read, a line "
                     + "that is not NAME:VALUE, or a continuation line with no line before it. Every "
-                    + "field is replaced, except that a file without PHOTO keeps the current photo (clear it with "
+                    + "field is replaced, except that a file without PHOTO, or whose PHOTO was left out, keeps the current photo (clear it with "
                     + "'xmpp-vcard set --clear photo'). 'xmpp-vcard get --format vcf' writes files this command reads. "
                     + "The card goes to all three profile stores as 'xmpp-vcard set' writes them (vcard-temp, the vCard4 "
                     + "node with its unmapped properties kept, the nickname node; PEP access presence), and the report "
