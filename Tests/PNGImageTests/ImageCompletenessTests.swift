@@ -38,6 +38,10 @@ final class ImageCompletenessTests: XCTestCase {
                 XCTAssertFalse(ImageCompleteness.isWhole(Array(image.dropLast(cut))), "\(name) without its last \(cut) bytes")
             }
         }
+        // The decoder alone is no test: libpng reads rows, not the chunks after them.
+        let cutPNG = Array(png.dropLast(12))
+        XCTAssertNoThrow(try AvatarPipeline.resize(data: cutPNG, options: ResizeOptions(size: 16)))
+        XCTAssertFalse(ImageCompleteness.isWhole(cutPNG))
         // Bytes after the end marker (some phones pad) leave the image whole.
         XCTAssertTrue(ImageCompleteness.isWhole(png + [0, 0, 0]))
         // What cannot be checked is never whole.
