@@ -67,7 +67,7 @@ final class VCardDamagedExportTests: XCTestCase {
         XCTAssertEqual(c.extras.map(\.name), ["FBURL"])
         XCTAssertEqual(c.extras.first?.text, "http://example.org/freebusy/john.vfb")
         XCTAssertEqual(entry.warnings, [
-            "line 10: dropped a control character (U+000C) from FBURL, which XML cannot carry; the rest of it is kept",
+            "line 10: dropped a control character (U+000C) from FBURL; the rest of it is kept",
             "line 12: left out REV '20061231T120000Z' (it names when the file was written, not the person)",
         ])
         XCTAssertEqual(entry.dropped.map(\.field), ["REV"])
@@ -170,14 +170,16 @@ final class VCardDamagedExportTests: XCTestCase {
     /// BEGIN, END and VERSION, ignored on a line of their own between cards.
     func testRawControlCharactersAreTakenOutWithANote() throws {
         let text = "\u{0C}\r\nBEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ann\u{1B}[31m Lee\r\nX-CUSTOM:a\u{00}b\r\n\u{0C}\r\n"
-            + "PRODID:-//x\u{07}//EN\r\nEND:VCARD\r\n\u{0C}\r\n"
+            + "PRODID:-//x\u{07}//EN\r\nNOTE:C1\u{9B}31m too\u{85}\r\nEND:VCARD\r\n\u{0C}\r\n"
         let entry = try XCTUnwrap(try VCFReader.read(text).first)
         XCTAssertEqual(entry.card.fullName, "Ann[31m Lee")
+        XCTAssertEqual(entry.card.note, "C131m too")
         XCTAssertEqual(entry.warnings, [
-            "line 4: dropped a control character (U+001B) from FN, which XML cannot carry; the rest of it is kept",
-            "line 5: dropped a control character (U+0000) from X-CUSTOM, which XML cannot carry; the rest of it is kept",
+            "line 4: dropped a control character (U+001B) from FN; the rest of it is kept",
+            "line 5: dropped a control character (U+0000) from X-CUSTOM; the rest of it is kept",
             "line 6: dropped a line of nothing but a control character (U+000C)",
             "line 7: left out PRODID '-//x//EN' (it names the program that wrote the file, not the person)",
+            "line 8: dropped 2 control characters (U+009B, U+0085) from NOTE; the rest of it is kept",
         ])
         let xcard = try XCTUnwrap(entry.xcard)
         let xml = xcard.serialized()
@@ -190,6 +192,6 @@ final class VCardDamagedExportTests: XCTestCase {
         let text = "BEGIN:VCARD\r\nVERSION:2.1\r\nFN:Q\r\nNOTE;CHARSET=ISO-8859-1;ENCODING=QUOTED-PRINTABLE:=93caf=E9=94 =80 5=81\r\nEND:VCARD\r\n"
         let entry = try XCTUnwrap(try VCFReader.read(text).first)
         XCTAssertEqual(entry.card.note, "\u{201C}café\u{201D} € 5", "0x81 is undefined in Windows-1252: a control, taken out")
-        XCTAssertEqual(entry.warnings, ["line 4: dropped a control character (U+0081) from NOTE, which XML cannot carry; the rest of it is kept"])
+        XCTAssertEqual(entry.warnings, ["line 4: dropped a control character (U+0081) from NOTE; the rest of it is kept"])
     }
 }

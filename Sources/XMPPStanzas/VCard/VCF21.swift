@@ -11,8 +11,8 @@ enum VCF21 {
     }
 
     /// `line` with a quoted-printable value decoded; any other line as it is. Control characters
-    /// the value decodes to are taken out into `controls` (XML cannot carry them, a terminal must
-    /// not get them); the reader names them.
+    /// the value decodes to are taken out into `controls` (XML cannot carry C0 ones and
+    /// discourages C1, a terminal must not get either); the reader names them.
     static func decoded(_ line: VCFContentLine) -> Decoded {
         let encodings = line.values(of: "ENCODING").map { $0.uppercased() } + line.values(of: "TYPE").map { $0.uppercased() }
         guard encodings.contains("QUOTED-PRINTABLE") else { return .line(line) }

@@ -88,11 +88,18 @@ struct VCFContentLine: Equatable {
         var result: [VCFContentLine] = []
         result.reserveCapacity(logical.count)
         for entry in logical {
-            guard let text = String(validating: entry.bytes, as: UTF8.self) else {
+            guard var text = String(validating: entry.bytes, as: UTF8.self) else {
                 throw .malformed(line: entry.line, reason: "not valid UTF-8 (vCard files must be UTF-8)")
             }
+            var controls = entry.controls
+            // The C1 controls (U+0080–U+009F) are taken out as the C0 ones are: XML 1.0 discourages
+            // them and a terminal may take U+009B for the start of an escape sequence.
+            if text.unicodeScalars.contains(where: isC1) {
+                controls += text.unicodeScalars.filter(isC1)
+                text = String(String.UnicodeScalarView(text.unicodeScalars.filter { !isC1($0) }))
+            }
             var line = text.isEmpty ? VCFContentLine(line: entry.line, name: "", parameters: [], value: "") : try parse(text, line: entry.line)
-            line.controls = entry.controls
+            line.controls = controls
             result.append(line)
         }
         return result
@@ -100,6 +107,8 @@ struct VCFContentLine: Equatable {
 
     /// C0 but tab, and DEL: the bytes no vCard text holds.
     private static func isControl(_ b: UInt8) -> Bool { (b < 0x20 && b != 0x09) || b == 0x7F }
+
+    private static func isC1(_ s: Unicode.Scalar) -> Bool { (0x80...0x9F).contains(s.value) }
 
     /// `isSoftBreak` of a logical line, its quoted-printable part remembered once its
     /// parameters are complete (the first ':' is in), so each physical line costs O(1).

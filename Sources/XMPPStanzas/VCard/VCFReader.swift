@@ -160,8 +160,7 @@ public enum VCFReader {
         let losses = open.entry.dropped.count + open.entry.keptInVCard4Only.count
         try applyProperty(line, to: &open, depth: depth)
         if !line.controls.isEmpty, open.entry.dropped.count + open.entry.keptInVCard4Only.count == losses {
-            open.entry.warnings.append("line \(line.line): dropped \(line.controlsLabel) from \(line.name), which "
-                + "XML cannot carry; the rest of it is kept")
+            open.entry.warnings.append("line \(line.line): dropped \(line.controlsLabel) from \(line.name); the rest of it is kept")
         }
     }
 
