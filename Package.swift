@@ -33,6 +33,10 @@ let package = Package(
         // IDNA2008/UTS #46 (libidn2) and libunistring's Unicode data and normalization forms, for
         // the PRECIS profiles of JIDs and for SASLprep: one Unicode version for both.
         .systemLibrary(name: "CLibIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev", "libunistring-dev"])]),
+        // Printed account slips: QR codes (libqrencode), and the PDF laid out by Pango (shaping of
+        // accented, CJK and right-to-left names, fonts through fontconfig) and drawn by cairo.
+        .systemLibrary(name: "CLibQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
 
         // Pure and protocol layers.
         // Text as people hand it to the tools and see it: CSV and JSON readers and writers, LDIF,
@@ -49,6 +53,8 @@ let package = Package(
         .target(name: "XMPPStorage", dependencies: ["XMPPStanzas", "TextFormats", "CSQLite3"]),
         .target(name: "CPNGStream", dependencies: ["CLibPNG", "CLibJPEG", "CLibLCMS2", "CLibWebP"]),
         .target(name: "PNGImage", dependencies: ["CPNGStream", "CLibPNG"]),
+        // Slips handed to people: QR codes (as a matrix, or as text for a terminal) and the PDF of slips.
+        .target(name: "Slips", dependencies: ["CLibQREncode", "CPangoCairo"]),
         // Accounts by the thousand: the batch engine (CSV rows, journal, pipelined registration,
         // log-in phase, report) without the command line; XMPPTools' batch command drives it.
         .target(name: "XMPPBatch", dependencies: [
@@ -57,6 +63,7 @@ let package = Package(
         .target(name: "Arguments", dependencies: ["TextFormats"]),
         .target(name: "XMPPTools", dependencies: [
             "Arguments", "XMPPBatch", "TextFormats", "CryptoPrimitives", "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "XMLTree",
+            "Slips",
         ]),
 
         // Thin executables.
@@ -97,6 +104,7 @@ let package = Package(
         .target(name: "ShellTestSupport", dependencies: ["Arguments"], path: "Tests/ShellTestSupport"),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments", "ShellTestSupport", "TextFormats"]),
         .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"]),
+        .testTarget(name: "SlipsTests", dependencies: ["Slips"]),
         .testTarget(name: "XMPPToolsTests", dependencies: ["XMPPTools", "XMPPBatch", "ShellTestSupport", "XMPPConnection", "XMPPStanzas", "XMPPServices"]),
         // Reads Sources/ and docs/ARCHITECTURE.md: the import graph is the documented one.
         .testTarget(name: "ArchitectureTests"),

@@ -7,7 +7,8 @@ import XMPPStorage
 /// The `--report FILE` CSV, rebuilt from the journal so it is complete whatever happened to the
 /// process: `line,jid,status,error,profile`, then `roster` when the batch has a contacts column,
 /// then `password` when the batch has generated (or carried over) passwords, then `note`, then
-/// the row's own `name` and `groups` when the CSV has such columns (`ReportPeople`). Written atomically with mode 0600 (it may hold passwords).
+/// the row's own `name` and `groups` when the CSV has such columns (`ReportPeople`), then
+/// `handed_out` once `xmpp-register handout` has printed slips from the report (`HandoutStamps`). Written atomically with mode 0600 (it may hold passwords).
 enum BatchReport {
     /// The report's bytes for `entries` (one row each, by line).
     /// With `invites` (`--invite`), the secret column is the invite instead of a password: `invite`
@@ -16,11 +17,13 @@ enum BatchReport {
     /// passwords of accounts the CSV no longer lists, kept from the earlier report as rows of
     /// status `kept` after the CSV's (no line).
     static func csv(_ entries: [JournalEntry], includePasswords: Bool, invites: Bool = false, people: ReportPeople = ReportPeople(),
-                    carried: [String: String] = [:]) -> [UInt8] {
+                    carried: [String: String] = [:], stamps: HandoutStamps = HandoutStamps()) -> [UInt8] {
         let secret = invites ? ["invite", "landing_page"] : includePasswords ? ["password"] : []
         let rosters = entries.contains { $0.roster != nil }
+        // `handed_out` (when the earlier report had it) comes last: the other columns keep their places.
+        let stamped = stamps.present ? [HandoutStamps.column] : []
         var text = CSVWriter.record(["line", "jid", "status", "error", "profile"] + (rosters ? ["roster"] : []) + secret + ["note"]
-                                    + people.header)
+                                    + people.header + stamped)
         for e in entries.sorted(by: { $0.line < $1.line }) {
             var fields = [String(e.line), e.jid, e.status.rawValue, e.error ?? "", profileText(e.profile)]
             if rosters { fields.append(e.roster ?? "") }
@@ -29,7 +32,9 @@ enum BatchReport {
                 fields += [invite?.uri ?? "", invite?.landingPage ?? ""]
             } else if includePasswords { fields.append(e.generatedPassword ?? "") }
             fields.append(e.note ?? "")
-            text += CSVWriter.record(fields + people.fields(line: e.line))
+            let shown = invites ? InviteSecret(journalText: e.generatedPassword)?.uri : e.generatedPassword
+            let stamp = stamps.present ? [stamps.stamp(jid: e.jid, secret: shown)] : []
+            text += CSVWriter.record(fields + people.fields(line: e.line) + stamp)
         }
         for (jid, secret) in carried.sorted(by: { $0.key < $1.key }) {
             var fields = ["", jid, "kept", "", ""]
@@ -39,7 +44,9 @@ enum BatchReport {
                 fields += [invite?.uri ?? "", invite?.landingPage ?? ""]
             } else { fields.append(secret) }
             fields.append("not in this CSV: its password is kept from the earlier report")
-            text += CSVWriter.record(fields + people.header.map { _ in "" })
+            let shown = invites ? InviteSecret(journalText: secret)?.uri : secret
+            let stamp = stamps.present ? [stamps.stamp(jid: jid, secret: shown)] : []
+            text += CSVWriter.record(fields + people.header.map { _ in "" } + stamp)
         }
         return Array(text.utf8)
     }

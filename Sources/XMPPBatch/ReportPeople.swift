@@ -67,7 +67,7 @@ enum GroupReports {
 
     /// Writes the split of `entries` (the report's rows) under `directory`.
     static func write(_ entries: [JournalEntry], people: ReportPeople, includePasswords: Bool, invites: Bool,
-                      to directory: String) throws(StorageError) {
+                      stamps: HandoutStamps = HandoutStamps(), to directory: String) throws(StorageError) {
         // A directory the user named: made 0700 when missing, and used only when nobody else can
         // write in it (the files are 0600 either way).
         try SecureFile.makeDirectory(directory, tighten: false)
@@ -80,11 +80,13 @@ enum GroupReports {
             for group in groups { members[group, default: []].append(entry) }
         }
         for (group, rows) in members.sorted(by: { $0.key < $1.key }) {
-            try SecureFile.writeSecret(BatchReport.csv(rows, includePasswords: includePasswords, invites: invites, people: people),
+            try SecureFile.writeSecret(BatchReport.csv(rows, includePasswords: includePasswords, invites: invites, people: people,
+                                                                  stamps: stamps),
                                        to: directory + "/" + fileName(group: group))
         }
         if !ungrouped.isEmpty {
-            try SecureFile.writeSecret(BatchReport.csv(ungrouped, includePasswords: includePasswords, invites: invites, people: people),
+            try SecureFile.writeSecret(BatchReport.csv(ungrouped, includePasswords: includePasswords, invites: invites, people: people,
+                                                                  stamps: stamps),
                                        to: directory + "/ungrouped.csv")
         }
         try BatchReport.syncDirectory(of: directory + "/ungrouped.csv")

@@ -1,0 +1,268 @@
+import CPangoCairo
+
+/// The slips as a PDF: each group starts a page under its heading, eight slips a page (two
+/// columns of four) with dashed lines to cut along. Pango lays the text out (shaping, right-to-
+/// left names, fontconfig's fallback to a CJK font when DejaVu lacks a character) and cairo
+/// draws it, embedding the fonts' subsets, so the text layer reads back (pdftotext) and the
+/// file prints the same anywhere.
+public struct SlipPDF: Sendable {
+    public var paper: Paper
+    /// The sign-in text under each slip whose secret is a password, and under each invite.
+    public var passwordText: String
+    public var inviteText: String
+    /// The document's title (PDF metadata).
+    public var title: String
+
+    public static let defaultPasswordText =
+        "Sign in with an XMPP app, such as Conversations (Android), Monal or Siskin (iPhone), Gajim or Dino (computer), "
+        + "with this address and password. Keep this slip to yourself."
+    public static let defaultInviteText =
+        "Scan the code with your phone's camera or in Conversations, Monal or Siskin: the app makes your account "
+        + "with a password you choose. Keep this slip to yourself until then."
+
+    /// The monospaced font of passwords and addresses: DejaVu Sans Mono tells O from 0 and
+    /// l, 1 and I apart (Debian's fonts-dejavu-core).
+    static let monoFamily = "DejaVu Sans Mono"
+    static let sansFamily = "DejaVu Sans"
+
+    public init(paper: Paper = .a4, passwordText: String = SlipPDF.defaultPasswordText,
+                inviteText: String = SlipPDF.defaultInviteText, title: String = "Account slips") {
+        self.paper = paper
+        self.passwordText = passwordText
+        self.inviteText = inviteText
+        self.title = title
+    }
+
+    // Layout, in points.
+    static let margin = 28.0
+    static let headingHeight = 34.0
+    static let columns = 2
+    static let rows = 4
+    static let padding = 11.0
+
+    /// Slips a page holds.
+    public static var slipsPerPage: Int { columns * rows }
+
+    /// The PDF's bytes. Fails when the monospaced font is not installed (a password in a
+    /// substitute font could show look-alikes) or cairo cannot write.
+    public func render(_ groups: [SlipGroup]) throws(SlipError) -> [UInt8] {
+        try Self.requireFont(Self.monoFamily, package: "fonts-dejavu-core")
+        let sink = PDFSink()
+        let (width, height) = paper.size
+        let surface = cairo_pdf_surface_create_for_stream({ closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+            Unmanaged<PDFSink>.fromOpaque(closure).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+            return CAIRO_STATUS_SUCCESS
+        }, Unmanaged.passUnretained(sink).toOpaque(), width, height)
+        guard let surface else { throw .pdf(reason: "cairo made no surface") }
+        defer { cairo_surface_destroy(surface) }
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, title)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "xmpp-register handout")
+        guard let cr = cairo_create(surface) else { throw .pdf(reason: "cairo made no context") }
+        defer { cairo_destroy(cr) }
+        var qrFailure: SlipError?
+        var first = true
+        for group in groups where !group.slips.isEmpty {
+            var index = 0
+            var page = 0
+            while index < group.slips.count {
+                if !first { cairo_show_page(cr) }
+                first = false
+                drawHeading(cr, group.heading + (page > 0 ? "  (continued)" : ""))
+                for slot in 0..<Self.slipsPerPage where index < group.slips.count {
+                    do { try drawSlip(cr, group.slips[index], slot: slot) } catch { qrFailure = qrFailure ?? error }
+                    index += 1
+                }
+                page += 1
+            }
+        }
+        if let qrFailure { throw qrFailure }
+        cairo_surface_finish(surface)
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else { throw .pdf(reason: String(cString: cairo_status_to_string(status))) }
+        return sink.bytes
+    }
+
+    /// The rectangle of slip `slot` (0 top left, row by row).
+    func frame(slot: Int) -> (x: Double, y: Double, width: Double, height: Double) {
+        let (pageWidth, pageHeight) = paper.size
+        let width = (pageWidth - 2 * Self.margin) / Double(Self.columns)
+        let height = (pageHeight - 2 * Self.margin - Self.headingHeight) / Double(Self.rows)
+        return (Self.margin + Double(slot % Self.columns) * width,
+                Self.margin + Self.headingHeight + Double(slot / Self.columns) * height, width, height)
+    }
+
+    private func drawHeading(_ cr: OpaquePointer, _ text: String) {
+        cairo_set_source_rgb(cr, 0, 0, 0)
+        _ = Text(cr, text, font: Self.sansFamily + " Bold 15", width: paper.size.width - 2 * Self.margin, lines: 1)
+            .draw(x: Self.margin, y: Self.margin)
+    }
+
+    private func drawSlip(_ cr: OpaquePointer, _ slip: Slip, slot: Int) throws(SlipError) {
+        let f = frame(slot: slot)
+        // The cut line.
+        cairo_save(cr)
+        cairo_set_source_rgb(cr, 0.6, 0.6, 0.6)
+        cairo_set_line_width(cr, 0.5)
+        var dashes: [Double] = [4, 3]
+        cairo_set_dash(cr, &dashes, 2, 0)
+        cairo_rectangle(cr, f.x, f.y, f.width, f.height)
+        cairo_stroke(cr)
+        cairo_restore(cr)
+
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        // Nothing a long name or text draws leaves its slip.
+        cairo_rectangle(cr, f.x, f.y, f.width, f.height)
+        cairo_clip(cr)
+        cairo_set_source_rgb(cr, 0, 0, 0)
+        let pad = Self.padding
+        let inner = f.width - 2 * pad
+        var y = f.y + pad
+        if !slip.name.isEmpty {
+            y += Text(cr, slip.name, font: Self.sansFamily + " Bold 13", width: inner, lines: 2).draw(x: f.x + pad, y: y) + 5
+        }
+        var column = inner
+        if case .invite(let uri) = slip.secret {
+            let code = try QRCode(uri)
+            let side = min(f.y + f.height - pad - y, inner * 0.48)
+            column = inner - side - 8
+            drawCode(cr, code, x: f.x + f.width - pad - side, y: y, side: side)
+        }
+        let x = f.x + pad
+        y += label(cr, "Address", x: x, y: y, width: column)
+        y += Text(cr, slip.address, font: Self.monoFamily + " 10", width: column, wrap: true).draw(x: x, y: y) + 5
+        switch slip.secret {
+        case .password(let password):
+            y += label(cr, "Password", x: x, y: y, width: column)
+            y += Text(cr, password, font: Self.monoFamily + " Bold 13", width: column, wrap: true).draw(x: x, y: y) + 5
+        case .invite:
+            break
+        }
+        y += label(cr, "Server", x: x, y: y, width: column)
+        y += Text(cr, slip.server, font: Self.sansFamily + " 10", width: column, wrap: true).draw(x: x, y: y) + 6
+        let text = slip.isInvite ? inviteText : passwordText
+        cairo_set_source_rgb(cr, 0.2, 0.2, 0.2)
+        _ = Text(cr, text, font: Self.sansFamily + " 7.5", width: column, wrap: true, lines: 0).draw(x: x, y: y)
+    }
+
+    /// A small grey caption; its height.
+    private func label(_ cr: OpaquePointer, _ text: String, x: Double, y: Double, width: Double) -> Double {
+        cairo_save(cr)
+        cairo_set_source_rgb(cr, 0.35, 0.35, 0.35)
+        let height = Text(cr, text, font: Self.sansFamily + " 7", width: width, lines: 1).draw(x: x, y: y)
+        cairo_restore(cr)
+        return height + 1
+    }
+
+    /// The code with a quiet zone of 4 modules (ISO/IEC 18004), each row's dark runs as one
+    /// rectangle so no hairline shows between modules.
+    private func drawCode(_ cr: OpaquePointer, _ code: QRCode, x: Double, y: Double, side: Double) {
+        let module = side / Double(code.size + 8)
+        cairo_save(cr)
+        cairo_set_source_rgb(cr, 0, 0, 0)
+        for row in 0..<code.size {
+            var column = 0
+            while column < code.size {
+                guard code.isDark(x: column, y: row) else { column += 1; continue }
+                let start = column
+                while column < code.size && code.isDark(x: column, y: row) { column += 1 }
+                cairo_rectangle(cr, x + Double(start + 4) * module, y + Double(row + 4) * module,
+                                Double(column - start) * module, module)
+            }
+        }
+        cairo_fill(cr)
+        cairo_restore(cr)
+    }
+
+    /// Fails unless fontconfig finds `family` itself rather than a substitute.
+    static func requireFont(_ family: String, package: String) throws(SlipError) {
+        guard let map = pango_cairo_font_map_get_default(), let context = pango_font_map_create_context(map) else {
+            throw .pdf(reason: "Pango has no font map")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(context)) }
+        let description = pango_font_description_from_string(family + " 10")
+        defer { pango_font_description_free(description) }
+        guard let font = pango_font_map_load_font(map, context, description) else {
+            throw .pdf(reason: "no font \(family) (Debian: \(package))")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(font)) }
+        let found = pango_font_describe(font)
+        defer { pango_font_description_free(found) }
+        let name = pango_font_description_get_family(found).map { String(cString: $0) } ?? ""
+        guard name == family else {
+            throw .pdf(reason: "the font \(family) is not installed (fontconfig offers \(name.isEmpty ? "none" : name) instead; Debian: \(package))")
+        }
+    }
+}
+
+extension Slip {
+    /// The server: the address's domain.
+    var server: String {
+        guard let at = address.lastIndex(of: "@") else { return address }
+        return String(address[address.index(after: at)...])
+    }
+
+    var isInvite: Bool {
+        if case .invite = secret { return true }
+        return false
+    }
+}
+
+/// The PDF's bytes as cairo writes them.
+private final class PDFSink {
+    var bytes: [UInt8] = []
+}
+
+/// One block of text laid out by Pango in a given width.
+private struct Text {
+    let cr: OpaquePointer
+    let text: String
+    let font: String
+    let width: Double
+    let wrap: Bool
+    let lines: Int
+
+    /// `lines` 0: as many as it takes; else at most that many, the last ending in an ellipsis.
+    init(_ cr: OpaquePointer, _ text: String, font: String, width: Double, wrap: Bool = false, lines: Int = 0) {
+        self.cr = cr
+        self.text = text
+        self.font = font
+        self.width = width
+        self.wrap = wrap
+        self.lines = lines
+    }
+
+    /// Draws it with its top left at (x, y); its height.
+    func draw(x: Double, y: Double) -> Double {
+        guard let layout = pango_cairo_create_layout(cr) else { return 0 }
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        let description = pango_font_description_from_string(font)
+        defer { pango_font_description_free(description) }
+        pango_layout_set_font_description(layout, description)
+        pango_layout_set_width(layout, Int32(width * Double(PANGO_SCALE)))
+        // Addresses and passwords break anywhere (they have no words); prose between words.
+        pango_layout_set_wrap(layout, wrap ? PANGO_WRAP_WORD_CHAR : PANGO_WRAP_WORD)
+        if lines > 0 {
+            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+            pango_layout_set_height(layout, Int32(-lines))
+        }
+        pango_layout_set_text(layout, Self.printable(text), -1)
+        cairo_move_to(cr, x, y)
+        pango_cairo_show_layout(cr, layout)
+        var w: Int32 = 0
+        var h: Int32 = 0
+        pango_layout_get_pixel_size(layout, &w, &h)
+        return Double(h)
+    }
+
+    /// Control characters (line breaks, C1, but not the bidi marks Pango applies within the
+    /// block) as U+FFFD: a name is one paragraph.
+    static func printable(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            out.append(scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "\u{FFFD}" : scalar)
+        }
+        return String(out)
+    }
+}

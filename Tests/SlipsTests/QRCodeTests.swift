@@ -1,0 +1,6 @@
+import XCTest
+@testable import Slips
+
+final class QRCodeTests: XCTestCase {
+    func testPlaceholder() {}
+}
