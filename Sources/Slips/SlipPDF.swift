@@ -122,28 +122,32 @@ public struct SlipPDF: Sendable {
         if !slip.name.isEmpty {
             y += Text(cr, slip.name, font: Self.sansFamily + " Bold 13", width: inner, lines: 2).draw(x: f.x + pad, y: y) + 5
         }
+        // The sign-in text across the foot of the slip; the rest above it.
+        let text = Text(cr, slip.isInvite ? inviteText : passwordText, font: Self.sansFamily + " 7.5", width: inner, wrap: true, lines: 4)
+        let footTop = f.y + f.height - pad - text.height
+        cairo_set_source_rgb(cr, 0.2, 0.2, 0.2)
+        _ = text.draw(x: f.x + pad, y: footTop)
+        cairo_set_source_rgb(cr, 0, 0, 0)
         var column = inner
         if case .invite(let uri) = slip.secret {
             let code = try QRCode(uri)
-            let side = min(f.y + f.height - pad - y, inner * 0.48)
-            column = inner - side - 8
+            let side = min(footTop - 4 - y, inner * 0.5)
+            column = inner - side - 6
             drawCode(cr, code, x: f.x + f.width - pad - side, y: y, side: side)
         }
         let x = f.x + pad
         y += label(cr, "Address", x: x, y: y, width: column)
-        y += Text(cr, slip.address, font: Self.monoFamily + " 10", width: column, wrap: true).draw(x: x, y: y) + 5
+        y += Text(cr, slip.address, font: Self.monoFamily + " 10", width: column, wrap: true).draw(x: x, y: y) + 4
         switch slip.secret {
         case .password(let password):
             y += label(cr, "Password", x: x, y: y, width: column)
-            y += Text(cr, password, font: Self.monoFamily + " Bold 13", width: column, wrap: true).draw(x: x, y: y) + 5
+            y += Text(cr, password, font: Self.monoFamily + " Bold 13", width: column, wrap: true).draw(x: x, y: y) + 4
         case .invite:
-            break
+            y += label(cr, "Invite", x: x, y: y, width: column)
+            y += Text(cr, "Scan the code", font: Self.sansFamily + " 10", width: column, wrap: true).draw(x: x, y: y) + 4
         }
         y += label(cr, "Server", x: x, y: y, width: column)
-        y += Text(cr, slip.server, font: Self.sansFamily + " 10", width: column, wrap: true).draw(x: x, y: y) + 6
-        let text = slip.isInvite ? inviteText : passwordText
-        cairo_set_source_rgb(cr, 0.2, 0.2, 0.2)
-        _ = Text(cr, text, font: Self.sansFamily + " 7.5", width: column, wrap: true, lines: 0).draw(x: x, y: y)
+        _ = Text(cr, slip.server, font: Self.sansFamily + " 10", width: column, wrap: true).draw(x: x, y: y)
     }
 
     /// A small grey caption; its height.
@@ -233,8 +237,19 @@ private struct Text {
         self.lines = lines
     }
 
+    /// Its height once laid out.
+    var height: Double { withLayout { _ in } }
+
     /// Draws it with its top left at (x, y); its height.
     func draw(x: Double, y: Double) -> Double {
+        withLayout { layout in
+            cairo_move_to(cr, x, y)
+            pango_cairo_show_layout(cr, layout)
+        }
+    }
+
+    /// Lays it out, hands the layout to `body`; the layout's height.
+    private func withLayout(_ body: (OpaquePointer) -> Void) -> Double {
         guard let layout = pango_cairo_create_layout(cr) else { return 0 }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         let description = pango_font_description_from_string(font)
@@ -248,8 +263,7 @@ private struct Text {
             pango_layout_set_height(layout, Int32(-lines))
         }
         pango_layout_set_text(layout, Self.printable(text), -1)
-        cairo_move_to(cr, x, y)
-        pango_cairo_show_layout(cr, layout)
+        body(layout)
         var w: Int32 = 0
         var h: Int32 = 0
         pango_layout_get_pixel_size(layout, &w, &h)

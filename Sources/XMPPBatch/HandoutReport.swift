@@ -121,6 +121,13 @@ public struct HandoutReport: Sendable {
         try BatchReport.syncDirectory(of: path)
     }
 
+    /// Refuses a place for the slips' PDF (which holds the passwords) that `--report` would be
+    /// refused for: a directory another user can write in (`FileTrust`). Writing it with
+    /// `SecureFile.writeSecret` refuses a symbolic link and a file another user owns.
+    public static func checkDestination(_ path: String) throws(StorageError) {
+        try FileTrust.requireSafeDirectory(BatchReport.directory(of: path))
+    }
+
     /// Now, as the `handed_out` column records it: UTC, to the second (2026-12-04T18:30:05Z).
     public static func now() -> String {
         var now = time(nil)
