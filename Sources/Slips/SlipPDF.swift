@@ -94,7 +94,7 @@ public struct SlipPDF: Sendable {
 
     private func drawHeading(_ cr: OpaquePointer, _ text: String) {
         cairo_set_source_rgb(cr, 0, 0, 0)
-        _ = Text(cr, text, font: Self.sansFamily + " Bold 15", width: paper.size.width - 2 * Self.margin, lines: 1)
+        _ = Text(cr, text, font: Self.sansFamily + " Bold 18", width: paper.size.width - 2 * Self.margin, lines: 1)
             .draw(x: Self.margin, y: Self.margin)
     }
 
@@ -120,10 +120,13 @@ public struct SlipPDF: Sendable {
         let inner = f.width - 2 * pad
         var y = f.y + pad
         if !slip.name.isEmpty {
-            y += Text(cr, slip.name, font: Self.sansFamily + " Bold 13", width: inner, lines: 2).draw(x: f.x + pad, y: y) + 5
+            // On one line: a long name in a smaller size, down to 9.5 pt, and only then cut short.
+            let sizes = ["14", "12.5", "11", "9.5"]
+            let fitting = sizes.first { Text(cr, slip.name, font: Self.sansFamily + " Bold " + $0, width: .infinity).width <= inner } ?? "9.5"
+            y += Text(cr, slip.name, font: Self.sansFamily + " Bold " + fitting, width: inner, lines: 1).draw(x: f.x + pad, y: y) + 5
         }
         // The sign-in text across the foot of the slip; the rest above it.
-        let text = Text(cr, slip.isInvite ? inviteText : passwordText, font: Self.sansFamily + " 7.5", width: inner, wrap: true, lines: 4)
+        let text = Text(cr, slip.isInvite ? inviteText : passwordText, font: Self.sansFamily + " 8", width: inner, wrap: true, lines: 4)
         let footTop = f.y + f.height - pad - text.height
         cairo_set_source_rgb(cr, 0.2, 0.2, 0.2)
         _ = text.draw(x: f.x + pad, y: footTop)
@@ -137,24 +140,24 @@ public struct SlipPDF: Sendable {
         }
         let x = f.x + pad
         y += label(cr, "Address", x: x, y: y, width: column)
-        y += Text(cr, slip.address, font: Self.monoFamily + " 10", width: column, wrap: true).draw(x: x, y: y) + 4
+        y += Text(cr, slip.address, font: Self.monoFamily + " 10.5", width: column, wrap: true).draw(x: x, y: y) + 4
         switch slip.secret {
         case .password(let password):
             y += label(cr, "Password", x: x, y: y, width: column)
-            y += Text(cr, password, font: Self.monoFamily + " Bold 13", width: column, wrap: true).draw(x: x, y: y) + 4
+            y += Text(cr, password, font: Self.monoFamily + " Bold 14", width: column, wrap: true).draw(x: x, y: y) + 4
         case .invite:
             y += label(cr, "Invite", x: x, y: y, width: column)
-            y += Text(cr, "Scan the code", font: Self.sansFamily + " 10", width: column, wrap: true).draw(x: x, y: y) + 4
+            y += Text(cr, "Scan the code", font: Self.sansFamily + " 10.5", width: column, wrap: true).draw(x: x, y: y) + 4
         }
         y += label(cr, "Server", x: x, y: y, width: column)
-        _ = Text(cr, slip.server, font: Self.sansFamily + " 10", width: column, wrap: true).draw(x: x, y: y)
+        _ = Text(cr, slip.server, font: Self.sansFamily + " 10.5", width: column, wrap: true).draw(x: x, y: y)
     }
 
     /// A small grey caption; its height.
     private func label(_ cr: OpaquePointer, _ text: String, x: Double, y: Double, width: Double) -> Double {
         cairo_save(cr)
         cairo_set_source_rgb(cr, 0.35, 0.35, 0.35)
-        let height = Text(cr, text, font: Self.sansFamily + " 7", width: width, lines: 1).draw(x: x, y: y)
+        let height = Text(cr, text, font: Self.sansFamily + " 7.5", width: width, lines: 1).draw(x: x, y: y)
         cairo_restore(cr)
         return height + 1
     }
@@ -223,7 +226,7 @@ private struct Text {
     let cr: OpaquePointer
     let text: String
     let font: String
-    let width: Double
+    let wrapWidth: Double
     let wrap: Bool
     let lines: Int
 
@@ -232,30 +235,37 @@ private struct Text {
         self.cr = cr
         self.text = text
         self.font = font
-        self.width = width
+        self.wrapWidth = width
         self.wrap = wrap
         self.lines = lines
     }
 
     /// Its height once laid out.
-    var height: Double { withLayout { _ in } }
+    var height: Double { withLayout { _ in }.height }
+
+    /// Its width once laid out (with `width` .infinity: on one line).
+    var width: Double { withLayout { _ in }.width }
 
     /// Draws it with its top left at (x, y); its height.
     func draw(x: Double, y: Double) -> Double {
         withLayout { layout in
             cairo_move_to(cr, x, y)
             pango_cairo_show_layout(cr, layout)
-        }
+        }.height
     }
 
-    /// Lays it out, hands the layout to `body`; the layout's height.
-    private func withLayout(_ body: (OpaquePointer) -> Void) -> Double {
-        guard let layout = pango_cairo_create_layout(cr) else { return 0 }
+    /// Lays it out, hands the layout to `body`; the layout's size.
+    private func withLayout(_ body: (OpaquePointer) -> Void) -> (width: Double, height: Double) {
+        guard let layout = pango_cairo_create_layout(cr) else { return (0, 0) }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        // Sizes in points on a surface measured in points (Pango assumes 96 dpi otherwise).
+        pango_cairo_context_set_resolution(pango_layout_get_context(layout), 72)
+        pango_layout_context_changed(layout)
         let description = pango_font_description_from_string(font)
         defer { pango_font_description_free(description) }
         pango_layout_set_font_description(layout, description)
-        pango_layout_set_width(layout, Int32(width * Double(PANGO_SCALE)))
+        // -1: no width, one line.
+        pango_layout_set_width(layout, wrapWidth.isFinite ? Int32(wrapWidth * Double(PANGO_SCALE)) : -1)
         // Addresses and passwords break anywhere (they have no words); prose between words.
         pango_layout_set_wrap(layout, wrap ? PANGO_WRAP_WORD_CHAR : PANGO_WRAP_WORD)
         if lines > 0 {
@@ -267,7 +277,7 @@ private struct Text {
         var w: Int32 = 0
         var h: Int32 = 0
         pango_layout_get_pixel_size(layout, &w, &h)
-        return Double(h)
+        return (Double(w), Double(h))
     }
 
     /// Control characters (line breaks, C1, but not the bidi marks Pango applies within the
