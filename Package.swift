@@ -53,8 +53,12 @@ let package = Package(
         .target(name: "XMPPStorage", dependencies: ["XMPPStanzas", "TextFormats", "CSQLite3"]),
         .target(name: "CPNGStream", dependencies: ["CLibPNG", "CLibJPEG", "CLibLCMS2", "CLibWebP"]),
         .target(name: "PNGImage", dependencies: ["CPNGStream", "CLibPNG"]),
-        // Slips handed to people: QR codes (as a matrix, or as text for a terminal) and the PDF of slips.
-        .target(name: "Slips", dependencies: ["CLibQREncode", "CPangoCairo"]),
+        // What is handed to people: QR codes (as a matrix, or as text for a terminal), slips and the
+        // printer's request. The PDF is drawn by SlipPrinter in a program of its own
+        // (xmpp-tools-slips): Pango, cairo and GLib are about 40 libraries the loader would map at
+        // every start of every tool.
+        .target(name: "Handouts", dependencies: ["CLibQREncode", "TextFormats"]),
+        .target(name: "SlipPrinter", dependencies: ["Handouts", "CPangoCairo"]),
         // Accounts by the thousand: the batch engine (CSV rows, journal, pipelined registration,
         // log-in phase, report) without the command line; XMPPTools' batch command drives it.
         .target(name: "XMPPBatch", dependencies: [
@@ -63,7 +67,7 @@ let package = Package(
         .target(name: "Arguments", dependencies: ["TextFormats"]),
         .target(name: "XMPPTools", dependencies: [
             "Arguments", "XMPPBatch", "TextFormats", "CryptoPrimitives", "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "XMLTree",
-            "Slips",
+            "Handouts",
         ]),
 
         // Thin executables.
@@ -76,6 +80,9 @@ let package = Package(
         // All six in one program, chosen by the name it runs as: what `make install` ships (one
         // copy of the code, the six names as links to it).
         .executableTarget(name: "xmpp-tools", dependencies: ["XMPPTools"]),
+
+        // The slip printer xmpp-register handout runs: a request on stdin, the PDF on stdout.
+        .executableTarget(name: "xmpp-tools-slips", dependencies: ["Handouts", "SlipPrinter"]),
 
         // Writes man/ and completions/ from the specs (`make docs`); a development tool, not a product.
         .executableTarget(name: "xmpp-tools-docgen", dependencies: ["XMPPTools"]),
@@ -104,7 +111,8 @@ let package = Package(
         .target(name: "ShellTestSupport", dependencies: ["Arguments"], path: "Tests/ShellTestSupport"),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments", "ShellTestSupport", "TextFormats"]),
         .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"]),
-        .testTarget(name: "SlipsTests", dependencies: ["Slips"]),
+        .testTarget(name: "HandoutsTests", dependencies: ["Handouts"]),
+        .testTarget(name: "SlipPrinterTests", dependencies: ["SlipPrinter", "Handouts"]),
         .testTarget(name: "XMPPToolsTests", dependencies: ["XMPPTools", "XMPPBatch", "ShellTestSupport", "XMPPConnection", "XMPPStanzas", "XMPPServices"]),
         // Reads Sources/ and docs/ARCHITECTURE.md: the import graph is the documented one.
         .testTarget(name: "ArchitectureTests"),

@@ -150,6 +150,13 @@ final class HandoutEndToEndTests: XCTestCase {
         XCTAssertEqual(chmod(home.path, 0o700), 0)
     }
 
+    func testTheSlipPrinterRefusesAMalformedRequestWithAMessage() throws {
+        let r = try Shell.run([Paths.binaries + "/xmpp-tools-slips"], stdin: Data("{\"paper\":\"a3\"}".utf8))
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr, "xmpp-tools-slips: cannot read the slips to print: no paper a4 or letter\n")
+        XCTAssertTrue(r.stdout.isEmpty)
+    }
+
     /// Batch, handout, a batch with more rows over the same report, handout: the second PDF has
     /// only the new account, because the batch kept the first rows' handed_out.
     func testALaterBatchKeepsTheStampsSoOnlyNewAccountsArePrinted() throws {

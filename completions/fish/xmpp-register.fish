@@ -15,11 +15,11 @@ function __xmpp_register_position
             switch $token
                 case --
                     set ended 1
-                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --report-by-group --domain --shard --format --map --prune --max-removals --for
+                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --report-by-group --domain --shard --format --map --prune --max-removals --for -o --output --group --paper --sign-in
                     set skip 1
             end
         else if test -z "$cmd"
-            if contains -- $token create form passwd delete disable enable batch sync shared-groups
+            if contains -- $token create form passwd delete disable enable batch sync shared-groups handout
                 set cmd $token
             else
                 set cmd create
@@ -141,6 +141,12 @@ complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l format -x 
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l domain -x -d 'Domain for a username column and for JIDs written without @.'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l map -x -d 'For an LDIF input (FILE ending in .ldif, or starting with dn:), which attribute fills which column, as for batch --map.'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups 0' -x -a '(__xmpp_register_files csv CSV)'
+complete -c xmpp-register -n '__xmpp_register_at handout +0' -s o -l output -x -a '(__xmpp_register_files pdf PDF)' -d 'Write the PDF to FILE (mode 0600), or - for standard output when it is not a terminal.'
+complete -c xmpp-register -n '__xmpp_register_at handout +0' -l group -x -d 'Only the rows of this group (the report\'s groups column).'
+complete -c xmpp-register -n '__xmpp_register_at handout +0' -l all -d 'Print every row\'s slip, also those printed before.'
+complete -c xmpp-register -n '__xmpp_register_at handout +0' -l paper -x -a 'a4 letter' -d 'a4 (default) or letter.'
+complete -c xmpp-register -n '__xmpp_register_at handout +0' -l sign-in -x -d 'The short text under each slip saying how to sign in (replaces the default).'
+complete -c xmpp-register -n '__xmpp_register_at handout 0' -x -a '(__xmpp_register_files csv CSV)'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a form -d 'Show the fields a server asks for before it creates an account.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a passwd -d 'Change the password of the account and refresh its cached session.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a delete -d 'Delete the account from the server and forget its session.'
@@ -149,3 +155,4 @@ complete -c xmpp-register -n '__xmpp_register_at "" 0' -a enable -d 'Re-enable a
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a batch -d 'Create, delete or re-password many accounts listed in a CSV or LDIF file.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a sync -d 'Make the server\'s managed accounts, profiles and rosters what a CSV file says: plan, then apply.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a shared-groups -d 'Write a batch CSV\'s rosters as the server\'s shared roster groups.'
+complete -c xmpp-register -n '__xmpp_register_at "" 0' -a handout -d 'Print a report\'s accounts on slips to hand to people: a PDF with passwords or invite QR codes.'

@@ -1,5 +1,5 @@
 import Arguments
-import Slips
+import Handouts
 import TextFormats
 import XMPPBatch
 import XMPPStorage
@@ -121,10 +121,9 @@ extension RegisterTool {
                 return
             }
             let groups = HandoutLayout.groups(rows, only: group, reportHasGroups: handout.hasGroups, reportName: baseName(report))
-            var sheet = SlipPDF(paper: paper, title: "Account slips: " + baseName(report))
+            var sheet = SlipSheet(paper: paper, title: "Account slips: " + baseName(report))
             if let signIn { sheet.passwordText = signIn; sheet.inviteText = signIn }
-            let pdf: [UInt8]
-            do { pdf = try sheet.render(groups) } catch { throw ToolFailure(.failed, error.description) }
+            let pdf = try SlipPrinterProgram.print(SlipRequest(sheet: sheet, groups: groups))
             if toStdout {
                 Output.bytes(pdf)
             } else {
@@ -135,7 +134,7 @@ extension RegisterTool {
             do { try handout.markHandedOut(rows, at: HandoutReport.now()) } catch {
                 throw ToolFailure(.failed, "the slips are written, but \(report) could not be marked (\(error)): the next handout prints them again")
             }
-            let pages = groups.reduce(0) { $0 + ($1.slips.count + SlipPDF.slipsPerPage - 1) / SlipPDF.slipsPerPage }
+            let pages = SlipSheet.pages(groups)
             if context.common.json {
                 Output.line(summary(slips: rows.count, pages: pages, groups: groups.count, bytes: pdf.count).pretty)
             } else if !context.common.quiet {

@@ -1,12 +1,13 @@
 import XCTest
-@testable import Slips
+import Handouts
+@testable import SlipPrinter
 
 /// The PDF's layout and what it refuses (what the pages look like is read back with poppler and
 /// zbar in EndToEndTests/HandoutEndToEndTests).
 final class SlipPDFTests: XCTestCase {
     func testSlipsFillPagesAndEachGroupStartsOne() throws {
         let slip = Slip(name: "Anna", address: "anna@school.example", secret: .password("Kq7mPx3vRt9w"))
-        let pdf = try SlipPDF().render([SlipGroup(heading: "A", slips: Array(repeating: slip, count: 9)),
+        let pdf = try SlipPDF(SlipSheet()).render([SlipGroup(heading: "A", slips: Array(repeating: slip, count: 9)),
                                         SlipGroup(heading: "Empty", slips: []),
                                         SlipGroup(heading: "B", slips: [slip])])
         XCTAssertEqual(Array(pdf.prefix(5)), Array("%PDF-".utf8))
@@ -15,7 +16,7 @@ final class SlipPDFTests: XCTestCase {
 
     func testSlipsStayInsideThePage() {
         for paper in Paper.allCases {
-            let sheet = SlipPDF(paper: paper)
+            let sheet = SlipPDF(SlipSheet(paper: paper))
             let (width, height) = paper.size
             for slot in 0..<SlipPDF.slipsPerPage {
                 let f = sheet.frame(slot: slot)

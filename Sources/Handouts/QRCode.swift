@@ -60,16 +60,3 @@ public struct QRCode: Sendable, Equatable {
         return lines.joined(separator: "\n") + "\n"
     }
 }
-
-/// What can go wrong making a code or a page of slips.
-public enum SlipError: Error, Equatable, CustomStringConvertible {
-    case qrCode(reason: String)
-    case pdf(reason: String)
-
-    public var description: String {
-        switch self {
-        case .qrCode(let reason): return "cannot make the QR code: \(reason)"
-        case .pdf(let reason): return "cannot make the PDF: \(reason)"
-        }
-    }
-}

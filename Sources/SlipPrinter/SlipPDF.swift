@@ -1,4 +1,5 @@
 import CPangoCairo
+import Handouts
 
 /// The slips as a PDF: each group starts a page under its heading, eight slips a page (two
 /// columns of four) with dashed lines to cut along. Pango lays the text out (shaping, right-to-
@@ -6,49 +7,31 @@ import CPangoCairo
 /// draws it, embedding the fonts' subsets, so the text layer reads back (pdftotext) and the
 /// file prints the same anywhere.
 public struct SlipPDF: Sendable {
-    public var paper: Paper
-    /// The sign-in text under each slip whose secret is a password, and under each invite.
-    public var passwordText: String
-    public var inviteText: String
-    /// The document's title (PDF metadata).
-    public var title: String
+    public var sheet: SlipSheet
 
-    public static let defaultPasswordText =
-        "Sign in with an XMPP app, such as Conversations (Android), Monal or Siskin (iPhone), Gajim or Dino (computer), "
-        + "with this address and password. Keep this slip to yourself."
-    public static let defaultInviteText =
-        "Scan the code with your phone's camera or in Conversations, Monal or Siskin: the app makes your account "
-        + "with a password you choose. Keep this slip to yourself until then."
+    public init(_ sheet: SlipSheet = SlipSheet()) {
+        self.sheet = sheet
+    }
 
     /// The monospaced font of passwords and addresses: DejaVu Sans Mono tells O from 0 and
     /// l, 1 and I apart (Debian's fonts-dejavu-core).
     static let monoFamily = "DejaVu Sans Mono"
     static let sansFamily = "DejaVu Sans"
 
-    public init(paper: Paper = .a4, passwordText: String = SlipPDF.defaultPasswordText,
-                inviteText: String = SlipPDF.defaultInviteText, title: String = "Account slips") {
-        self.paper = paper
-        self.passwordText = passwordText
-        self.inviteText = inviteText
-        self.title = title
-    }
-
     // Layout, in points.
     static let margin = 28.0
     static let headingHeight = 34.0
-    static let columns = 2
-    static let rows = 4
     static let padding = 11.0
-
-    /// Slips a page holds.
-    public static var slipsPerPage: Int { columns * rows }
+    static var columns: Int { SlipSheet.columns }
+    static var rows: Int { SlipSheet.rows }
+    static var slipsPerPage: Int { SlipSheet.slipsPerPage }
 
     /// The PDF's bytes. Fails when the monospaced font is not installed (a password in a
     /// substitute font could show look-alikes) or cairo cannot write.
     public func render(_ groups: [SlipGroup]) throws(SlipError) -> [UInt8] {
         try Self.requireFont(Self.monoFamily, package: "fonts-dejavu-core")
         let sink = PDFSink()
-        let (width, height) = paper.size
+        let (width, height) = sheet.paper.size
         let surface = cairo_pdf_surface_create_for_stream({ closure, data, length in
             guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
             Unmanaged<PDFSink>.fromOpaque(closure).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
@@ -56,7 +39,7 @@ public struct SlipPDF: Sendable {
         }, Unmanaged.passUnretained(sink).toOpaque(), width, height)
         guard let surface else { throw .pdf(reason: "cairo made no surface") }
         defer { cairo_surface_destroy(surface) }
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, title)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, sheet.title)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "xmpp-register handout")
         guard let cr = cairo_create(surface) else { throw .pdf(reason: "cairo made no context") }
         defer { cairo_destroy(cr) }
@@ -85,7 +68,7 @@ public struct SlipPDF: Sendable {
 
     /// The rectangle of slip `slot` (0 top left, row by row).
     func frame(slot: Int) -> (x: Double, y: Double, width: Double, height: Double) {
-        let (pageWidth, pageHeight) = paper.size
+        let (pageWidth, pageHeight) = sheet.paper.size
         let width = (pageWidth - 2 * Self.margin) / Double(Self.columns)
         let height = (pageHeight - 2 * Self.margin - Self.headingHeight) / Double(Self.rows)
         return (Self.margin + Double(slot % Self.columns) * width,
@@ -94,7 +77,7 @@ public struct SlipPDF: Sendable {
 
     private func drawHeading(_ cr: OpaquePointer, _ text: String) {
         cairo_set_source_rgb(cr, 0, 0, 0)
-        _ = Text(cr, text, font: Self.sansFamily + " Bold 18", width: paper.size.width - 2 * Self.margin, lines: 1)
+        _ = Text(cr, text, font: Self.sansFamily + " Bold 18", width: sheet.paper.size.width - 2 * Self.margin, lines: 1)
             .draw(x: Self.margin, y: Self.margin)
     }
 
@@ -126,7 +109,7 @@ public struct SlipPDF: Sendable {
             y += Text(cr, slip.name, font: Self.sansFamily + " Bold " + fitting, width: inner, lines: 1).draw(x: f.x + pad, y: y) + 5
         }
         // The sign-in text across the foot of the slip; the rest above it.
-        let text = Text(cr, slip.isInvite ? inviteText : passwordText, font: Self.sansFamily + " 8", width: inner, wrap: true, lines: 4)
+        let text = Text(cr, slip.isInvite ? sheet.inviteText : sheet.passwordText, font: Self.sansFamily + " 8", width: inner, wrap: true, lines: 4)
         let footTop = f.y + f.height - pad - text.height
         cairo_set_source_rgb(cr, 0.2, 0.2, 0.2)
         _ = text.draw(x: f.x + pad, y: footTop)

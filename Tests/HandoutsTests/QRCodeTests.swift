@@ -1,5 +1,5 @@
 import XCTest
-@testable import Slips
+@testable import Handouts
 
 /// QR codes from libqrencode, and the same code as text for a terminal.
 final class QRCodeTests: XCTestCase {
