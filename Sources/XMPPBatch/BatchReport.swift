@@ -85,6 +85,23 @@ enum BatchReport {
         return known
     }
 
+    /// The records of the report at `path`, its fields restored (`CSVWriter.restored`); nil
+    /// when there is no such file. Only the user's own file, writable by nobody else, in a
+    /// directory nobody else can write in, is believed: a planted report would hand out its
+    /// passwords (`FileTrust`).
+    static func restoredRecords(at path: String) throws(BatchError) -> [CSVRecord]? {
+        do { try FileTrust.requireSafeDirectory(directory(of: path)) } catch { throw .unsafeReport(error) }
+        let bytes: [UInt8]?
+        do { bytes = try SecureFile.read(path, trusted: true, maxBytes: 256 << 20) } catch {
+            throw .unreadableReport(path: path, reason: error.description)
+        }
+        guard let bytes else { return nil }
+        var records: [CSVRecord]
+        do { records = try CSVReader.parse(bytes) } catch { throw .notAReport(path: path, reason: "\(error)") }
+        for i in records.indices { records[i].fields = records[i].fields.map(CSVWriter.restored) }
+        return records
+    }
+
     /// The passwords of `known` whose accounts `rows` do not list: the new report keeps them.
     static func unlisted(_ known: [String: String], rows: [CheckedRow]) -> [String: String] {
         var listed: Set<String> = []

@@ -45,15 +45,8 @@ public struct HandoutReport: Sendable {
     /// password or invite column.
     public init(path: String) throws(BatchError) {
         self.path = path
-        do { try FileTrust.requireSafeDirectory(BatchReport.directory(of: path)) } catch { throw .unsafeReport(error) }
-        let bytes: [UInt8]?
-        do { bytes = try SecureFile.read(path, trusted: true, maxBytes: 256 << 20) } catch {
-            throw .unreadableReport(path: path, reason: error.description)
-        }
-        guard let bytes else { throw .unreadableReport(path: path, reason: "no such file") }
-        let parsed: [CSVRecord]
-        do { parsed = try CSVReader.parse(bytes) } catch { throw .notAReport(path: path, reason: "\(error)") }
-        records = parsed.map { $0.fields.map(CSVWriter.restored) }
+        guard let parsed = try BatchReport.restoredRecords(at: path) else { throw .unreadableReport(path: path, reason: "no such file") }
+        records = parsed.map(\.fields)
         guard let header = records.first, let jidColumn = header.firstIndex(of: "jid"), header.contains("status") else {
             throw .notAReport(path: path, reason: "no jid and status columns")
         }

@@ -19,13 +19,12 @@ struct HandoutStamps: Sendable {
     /// The stamps of the report at `path`; none when it has no such column or cannot be read
     /// (`BatchReport.knownPasswords` has already refused a report that is not the user's).
     init(report path: String) {
-        guard let bytes = try? SecureFile.read(path, trusted: true, maxBytes: 256 << 20),
-              let records = try? CSVReader.parse(bytes), let header = records.first?.fields,
+        guard let records = try? BatchReport.restoredRecords(at: path), let header = records.first?.fields,
               let stampColumn = header.firstIndex(of: Self.column), let jidColumn = header.firstIndex(of: "jid") else { return }
         present = true
         let secretColumns = ["invite", "password"].compactMap { header.firstIndex(of: $0) }
         for record in records.dropFirst() {
-            let fields = record.fields.map(CSVWriter.restored)
+            let fields = record.fields
             guard fields.count > max(jidColumn, stampColumn), !fields[stampColumn].isEmpty else { continue }
             guard let secret = secretColumns.lazy.compactMap({ $0 < fields.count && !fields[$0].isEmpty ? fields[$0] : nil }).first else { continue }
             stamps[fields[jidColumn]] = (secret, fields[stampColumn])
