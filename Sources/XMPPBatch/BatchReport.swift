@@ -86,10 +86,16 @@ enum BatchReport {
     }
 
     /// The records of the report at `path`, its fields restored (`CSVWriter.restored`); nil
-    /// when there is no such file. Only the user's own file, writable by nobody else, in a
-    /// directory nobody else can write in, is believed: a planted report would hand out its
-    /// passwords (`FileTrust`).
+    /// when there is no such file. Read as spreadsheets' CSV is (`CSVReader.table`), so that a
+    /// report split by group, in the input's dialect, reads too. Only the user's own file,
+    /// writable by nobody else, in a directory nobody else can write in, is believed: a planted
+    /// report would hand out its passwords (`FileTrust`).
     static func restoredRecords(at path: String) throws(BatchError) -> [CSVRecord]? {
+        try restoredReport(at: path)?.records
+    }
+
+    /// The same with the file's dialect.
+    static func restoredReport(at path: String) throws(BatchError) -> (records: [CSVRecord], dialect: CSVDialect)? {
         do { try FileTrust.requireSafeDirectory(directory(of: path)) } catch { throw .unsafeReport(error) }
         let bytes: [UInt8]?
         do { bytes = try SecureFile.read(path, trusted: true, maxBytes: 256 << 20) } catch {
@@ -97,9 +103,11 @@ enum BatchReport {
         }
         guard let bytes else { return nil }
         var records: [CSVRecord]
-        do { records = try CSVReader.parse(bytes) } catch { throw .notAReport(path: path, reason: "\(error)") }
+        do { records = try CSVReader.table(bytes).map { [$0.header] + $0.rows } ?? [] } catch {
+            throw .notAReport(path: path, reason: "\(error)")
+        }
         for i in records.indices { records[i].fields = records[i].fields.map(CSVWriter.restored) }
-        return records
+        return (records, CSVDialect(of: bytes))
     }
 
     /// The passwords of `known` whose accounts `rows` do not list: the new report keeps them.

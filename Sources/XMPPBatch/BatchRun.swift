@@ -161,7 +161,7 @@ public final class BatchRun {
         if let directory = configuration.reportByGroup {
             do {
                 try GroupReports.write(entries, people: people, includePasswords: includePasswords, invites: configuration.invite,
-                                       stamps: stamps, to: directory)
+                                       stamps: stamps, dialect: sheet.dialect, to: directory)
             } catch {
                 result.groupReportFailure = error
             }

@@ -39,14 +39,17 @@ public struct HandoutReport: Sendable {
     public let hasGroups: Bool
     /// The report's records as read (fields restored), header first.
     private var records: [[String]]
+    /// How it is written: a report split by group is in the batch input's dialect, and stays so.
+    private let dialect: CSVDialect
 
     /// Reads the report at `path`: the user's own file in a directory nobody else can write in,
     /// as `--report` requires of the file it writes (it holds passwords), with a jid, status and
     /// password or invite column.
     public init(path: String) throws(BatchError) {
         self.path = path
-        guard let parsed = try BatchReport.restoredRecords(at: path) else { throw .unreadableReport(path: path, reason: "no such file") }
-        records = parsed.map(\.fields)
+        guard let read = try BatchReport.restoredReport(at: path) else { throw .unreadableReport(path: path, reason: "no such file") }
+        records = read.records.map(\.fields)
+        dialect = read.dialect
         guard let header = records.first, let jidColumn = header.firstIndex(of: "jid"), header.contains("status") else {
             throw .notAReport(path: path, reason: "no jid and status columns")
         }
@@ -90,7 +93,7 @@ public struct HandoutReport: Sendable {
     }
 
     /// The report with `handed` rows stamped `stamp` in its `handed_out` column (added at the
-    /// end when the report has none), every other field as it was.
+    /// end when the report has none), every other field as it was, in the file's dialect.
     public func stamped(_ handed: [Row], at stamp: String) -> [UInt8] {
         var records = self.records
         var column = records[0].firstIndex(of: HandoutStamps.column)
@@ -105,7 +108,7 @@ public struct HandoutReport: Sendable {
         }
         var text = ""
         for record in records { text += CSVWriter.record(record) }
-        return Array(text.utf8)
+        return dialect.rewrite(Array(text.utf8))
     }
 
     /// Writes the stamped report back in place of the one read (atomically, mode 0600).

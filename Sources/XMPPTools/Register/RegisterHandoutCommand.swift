@@ -38,6 +38,10 @@ extension RegisterTool {
                     + "every row again (and records the new time). Rows without a password or invite (an account that "
                     + "existed, a failure) get no slip; a note on standard error counts them. When no row is left to "
                     + "print, no PDF is written and the exit status is 0.",
+                "REPORT may also be a file --report-by-group wrote (read in its dialect, and kept in it when marked), but "
+                    + "its marks last only until the next run rewrites it from the report: hand out from the report itself, "
+                    + "with --group for one class. --json prints one object: slips, pages, groups, bytes (the PDF's size), "
+                    + "output and report.",
                 "--group NAME prints only the rows in that group (a row in several groups is in each); without it every "
                     + "row is printed once, under the first group it lists (rows in none under Ungrouped; a report "
                     + "without a groups column under its file name).",
