@@ -19,7 +19,7 @@ function __xmpp_register_position
                     set skip 1
             end
         else if test -z "$cmd"
-            if contains -- $token create form passwd delete disable enable batch sync shared-groups handout
+            if contains -- $token create form passwd delete disable enable batch sync shared-groups handout invite
                 set cmd $token
             else
                 set cmd create
@@ -155,4 +155,5 @@ complete -c xmpp-register -n '__xmpp_register_at "" 0' -a enable -d 'Re-enable a
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a batch -d 'Create, delete or re-password many accounts listed in a CSV or LDIF file.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a sync -d 'Make the server\'s managed accounts, profiles and rosters what a CSV file says: plan, then apply.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a shared-groups -d 'Write a batch CSV\'s rosters as the server\'s shared roster groups.'
-complete -c xmpp-register -n '__xmpp_register_at "" 0' -a handout -d 'Print a report\'s accounts on slips to hand to people: a PDF with passwords or invite QR codes.'
+complete -c xmpp-register -n '__xmpp_register_at "" 0' -a handout -d 'Print a report\'s accounts as slips to hand out (PDF).'
+complete -c xmpp-register -n '__xmpp_register_at "" 0' -a invite -d 'Make an account invite (its QR code on a terminal).'

@@ -18,7 +18,7 @@ extension RegisterTool {
         static let signIn = Option<String>("sign-in", value: "TEXT", help: "The short text under each slip saying how to sign in (replaces the default).")
 
         static let spec = CommandSpec(
-            "handout", summary: "Print a report's accounts on slips to hand to people: a PDF with passwords or invite QR codes.",
+            "handout", summary: "Print a report's accounts as slips to hand out (PDF).",
             discussion: [
                 "Reads the report (REPORT) that xmpp-register batch or sync wrote with --report and --generate-passwords "
                     + "or --invite, and writes a PDF of slips to cut apart and hand out, eight to an A4 or Letter page "

@@ -62,7 +62,8 @@ public enum OperatorGuidePage {
                         + "anyone but the person: each row gets an xmpp: invitation URI (and the server's landing "
                         + "page with mod_invites_page) to send them; they choose their password when they redeem it "
                         + "in their client, or with xmpp-register JID --invite URI. The best choice where people have "
-                        + "a client that opens such links."),
+                        + "a client that opens such links. For one person at a time, xmpp-register invite makes one "
+                        + "and shows it as a QR code on the terminal, for them to scan off the screen."),
             ], style: .plain),
         .paragraph(
             "xmpp-register form DOMAIN shows what the server asks for before it creates an account, and "
