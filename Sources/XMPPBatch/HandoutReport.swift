@@ -33,8 +33,16 @@ public struct HandoutReport: Sendable {
     public let path: String
     /// The rows with a password or an invite, in the report's order.
     public private(set) var rows: [Row] = []
-    /// Rows without either (an account that existed, a failure): no slip.
-    public private(set) var withoutSecret = 0
+    /// Rows without either (an account that existed with its own password), or whose account
+    /// was not made (failed, invalid, deleted, unfinished): no slip.
+    public private(set) var withoutSlip = 0
+
+    /// The statuses of rows whose account exists with the report's password, or whose invite was
+    /// made: `kept` is an earlier report's row the CSV no longer lists.
+    static let handedOutStatuses: Set<String> = [
+        JournalStatus.created.rawValue, JournalStatus.registered.rawValue, JournalStatus.exists.rawValue,
+        JournalStatus.updated.rawValue, JournalStatus.changed.rawValue, JournalStatus.invited.rawValue, "kept",
+    ]
     /// The report has a groups column.
     public let hasGroups: Bool
     /// The report's records as read (fields restored), header first.
@@ -63,14 +71,16 @@ public struct HandoutReport: Sendable {
         let nameColumn = header.firstIndex(of: "name")
         let groupsColumn = header.firstIndex(of: "groups")
         let stampColumn = header.firstIndex(of: HandoutStamps.column)
+        let statusColumn = header.firstIndex(of: "status")
         hasGroups = groupsColumn != nil
         for index in records.indices.dropFirst() {
             let fields = records[index]
             func field(_ column: Int?) -> String { column.flatMap { $0 < fields.count ? fields[$0] : nil } ?? "" }
             let secret: Secret
+            guard Self.handedOutStatuses.contains(field(statusColumn)) else { withoutSlip += 1; continue }
             if !field(inviteColumn).isEmpty { secret = .invite(field(inviteColumn)) }
             else if !field(passwordColumn).isEmpty { secret = .password(field(passwordColumn)) }
-            else { withoutSecret += 1; continue }
+            else { withoutSlip += 1; continue }
             let stamp = field(stampColumn)
             rows.append(Row(line: Int(field(lineColumn)), jid: field(jidColumn), name: field(nameColumn),
                             groups: field(groupsColumn).isEmpty ? [] : SemicolonList.split(field(groupsColumn)),

@@ -12,10 +12,14 @@ public enum ReportPassword {
     }
 
     /// Puts `password` into `jid`'s row of `report` (rewritten atomically, mode 0600), and into
-    /// the row's journal entry when the journal (`report`.journal) still holds one.
+    /// the row's journal entry when the journal (`report`.journal) still holds one. The row's
+    /// `handed_out` is emptied: the slip printed before shows the old password.
     public static func replace(report: String, jid: String, password: String) throws {
         var (records, row, column) = try locate(report: report, jid: jid)
         records[row].fields[column] = password
+        if let stamp = records[0].fields.firstIndex(of: HandoutStamps.column), stamp < records[row].fields.count {
+            records[row].fields[stamp] = ""
+        }
         var text = ""
         for record in records { text += CSVWriter.record(record.fields) }
         try SecureFile.writeSecret(Array(text.utf8), to: report)

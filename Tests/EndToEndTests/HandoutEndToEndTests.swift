@@ -28,7 +28,7 @@ final class HandoutEndToEndTests: XCTestCase {
         let first = try Shell.run([Paths.binaries + "/xmpp-register", "handout", report, "-o", pdf], environment: home.environment)
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertTrue(first.stdout.contains("6 slips on 2 pages"), first.stdout)
-        XCTAssertTrue(first.stderr.contains("1 row has no password or invite"), first.stderr)
+        XCTAssertTrue(first.stderr.contains("1 row gets no slip"), first.stderr)
         XCTAssertEqual(try mode(pdf), 0o600, "the PDF holds passwords")
 
         let text = try tool("pdftotext", [pdf, "-"])

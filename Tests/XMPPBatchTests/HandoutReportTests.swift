@@ -21,10 +21,12 @@ final class HandoutReportTests: XCTestCase {
             + "2,a@x,created,,,pa,,Anna,5A;Choir,\r\n"
             + "3,b@x,created,,,pb,,Ben,5B,2026-01-01T08:00:00Z\r\n"
             + "4,c@x,exists,,,,,Cleo,5B,\r\n"
+            + "5,f@x,failed,refused,,pf,,Fay,5B,\r\n"
+            + "6,s@x,sent,,,ps,,Sam,5B,\r\n"
             + ",k@x,kept,,,'=pk,not in this CSV,,,\r\n")
         let handout = try HandoutReport(path: path)
         XCTAssertEqual(handout.rows.map(\.jid), ["a@x", "b@x", "k@x"])
-        XCTAssertEqual(handout.withoutSecret, 1)
+        XCTAssertEqual(handout.withoutSlip, 3, "no password; a failed row's and an unfinished row's passwords may not log in")
         XCTAssertEqual(handout.rows[2].secret, .password("=pk"), "fields are restored from the report's formula guard")
         XCTAssertNil(handout.rows[2].line)
         XCTAssertEqual(handout.groups, ["5A", "Choir", "5B"])
@@ -86,5 +88,16 @@ final class HandoutReportTests: XCTestCase {
             + "2,a@x,invited,,,xmpp:x?register;preauth=A,https://x/A,,2026-01-01T08:00:00Z\r\n")
         XCTAssertTrue(String(decoding: BatchReport.csv(invites, includePasswords: true, invites: true, stamps: HandoutStamps(report: invitePath)),
                              as: UTF8.self).hasSuffix(",2026-01-01T08:00:00Z\r\n"), "an invite's stamp is kept with its URI")
+    }
+
+    func testAPasswordChangedThroughTheReportNeedsANewSlip() throws {
+        let path = try report("line,jid,status,error,profile,password,note,handed_out\r\n"
+            + "2,a@x,created,,,pa,,2026-01-01T08:00:00Z\r\n"
+            + "3,b@x,created,,,pb,,2026-01-01T08:00:00Z\r\n")
+        XCTAssertEqual(chmod(BatchReport.directory(of: path), 0o700), 0)
+        try ReportPassword.replace(report: path, jid: "a@x", password: "new")
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "line,jid,status,error,profile,password,note,handed_out\r\n"
+            + "2,a@x,created,,,new,,\r\n" + "3,b@x,created,,,pb,,2026-01-01T08:00:00Z\r\n")
+        XCTAssertEqual(try HandoutReport(path: path).selection(group: nil, all: false).map(\.jid), ["a@x"])
     }
 }

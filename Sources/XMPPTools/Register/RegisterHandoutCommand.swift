@@ -36,7 +36,8 @@ extension RegisterTool {
                     + "or invite is the one the slip showed, so after a sync that adds pupils the next handout prints "
                     + "just the new ones (and anyone whose account was made again with a new password). --all prints "
                     + "every row again (and records the new time). Rows without a password or invite (an account that "
-                    + "existed, a failure) get no slip; a note on standard error counts them. When no row is left to "
+                    + "existed with its own) get no slip, nor do rows whose account was not made (failed, invalid, "
+                    + "deleted, or unfinished: finish the run with --resume first); a note on standard error counts them. When no row is left to "
                     + "print, no PDF is written and the exit status is 0.",
                 "REPORT may also be a file --report-by-group wrote (read in its dialect, and kept in it when marked), but "
                     + "its marks last only until the next run rewrites it from the report: hand out from the report itself, "
@@ -112,8 +113,10 @@ extension RegisterTool {
                 throw ToolFailure(.usage, "no row of \(report) is in the group \(group) (\(known))")
             }
             let rows = handout.selection(group: group, all: all)
-            if handout.withoutSecret > 0 && !context.common.quiet {
-                env.warn("\(handout.withoutSecret) row\(handout.withoutSecret == 1 ? " has" : "s have") no password or invite (an account that existed, a failure): no slip")
+            if handout.withoutSlip > 0 && !context.common.quiet {
+                let count = handout.withoutSlip
+                env.warn("\(count) row\(count == 1 ? " gets" : "s get") no slip: no password or invite (an account that existed), "
+                         + "or no account made (failed, invalid, deleted, unfinished)")
             }
             guard !rows.isEmpty else {
                 let printed = handout.selection(group: group, all: true).count
