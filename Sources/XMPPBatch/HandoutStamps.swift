@@ -31,9 +31,10 @@ struct HandoutStamps: Sendable {
         }
     }
 
-    /// The stamp of `jid`'s slip if it showed `secret`, else empty.
+    /// The stamp of `jid`'s slip if it showed `secret` (compared as the report writes it), else empty.
     func stamp(jid: String, secret: String?) -> String {
-        guard let secret, !secret.isEmpty, let known = stamps[jid], known.secret == secret else { return "" }
+        guard let secret, !secret.isEmpty, let known = stamps[TerminalText.escaped(jid)],
+              known.secret == TerminalText.escaped(secret) else { return "" }
         return known.stamp
     }
 }
