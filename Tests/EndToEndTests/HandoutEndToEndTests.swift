@@ -184,6 +184,33 @@ final class HandoutEndToEndTests: XCTestCase {
         XCTAssertFalse(text.contains("Name \(users[0])"), text)
     }
 
+    /// A real server's invites (Prosody's mod_invites through batch --invite): every code on
+    /// the slips scans back to exactly the report's invite URIs.
+    func testABatchsInvitesScanBackFromTheSlips() throws {
+        let admin = try AdminServer.requireInvites()
+        let t = try admin.adminRunner()
+        let users = (0..<4).map { _ in ToolRunner.username("slip") }
+        let csv = t.home + "/pupils.csv", report = t.home + "/invites.csv", pdf = t.home + "/invites.pdf"
+        try write("username,fullname,groups\n" + users.enumerated().map { "\($1),Schüler \($0) 学生,Klasse \($0 % 2)" }.joined(separator: "\n") + "\n",
+                  to: csv)
+        let batch = try t.run("xmpp-register", ["batch", csv, "--domain", admin.server.domain, "--invite", "--report", report] + t.serverArgs)
+        XCTAssertEqual(batch.status, 0, batch.stderr)
+        let rows = try String(contentsOfFile: report, encoding: .utf8).components(separatedBy: "\r\n").dropFirst().filter { !$0.isEmpty }
+        let uris = rows.map { $0.split(separator: ",", omittingEmptySubsequences: false)[5] }.map(String.init)
+        XCTAssertEqual(uris.count, 4)
+        let r = try t.run("xmpp-register", ["handout", report, "-o", pdf])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("4 slips on 2 pages"), r.stdout)
+        try tool("pdftoppm", ["-r", "150", "-png", pdf, t.home + "/page"])
+        var decoded: [String] = []
+        for page in try FileManager.default.contentsOfDirectory(atPath: t.home).filter({ $0.hasPrefix("page") }) {
+            decoded += try tool("zbarimg", ["--quiet", "--raw", t.home + "/" + page]).split(separator: "\n").map(String.init)
+        }
+        XCTAssertEqual(decoded.sorted(), uris.sorted())
+        let text = try tool("pdftotext", [pdf, "-"])
+        for i in 0..<4 { XCTAssertTrue(text.contains("Schüler \(i) 学生"), text) }
+    }
+
     /// Where tests leave pictures for people: XT_ARTIFACTS, else .build/test-artifacts.
     static let artifacts: String = {
         let path = ProcessInfo.processInfo.environment["XT_ARTIFACTS"] ?? Paths.root + "/.build/test-artifacts"
