@@ -95,6 +95,9 @@ extension RegisterTool {
             if toStdout && Output.stdoutIsTTY {
                 throw ToolFailure(.usage, "-o - would print the PDF on the terminal: give -o FILE, or pipe it (| lp)")
             }
+            if toStdout && context.common.json {
+                throw ToolFailure(.usage, "--json and -o - would both write to standard output: give -o FILE")
+            }
             let outputPath = absolute(output)
             if !toStdout && outputPath == reportPath { throw ToolFailure(.usage, "-o \(output) would overwrite the report") }
             // Before anything is read or drawn: the PDF may go only where the report could.
