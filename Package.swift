@@ -35,6 +35,10 @@ let package = Package(
         // IDNA2008/UTS #46 (libidn2) and libunistring's Unicode data and normalization forms, for
         // the PRECIS profiles of JIDs and for SASLprep: one Unicode version for both.
         .systemLibrary(name: "CLibIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev", "libunistring-dev"])]),
+        // Printed account slips: QR codes (libqrencode), and the PDF laid out by Pango (shaping of
+        // accented, CJK and right-to-left names, fonts through fontconfig) and drawn by cairo.
+        .systemLibrary(name: "CLibQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
 
         // Pure and protocol layers.
         // Text as people hand it to the tools and see it: CSV and JSON readers and writers, LDIF,
@@ -58,6 +62,12 @@ let package = Package(
         .target(name: "HTTPHelper", dependencies: ["TextFormats", "CLibCurl"]),
         .target(name: "CPNGStream", dependencies: ["CLibPNG", "CLibJPEG", "CLibLCMS2", "CLibWebP"]),
         .target(name: "PNGImage", dependencies: ["CPNGStream", "CLibPNG"]),
+        // What is handed to people: QR codes (as a matrix, or as text for a terminal), slips and the
+        // printer's request. The PDF is drawn by SlipPrinter in a program of its own
+        // (xmpp-tools-slips): Pango, cairo and GLib are about 40 libraries the loader would map at
+        // every start of every tool.
+        .target(name: "Handouts", dependencies: ["CLibQREncode", "TextFormats"]),
+        .target(name: "SlipPrinter", dependencies: ["Handouts", "CPangoCairo"]),
         // Accounts by the thousand: the batch engine (CSV rows, journal, pipelined registration,
         // log-in phase, report) without the command line; XMPPTools' batch command drives it.
         .target(name: "XMPPBatch", dependencies: [
@@ -67,7 +77,7 @@ let package = Package(
         .target(name: "Arguments", dependencies: ["TextFormats"]),
         .target(name: "XMPPTools", dependencies: [
             "Arguments", "XMPPBatch", "TextFormats", "CryptoPrimitives", "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "XMLTree",
-            "ServerAdmin",
+            "ServerAdmin", "Handouts",
         ]),
 
         // Thin executables.
@@ -80,6 +90,9 @@ let package = Package(
         // All six in one program, chosen by the name it runs as: what `make install` ships (one
         // copy of the code, the six names as links to it).
         .executableTarget(name: "xmpp-tools", dependencies: ["XMPPTools"]),
+
+        // The slip printer xmpp-register handout runs: a request on stdin, the PDF on stdout.
+        .executableTarget(name: "xmpp-tools-slips", dependencies: ["Handouts", "SlipPrinter"]),
 
         // Writes man/ and completions/ from the specs (`make docs`); a development tool, not a product.
         .executableTarget(name: "xmpp-tools-docgen", dependencies: ["XMPPTools"]),
@@ -111,6 +124,8 @@ let package = Package(
         .target(name: "ShellTestSupport", dependencies: ["Arguments"], path: "Tests/ShellTestSupport"),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments", "ShellTestSupport", "TextFormats"]),
         .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"]),
+        .testTarget(name: "HandoutsTests", dependencies: ["Handouts"]),
+        .testTarget(name: "SlipPrinterTests", dependencies: ["SlipPrinter", "Handouts"]),
         .testTarget(name: "XMPPToolsTests", dependencies: ["XMPPTools", "XMPPBatch", "ShellTestSupport", "XMPPConnection", "XMPPStanzas", "XMPPServices"]),
         // Reads Sources/ and docs/ARCHITECTURE.md: the import graph is the documented one.
         .testTarget(name: "ArchitectureTests"),
