@@ -16,10 +16,14 @@ public struct SyncFacts: Sendable, Equatable {
     public var disableOffered: [String: Bool] = [:]
     /// Per avatar (`AvatarSource.key`: a file, or an image in the input): the hex SHA-256 of its bytes.
     public var avatarDigests: [String: String] = [:]
+    /// What the server holds of the managed accounts (nil with `--no-refresh`: the plan then
+    /// compares with the state only).
+    public var refresh: SyncRefresh?
 
-    public init(disableOffered: [String: Bool] = [:], avatarDigests: [String: String] = [:]) {
+    public init(disableOffered: [String: Bool] = [:], avatarDigests: [String: String] = [:], refresh: SyncRefresh? = nil) {
         self.disableOffered = disableOffered
         self.avatarDigests = avatarDigests
+        self.refresh = refresh
     }
 }
 
@@ -36,6 +40,8 @@ public struct SyncPlan: Sendable, Equatable {
             case delete
             /// The server offers no disable-user and `--prune delete` was not given: left as it is.
             case cannotDisable = "cannot-disable"
+            /// The refresh found it deleted on the server already: only the state forgets it.
+            case gone
         }
         public var jid: JID
         public var action: Action
@@ -77,6 +83,25 @@ public struct SyncPlan: Sendable, Equatable {
         public var remove: [JID]
     }
 
+    /// A difference between what sync last applied and what the server holds, found by the
+    /// refresh, with what the plan does about it.
+    public struct Drift: Sendable, Equatable {
+        public var jid: JID
+        /// What changed on the server ("deleted on the server", "contact x@y removed by its user").
+        public var what: String
+        /// What the plan does ("created again, with a new password", "added again").
+        public var action: String
+    }
+
+    /// A managed account the refresh could not read (its user changed its password): its
+    /// profile and roster are planned from the state, as without a refresh; never drift.
+    public struct Unverified: Sendable, Equatable {
+        public var jid: JID
+        public var why: String
+    }
+
+    public private(set) var drift: [Drift] = []
+    public private(set) var unverified: [Unverified] = []
     public private(set) var leavers: [Leaver] = []
     /// Accounts sync had disabled that are back in the file: re-enabled (XEP-0133 reenable-user).
     public private(set) var reenable: [JID] = []
@@ -85,6 +110,8 @@ public struct SyncPlan: Sendable, Equatable {
     public private(set) var creations: [Creation] = []
     public private(set) var profiles: [ProfileChange] = []
     public private(set) var rosters: [RosterChange] = []
+    /// True when the plan compared with the server (a refresh), not only with the state.
+    public private(set) var refreshed = false
     /// Valid rows of managed accounts with nothing to do.
     public private(set) var unchanged = 0
     /// Active managed accounts before this run.
@@ -97,9 +124,11 @@ public struct SyncPlan: Sendable, Equatable {
     var rosterResets: Set<Int> = []
 
     /// Leavers that would be disabled or deleted.
-    public var removals: Int { leavers.filter { $0.action != .cannotDisable && !($0.action == .disable && $0.wasDisabled) }.count }
+    public var removals: Int {
+        leavers.filter { ![.cannotDisable, .gone].contains($0.action) && !($0.action == .disable && $0.wasDisabled) }.count
+    }
 
-    /// True when there is nothing to send.
+    /// True when there is nothing to send or record.
     public var isEmpty: Bool {
         leavers.allSatisfy { $0.action == .cannotDisable } && reenable.isEmpty && creations.isEmpty && profiles.isEmpty && rosters.isEmpty
     }
@@ -112,6 +141,7 @@ public struct SyncPlan: Sendable, Equatable {
     /// bare JID) and `facts`.
     public init(rows: [BatchRow], state: [String: SyncState.Account], facts: SyncFacts, prune: SyncPrune) {
         let roster = RosterPlan(rows: rows.map(CheckedRow.valid))
+        refreshed = facts.refresh != nil
         var listed: Set<String> = []
         managed = state.values.filter { $0.standing == .active }.count
         let untouchable = Set(state.filter { $0.value.standing == .notManaged }.map(\.key))
@@ -125,15 +155,29 @@ public struct SyncPlan: Sendable, Equatable {
                 notManaged.append(jid)
                 continue
             }
-            guard let known = state[jid.description], known.standing != .deleted else {
-                let recreated = state[jid.description].map { "deleted \($0.note ?? "earlier"): created again, with a new password" }
+            let refreshed = facts.refresh?.readings[jid.description]
+            if case .notVerifiable(let why)? = refreshed, state[jid.description]?.standing == .active {
+                unverified.append(Unverified(jid: jid, why: why))
+            }
+            let goneOnServer = facts.refresh?.exists(jid) == false && [.active, .disabled].contains(state[jid.description]?.standing)
+            if goneOnServer { drift.append(Drift(jid: jid, what: "deleted on the server", action: "created again, with a new password")) }
+            guard let known = state[jid.description], known.standing != .deleted, !goneOnServer else {
+                let recreated = state[jid.description].map { account in
+                    goneOnServer ? "deleted on the server: created again, with a new password"
+                        : "deleted \(account.note ?? "earlier"): created again, with a new password"
+                }
                 creations.append(Creation(line: row.line, jid: jid, recreated: recreated))
                 if !wantedContacts.isEmpty {
                     rosters.append(RosterChange(line: row.line, jid: jid, add: wantedContacts, update: [], remove: []))
                 }
                 continue
             }
-            if known.standing == .disabled { reenable.append(jid) }
+            if known.standing == .disabled {
+                reenable.append(jid)
+            } else if refreshed == .disabled {
+                reenable.append(jid)
+                drift.append(Drift(jid: jid, what: "disabled on the server", action: "enabled"))
+            }
             var changed = false
             let fields = SyncPlan.fieldChanges(row.profile, known)
             let avatarChanged = row.profile.avatar.map { facts.avatarDigests[$0.key] != known.avatar } ?? false
@@ -141,11 +185,27 @@ public struct SyncPlan: Sendable, Equatable {
                 profiles.append(ProfileChange(line: row.line, jid: jid, fields: fields, avatar: avatarChanged))
                 changed = true
             }
-            if let change = SyncPlan.rosterChange(line: row.line, jid: jid, wanted: wantedContacts, had: known.contacts) {
+            var had = known.contacts
+            var broken: Set<JID> = []
+            if case .roster(let items)? = refreshed {
+                let server = SyncPlan.serverRoster(items, managed: known.contacts, wanted: wantedContacts)
+                had = server.had
+                broken = server.broken
+                drift += server.drift.map { Drift(jid: jid, what: $0.what, action: $0.action) }
+            }
+            var rosterChange = SyncPlan.rosterChange(line: row.line, jid: jid, wanted: wantedContacts, had: had)
+            if !broken.isEmpty {
+                // A subscription the server lost is asked for again: the roster pass does both sides.
+                var change = rosterChange ?? RosterChange(line: row.line, jid: jid, add: [], update: [], remove: [])
+                let listed = Set(change.add.map(\.jid.bare) + change.update.map(\.jid.bare))
+                change.update += wantedContacts.filter { broken.contains($0.jid.bare) && !listed.contains($0.jid.bare) }
+                rosterChange = change
+            }
+            if let change = rosterChange {
                 rosters.append(change)
                 changed = true
             }
-            if !changed && known.standing == .active { unchanged += 1 }
+            if !changed && known.standing == .active && refreshed != .disabled { unchanged += 1 }
         }
         // An account created again is new to its contacts, whatever their items say.
         let recreated = Set(creations.filter { $0.recreated != nil }.map(\.jid))
@@ -166,7 +226,10 @@ public struct SyncPlan: Sendable, Equatable {
         for (text, account) in state.sorted(by: { $0.key < $1.key }) where !listed.contains(text) {
             guard let jid = try? JID(text), account.standing != .deleted, account.standing != .notManaged else { continue }
             let action: Leaver.Action
-            if prune == .delete {
+            if facts.refresh?.exists(jid) == false {
+                action = .gone
+                drift.append(Drift(jid: jid, what: "deleted on the server", action: "forgotten (it left the file)"))
+            } else if prune == .delete {
                 action = .delete
             } else if account.standing == .disabled {
                 continue  // left earlier and disabled then: nothing more without --prune delete
@@ -186,6 +249,48 @@ public struct SyncPlan: Sendable, Equatable {
             if let value, value != had { out.append(FieldChange(field: name, from: had, to: value)) }
         }
         return out
+    }
+
+    /// The roster items sync manages as the server holds them (`items`: the account's roster),
+    /// for `rosterChange` to compare with: an item sync left (`managed`) or the file wants, with
+    /// its name and groups, when its subscription is both ways; one the server lost or whose
+    /// subscription broke is missing, so it is planned again. Items the user added that the file
+    /// does not name are not looked at. Also each difference, as drift.
+    static func serverRoster(_ items: [RosterItem], managed: [RosterItem], wanted: [RosterItem])
+        -> (had: [RosterItem], broken: Set<JID>, drift: [(what: String, action: String)]) {
+        var server: [JID: RosterItem] = [:]
+        for item in items { server[item.jid.bare] = item }
+        let wantedJIDs = Set(wanted.map(\.jid.bare))
+        var had: [RosterItem] = []
+        var broken: Set<JID> = []
+        var drift: [(what: String, action: String)] = []
+        for item in managed {
+            let contact = item.jid.bare
+            guard let live = server[contact] else {
+                if wantedJIDs.contains(contact) { drift.append(("contact \(contact) removed by its user", "added again")) }
+                continue
+            }
+            guard live.subscription == .both else {
+                if wantedJIDs.contains(contact) {
+                    drift.append(("contact \(contact): subscription '\(live.subscription.rawValue)' on the server", "asked again"))
+                    broken.insert(contact)
+                    had.append(item)
+                } else {
+                    had.append(live)
+                }
+                continue
+            }
+            if wantedJIDs.contains(contact), let want = wanted.first(where: { $0.jid.bare == contact }),
+               live.name != want.name || live.groups.sorted() != want.groups.sorted(), item.name == want.name, item.groups == want.groups {
+                drift.append(("contact \(contact) renamed or regrouped on the server", "the file's name and groups again"))
+            }
+            had.append(RosterItem(jid: contact, name: live.name, subscription: live.subscription, groups: live.groups))
+        }
+        // An item the file wants that the user added themselves is the file's from now on.
+        for item in wanted where !managed.contains(where: { $0.jid.bare == item.jid.bare }) {
+            if let live = server[item.jid.bare], live.subscription == .both { had.append(live) }
+        }
+        return (had, broken, drift)
     }
 
     /// What the roster items sync left (`had`) lack against `wanted`; nil when they match.

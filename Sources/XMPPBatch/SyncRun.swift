@@ -62,6 +62,28 @@ public final class SyncRun {
         }
     }
 
+    /// The managed accounts the refresh reads: those sync created and has not seen deleted.
+    public var refreshable: [JID] {
+        managed.filter { [.active, .disabled].contains($0.value.standing) }.keys.sorted().compactMap { try? JID($0) }
+    }
+
+    /// Reads the server before planning (`SyncRefresh`): which managed accounts exist, through
+    /// the administrator's `channel`; then, for those in the file that exist, a log-in as each
+    /// with the password the report at `reportPath` holds (its enabled state and roster).
+    public func refresh(on channel: any StanzaChannel, reportPath: String?, jobs: Int,
+                        endpoint: (_ domain: String) throws -> BatchEndpoint,
+                        shouldStop: @escaping @Sendable () -> Bool) throws {
+        var refresh = SyncRefresh()
+        let accounts = refreshable
+        do { try refresh.learnExistence(of: accounts, on: channel) } catch { throw error }
+        let listed = Set(rows.map(\.jid.bare))
+        let toRead = accounts.filter { listed.contains($0) && refresh.exists($0) != false && managed[$0.description]?.standing == .active }
+        let passwords = try reportPath.map { path throws(BatchError) in try BatchReport.knownPasswords(at: path) } ?? [:]
+        try refresh.read(toRead, passwords: passwords, jobs: jobs, timeout: configuration.timeout, resource: configuration.resource,
+                         endpoint: endpoint, shouldStop: shouldStop)
+        facts.refresh = refresh
+    }
+
     /// The plan.
     public func plan(prune: SyncPrune) -> SyncPlan {
         SyncPlan(rows: rows, state: managed, facts: facts, prune: prune)
@@ -80,7 +102,16 @@ public final class SyncRun {
     /// the administrator's authenticated `channel`; each outcome goes into the state at once.
     public func applyLeavers(_ plan: SyncPlan, on channel: any StanzaChannel, today: String) throws -> [AdminOutcome] {
         var out: [AdminOutcome] = []
-        for leaver in plan.leavers where leaver.action != .cannotDisable && !(leaver.action == .disable && leaver.wasDisabled) {
+        for leaver in plan.leavers where leaver.action == .gone {
+            // Nothing to send: the refresh found it deleted on the server.
+            try update(leaver.jid) { account in
+                account.standing = .deleted
+                account.note = "on the server, seen by sync on \(today)"
+                account.contacts = []
+            }
+            out.append(AdminOutcome(jid: leaver.jid, status: "deleted", note: "deleted on the server already"))
+        }
+        for leaver in plan.leavers where ![.cannotDisable, .gone].contains(leaver.action) && !(leaver.action == .disable && leaver.wasDisabled) {
             let command: ServiceAdministration.Command = leaver.action == .delete ? .deleteUser : .disableUser
             var outcome = AdminOutcome(jid: leaver.jid, status: leaver.action == .delete ? "deleted" : "disabled")
             do {

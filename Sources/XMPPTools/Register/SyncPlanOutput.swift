@@ -8,18 +8,25 @@ enum SyncPlanOutput {
     /// The plan as text lines (each escaped when printed with `Output.textLine`).
     static func lines(_ plan: SyncPlan, removalLimit: Int) -> [String] {
         var out: [String] = []
+        for d in plan.drift { out.append("drift    \(d.jid)  \(d.what): \(d.action)") }
+        for u in plan.unverified { out.append("unverified \(u.jid)  (\(u.why)): not checked against the server, not drift") }
+        let notes = out.count
         for leaver in plan.leavers {
             switch leaver.action {
             case .disable: out.append("disable  \(leaver.jid)  (left the file)")
             case .delete:
                 out.append("delete   \(leaver.jid)  (" + (leaver.wasDisabled ? "left earlier, disabled" : "left the file") + "; --prune delete)")
+            case .gone: out.append("forget   \(leaver.jid)  (left the file, and deleted on the server already)")
             case .cannotDisable:
                 out.append("keep     \(leaver.jid)  (left the file, but the server offers no disable-user; "
                            + "--prune delete deletes it)")
             }
         }
         for jid in plan.notManaged { out.append("skip     \(jid)  (it existed before sync: not managed, left alone)") }
-        for jid in plan.reenable { out.append("enable   \(jid)  (back in the file; sync had disabled it)") }
+        let disabledOnServer = Set(plan.drift.filter { $0.what == "disabled on the server" }.map(\.jid))
+        for jid in plan.reenable {
+            out.append("enable   \(jid)  (" + (disabledOnServer.contains(jid) ? "disabled on the server" : "back in the file; sync had disabled it") + ")")
+        }
         for c in plan.creations { out.append("create   \(c.jid)" + (c.recreated.map { "  (\($0))" } ?? "")) }
         for p in plan.profiles {
             let fields = p.fields.map { "\($0.field) \(quoted($0.from)) → \(quoted($0.to))" }
@@ -33,7 +40,7 @@ enum SyncPlanOutput {
             if !r.remove.isEmpty { parts.append("remove " + names(r.remove)) }
             out.append("roster   \(r.jid): " + parts.joined(separator: "; "))
         }
-        let changes = plan.isEmpty ? "Nothing to change" : "Plan: \(count(out.count - plan.notManaged.count, "change"))"
+        let changes = plan.isEmpty ? "Nothing to change" : "Plan: \(count(out.count - notes - plan.notManaged.count, "change"))"
         out.append(changes + "; \(count(plan.unchanged, "managed account")) unchanged"
                    + (plan.removals > 0 ? "; \(plan.removals) to remove (limit \(removalLimit))" : "") + ".")
         return out
@@ -49,8 +56,14 @@ enum SyncPlanOutput {
         return jids.count > 3 ? shown + " and \(jids.count - 3) more" : shown
     }
 
-    /// The plan as JSON: `changes`, `managed`, `unchanged`, `removals`, `removal_limit`, then the
-    /// lists `leavers` (jid, action: disable, delete or cannot-disable), `enable` (JIDs),
+    /// The version of the JSON plan: a minor version only adds fields; a major one would change
+    /// or remove one. 1.1 added `format_version`, `refreshed`, `drift`, `unverified` and the
+    /// leaver action `gone`.
+    static let formatVersion = "1.1"
+
+    /// The plan as JSON: `format_version`, `changes`, `refreshed`, `managed`, `unchanged`, `removals`, `removal_limit`, then the
+    /// lists `leavers` (jid, action: disable, delete, cannot-disable or gone), `enable` (JIDs),
+    /// `drift` (jid, what, action), `unverified` (jid, why),
     /// `not_managed` (JIDs), `create` (line, jid, note), `profile` (line, jid, fields: [field, from, to], avatar) and
     /// `roster` (line, jid, add and update: [jid, name, groups], remove: JIDs). Every key always.
     static func json(_ plan: SyncPlan, removalLimit: Int) -> JSONValue {
@@ -58,7 +71,9 @@ enum SyncPlanOutput {
             .object([("jid", .string(i.jid.description)), ("name", .optional(i.name)), ("groups", .array(i.groups.map(JSONValue.string)))])
         }
         return .object([
+            ("format_version", .string(formatVersion)),
             ("changes", .bool(!plan.isEmpty)),
+            ("refreshed", .bool(plan.refreshed)),
             ("managed", .int(plan.managed)),
             ("unchanged", .int(plan.unchanged)),
             ("removals", .int(plan.removals)),
@@ -68,6 +83,12 @@ enum SyncPlanOutput {
                          ("note", .optional(l.action == .cannotDisable ? "the server offers no disable-user; --prune delete deletes it" : nil))])
             })),
             ("enable", .array(plan.reenable.map { .string($0.description) })),
+            ("drift", .array(plan.drift.map { d in
+                .object([("jid", .string(d.jid.description)), ("what", .string(d.what)), ("action", .string(d.action))])
+            })),
+            ("unverified", .array(plan.unverified.map { u in
+                .object([("jid", .string(u.jid.description)), ("why", .string(u.why))])
+            })),
             ("not_managed", .array(plan.notManaged.map { .string($0.description) })),
             ("create", .array(plan.creations.map { c in
                 .object([("line", .int(c.line)), ("jid", .string(c.jid.description)), ("note", .optional(c.recreated))])
