@@ -178,12 +178,10 @@ public struct SyncPlan: Sendable, Equatable {
                 reenable.append(jid)
                 drift.append(Drift(jid: jid, what: "disabled on the server", action: "enabled"))
             }
-            var changed = false
             let fields = SyncPlan.fieldChanges(row.profile, known)
             let avatarChanged = row.profile.avatar.map { facts.avatarDigests[$0.key] != known.avatar } ?? false
             if !fields.isEmpty || avatarChanged {
                 profiles.append(ProfileChange(line: row.line, jid: jid, fields: fields, avatar: avatarChanged))
-                changed = true
             }
             var had = known.contacts
             var broken: Set<JID> = []
@@ -203,9 +201,7 @@ public struct SyncPlan: Sendable, Equatable {
             }
             if let change = rosterChange {
                 rosters.append(change)
-                changed = true
             }
-            if !changed && known.standing == .active && refreshed != .disabled { unchanged += 1 }
         }
         // An account created again is new to its contacts, whatever their items say.
         let recreated = Set(creations.filter { $0.recreated != nil }.map(\.jid))
@@ -218,11 +214,16 @@ public struct SyncPlan: Sendable, Equatable {
                     rosters[i].update += renewed.filter { !listed.contains($0.jid) }
                 } else {
                     rosters.append(RosterChange(line: row.line, jid: row.jid.bare, add: [], update: renewed, remove: []))
-                    unchanged -= state[row.jid.bare.description]?.standing == .active ? 1 : 0
                 }
             }
             rosterResets = Set(creations.filter { $0.recreated != nil && !(wanted[$0.line] ?? []).isEmpty }.map(\.line))
         }
+        // Active managed accounts in the file that nothing in the plan touches.
+        let touched = Set(creations.map(\.line) + profiles.map(\.line) + rosters.map(\.line))
+        let enabled = Set(reenable)
+        unchanged = rows.filter { row in
+            state[row.jid.bare.description]?.standing == .active && !touched.contains(row.line) && !enabled.contains(row.jid.bare)
+        }.count
         for (text, account) in state.sorted(by: { $0.key < $1.key }) where !listed.contains(text) {
             guard let jid = try? JID(text), account.standing != .deleted, account.standing != .notManaged else { continue }
             let action: Leaver.Action
