@@ -107,8 +107,9 @@ final class SyncEndToEndTests: XCTestCase {
         try checkRoster(t, of: school.teachers[0], school: school, passwords: passwords)
         let firstHash = try avatarHash(t, photographed, passwords)
 
-        // 2. The same file: nothing planned, and nothing sent — not even a connection (the
-        // server given is a closed port), the report untouched.
+        // 2. The same file: nothing planned (the refresh finds the server as sync left it), and
+        // with --no-refresh nothing sent — not even a connection (the server given is a closed
+        // port), the report untouched.
         let unchanged = try plan()
         XCTAssertEqual(unchanged["changes"] as? Bool, false, "\(unchanged)")
         XCTAssertEqual(unchanged["unchanged"] as? Int, 60)
@@ -117,7 +118,8 @@ final class SyncEndToEndTests: XCTestCase {
         XCTAssertEqual(own.status, 0, own.stderr)
         XCTAssertEqual((try ToolRunner.json(own) as? [[String: Any]])?.count, 0, "the administrator's roster is untouched: \(own.stdout)")
         let reportBefore = try Data(contentsOf: URL(fileURLWithPath: report))
-        let none = try sync(server: ["--server", "127.0.0.1:9", "--ca-file", t.server.caFile])
+        XCTAssertEqual(unchanged["refreshed"] as? Bool, true)
+        let none = try sync(["--no-refresh"], server: ["--server", "127.0.0.1:9", "--ca-file", t.server.caFile])
         XCTAssertEqual(none.status, 0, none.stderr)
         XCTAssertTrue(none.stdout.contains("Nothing to change; 60 managed accounts unchanged."), none.stdout)
         XCTAssertTrue(none.stdout.contains("skip     \(admin.adminJID)"), none.stdout)
