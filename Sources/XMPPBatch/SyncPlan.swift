@@ -61,7 +61,8 @@ public struct SyncPlan: Sendable, Equatable {
     public struct FieldChange: Sendable, Equatable {
         public var field: String
         public var from: String?
-        public var to: String
+        /// nil: the field is cleared (an emptied cell of a column the file has).
+        public var to: String?
     }
 
     /// An existing account's profile fields to change.
@@ -139,7 +140,10 @@ public struct SyncPlan: Sendable, Equatable {
 
     /// Compares `rows` (the sheet's valid rows) with `state` (every domain's managed accounts, by
     /// bare JID) and `facts`.
-    public init(rows: [BatchRow], state: [String: SyncState.Account], facts: SyncFacts, prune: SyncPrune) {
+    /// `columns`: the profile columns the file has (a field whose column is missing is not
+    /// managed; an emptied cell of one it has clears the field).
+    public init(rows: [BatchRow], state: [String: SyncState.Account], facts: SyncFacts, prune: SyncPrune,
+                columns: Set<String> = Set(BatchColumns.profileColumns)) {
         let roster = RosterPlan(rows: rows.map(CheckedRow.valid))
         refreshed = facts.refresh != nil
         var listed: Set<String> = []
@@ -178,7 +182,7 @@ public struct SyncPlan: Sendable, Equatable {
                 reenable.append(jid)
                 drift.append(Drift(jid: jid, what: "disabled on the server", action: "enabled"))
             }
-            let fields = SyncPlan.fieldChanges(row.profile, known)
+            let fields = SyncPlan.fieldChanges(row.profile, known, columns: columns)
             let avatarChanged = row.profile.avatar.map { facts.avatarDigests[$0.key] != known.avatar } ?? false
             if !fields.isEmpty || avatarChanged {
                 profiles.append(ProfileChange(line: row.line, jid: jid, fields: fields, avatar: avatarChanged))
@@ -241,13 +245,15 @@ public struct SyncPlan: Sendable, Equatable {
         }
     }
 
-    /// The text fields the row gives that differ from what was applied. An empty cell is no
-    /// change: sync never clears a field it cannot know the user did not set.
-    static func fieldChanges(_ profile: ProfileColumns, _ known: SyncState.Account) -> [FieldChange] {
+    /// The text fields of the file's columns whose value differs from what was applied: a new
+    /// value replaces it (an email replaces the address sync set, it is not added beside it); an
+    /// emptied cell clears a field sync had set. A column the file does not have is not managed.
+    static func fieldChanges(_ profile: ProfileColumns, _ known: SyncState.Account, columns: Set<String>) -> [FieldChange] {
         var out: [FieldChange] = []
         for (name, value, had) in [("nickname", profile.nickname, known.nickname), ("fullname", profile.fullname, known.fullname),
-                                   ("email", profile.email, known.email)] {
+                                   ("email", profile.email, known.email)] where columns.contains(name) {
             if let value, value != had { out.append(FieldChange(field: name, from: had, to: value)) }
+            if value == nil, had != nil { out.append(FieldChange(field: name, from: had, to: nil)) }
         }
         return out
     }

@@ -62,6 +62,12 @@ public final class SyncRun {
         }
     }
 
+    /// True when the report's journal holds an interrupted sync: running sync again continues it
+    /// with the plan it recorded, so the server is not read (a half-applied plan is not drift).
+    public static func continuesInterruptedRun(reportPath: String?) -> Bool {
+        reportPath.map { BatchJournal.isUnfinished($0 + ".journal") } ?? false
+    }
+
     /// The managed accounts the refresh reads: those sync created and has not seen deleted.
     public var refreshable: [JID] {
         managed.filter { [.active, .disabled].contains($0.value.standing) }.keys.sorted().compactMap { try? JID($0) }
@@ -86,7 +92,7 @@ public final class SyncRun {
 
     /// The plan.
     public func plan(prune: SyncPrune) -> SyncPlan {
-        SyncPlan(rows: rows, state: managed, facts: facts, prune: prune)
+        SyncPlan(rows: rows, state: managed, facts: facts, prune: prune, columns: Set(sheet.columns.presentProfileColumns))
     }
 
     /// What happened to one leaver or returning account.
@@ -203,10 +209,13 @@ public final class SyncRun {
             var item = followUp.item
             let fields = Set(change.fields.map(\.field))
             let full = item.row.profile
-            item.row.profile = ProfileColumns(nickname: fields.contains("nickname") ? full.nickname : nil,
-                                              fullname: fields.contains("fullname") ? full.fullname : nil,
-                                              email: fields.contains("email") ? full.email : nil,
-                                              avatar: change.avatar ? full.avatar : nil)
+            var profile = ProfileColumns(nickname: fields.contains("nickname") ? full.nickname : nil,
+                                         fullname: fields.contains("fullname") ? full.fullname : nil,
+                                         email: fields.contains("email") ? full.email : nil,
+                                         avatar: change.avatar ? full.avatar : nil)
+            profile.cleared = change.fields.filter { $0.to == nil }.map(\.field)
+            profile.replacedEmail = change.fields.first { $0.field == "email" }?.from
+            item.row.profile = profile
             return (item, followUp.task)
         }
         let byLine = Dictionary(rows.map { ($0.line, $0) }, uniquingKeysWith: { a, _ in a })

@@ -107,6 +107,45 @@ final class SyncDriftEndToEndTests: XCTestCase {
         XCTAssertEqual((unverified.json["unverified"] as? [[String: Any]])?.compactMap { $0["jid"] as? String }, [changer])
     }
 
+    /// For the columns the file has, the file is the whole truth: an emptied cell clears the
+    /// field on the server, and a changed email replaces the old address rather than joining it.
+    func testAnEmptiedCellClearsTheFieldAndANewEmailReplacesTheOld() throws {
+        let admin = try Self.server()
+        let t = try admin.adminRunner()
+        let domain = t.server.domain
+        let tag = String(ToolRunner.username("").prefix(5))
+        let a = "ce\(tag)a@\(domain)", b = "ce\(tag)b@\(domain)"
+        let csv = t.home + "/cells.csv", report = t.home + "/cells-pw.csv"
+        func write(_ text: String) throws { try Data(text.utf8).write(to: URL(fileURLWithPath: csv)) }
+        func sync(_ extra: [String] = []) throws -> RunResult {
+            try t.run("xmpp-register", ["sync", csv, "--admin", "--report", report, "--domain", domain] + extra + t.serverArgs, timeout: 120)
+        }
+        let (userA, userB) = (a.split(separator: "@")[0], b.split(separator: "@")[0])
+        try write("username,fullname,email\r\n\(userA),Ann A,ann@old.example\r\n\(userB),Bea B,bea@old.example\r\n")
+        XCTAssertEqual(try sync().status, 13)
+        try write("username,fullname,email\r\n\(userA),Ann A,ann@new.example\r\n\(userB),,\r\n")
+        let plan = try sync(["--dry-run"])
+        XCTAssertEqual(plan.status, 13, plan.stderr)
+        XCTAssertTrue(plan.stdout.contains("profile  \(a): email 'ann@old.example' → 'ann@new.example'"), plan.stdout)
+        XCTAssertTrue(plan.stdout.contains("profile  \(b): fullname 'Bea B' cleared (an emptied cell), email 'bea@old.example' cleared (an emptied cell)"),
+                      plan.stdout)
+        let applied = try sync()
+        XCTAssertEqual(applied.status, 13, applied.stderr)
+        let passwords = try reportPasswords(report)
+        func card(_ jid: String) throws -> [String: Any] {
+            let r = try t.run("xmpp-vcard", ["get", jid, "--json", "-a", jid] + t.serverArgs, password: passwords[jid])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return try XCTUnwrap(try ToolRunner.json(r) as? [String: Any], r.stdout)
+        }
+        let cardA = try card(a), cardB = try card(b)
+        XCTAssertEqual((cardA["emails"] as? [[String: Any]])?.compactMap { $0["address"] as? String }, ["ann@new.example"], "\(cardA)")
+        XCTAssertEqual(cardA["fullname"] as? String, "Ann A")
+        XCTAssertNil(cardB["fullname"] as? String, "\(cardB)")
+        XCTAssertEqual((cardB["emails"] as? [[String: Any]])?.count ?? 0, 0, "\(cardB)")
+        let again = try sync(["--dry-run"])
+        XCTAssertEqual(again.status, 0, again.stdout)
+    }
+
     private func reportPasswords(_ path: String) throws -> [String: String] {
         var out: [String: String] = [:]
         for row in try BatchPasswordFlowEndToEndTests.report(path) {

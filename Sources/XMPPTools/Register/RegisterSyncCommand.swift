@@ -61,9 +61,12 @@ extension RegisterTool {
                     + "not create (the administrator's own, one made by batch or by hand) is never changed, disabled or "
                     + "deleted: a row naming one is reported 'exists' the first time, then planned as 'skip', and no "
                     + "roster of another account gets it from sync. A file with an invalid row is refused whole (exit "
-                    + "status 9): a row that cannot be read must not count as a leaver. A change made in a client to a profile "
-                    + "field or a photo is not undone (the refresh does not read profiles), and an emptied cell leaves the "
-                    + "field on the server as it is (a new value replaces it; an email is added beside the old one).",
+                    + "status 9): a row that cannot be read must not count as a leaver. For the profile columns the file has, the "
+                    + "file is the whole truth: a new value replaces the one sync set (an email replaces the address sync "
+                    + "set; other addresses the user added stay), and an emptied cell clears the field. A column the file "
+                    + "does not have is not managed: to leave a field to the users, leave its column out. A change made in a "
+                    + "client to a managed field or photo is not seen (the refresh does not read profiles) until the file "
+                    + "changes that field.",
                 "Accounts that left the file (leavers) come first in the plan. They are disabled with XEP-0133 "
                     + "disable-user where the server offers it (Prosody 13's mod_admin_adhoc); Prosody 0.12 and ejabberd "
                     + "(23.01, 24.12) offer no disable-user, and the plan then keeps them as they are and says that "
@@ -178,7 +181,11 @@ extension RegisterTool {
                                    domains: [adminJID.domain] + (options.domain.map { [$0] } ?? []))
             // Without a refresh, the server is asked only when someone left: whether it offers disable-user.
             let askFor = options.prune == .disable ? sync.domainsWithLeavers : []
-            let refreshing = refresh && !sync.refreshable.isEmpty
+            let continuing = SyncRun.continuesInterruptedRun(reportPath: reportPath)
+            if refresh && continuing {
+                output.note("continuing an interrupted sync as it was planned; the server is read again at the next sync")
+            }
+            let refreshing = refresh && !continuing && !sync.refreshable.isEmpty
             var adminLink: (connection: Connection, jid: JID)?
             defer { adminLink?.connection.close() }
             if !askFor.isEmpty || refreshing {

@@ -29,7 +29,9 @@ enum SyncPlanOutput {
         }
         for c in plan.creations { out.append("create   \(c.jid)" + (c.recreated.map { "  (\($0))" } ?? "")) }
         for p in plan.profiles {
-            let fields = p.fields.map { "\($0.field) \(quoted($0.from)) → \(quoted($0.to))" }
+            let fields = p.fields.map { f in
+                f.to == nil ? "\(f.field) \(quoted(f.from)) cleared (an emptied cell)" : "\(f.field) \(quoted(f.from)) → \(quoted(f.to))"
+            }
             if !fields.isEmpty { out.append("profile  \(p.jid): " + fields.joined(separator: ", ")) }
             if p.avatar { out.append("avatar   \(p.jid): a new image") }
         }
@@ -96,7 +98,7 @@ enum SyncPlanOutput {
             ("profile", .array(plan.profiles.map { p in
                 .object([("line", .int(p.line)), ("jid", .string(p.jid.description)),
                          ("fields", .array(p.fields.map { f in
-                             .object([("field", .string(f.field)), ("from", .optional(f.from)), ("to", .string(f.to))])
+                             .object([("field", .string(f.field)), ("from", .optional(f.from)), ("to", .optional(f.to))])
                          })),
                          ("avatar", .bool(p.avatar))])
             })),
