@@ -30,6 +30,8 @@ public final class BatchRun {
         var identity: String
         var entries: [JournalEntry]
         var forget: Set<String>
+        /// Passwords of accounts taken over from another report (`sync --adopt-report`), by JID.
+        var adopted: [String: String] = [:]
     }
 
     /// Reads the earlier report's passwords (refusing a report that holds other accounts'), then
@@ -56,7 +58,7 @@ public final class BatchRun {
         // A report's passwords of accounts this CSV does not list (a row removed, another shard's)
         // are carried into the new report: rewriting it never loses one.
         carried = BatchReport.unlisted(earlier, rows: sheet.rows)
-        known = earlier.filter { !(shape?.forget.contains($0.key) ?? false) }
+        known = earlier.filter { !(shape?.forget.contains($0.key) ?? false) }.merging(shape?.adopted ?? [:]) { own, _ in own }
         let identity = shape?.identity ?? BatchInput.identity(input: sheet.input, configuration: configuration)
         let path = try BatchInput.journalPath(identity: identity, report: reportPath, stateDirectory: stateDirectory)
         let start: BatchJournal.Start = shape != nil ? .continueUnfinished : configuration.resume ? .resume : .fresh

@@ -19,6 +19,9 @@ public struct SyncFacts: Sendable, Equatable {
     /// What the server holds of the managed accounts (nil with `--no-refresh`: the plan then
     /// compares with the state only).
     public var refresh: SyncRefresh?
+    /// Accounts `--adopt` puts under management (bare JID text), and whether sync holds each
+    /// one's password (from the report or `--adopt-report`).
+    public var adopted: [String: Bool] = [:]
 
     public init(disableOffered: [String: Bool] = [:], avatarDigests: [String: String] = [:], refresh: SyncRefresh? = nil) {
         self.disableOffered = disableOffered
@@ -101,6 +104,16 @@ public struct SyncPlan: Sendable, Equatable {
         public var why: String
     }
 
+    /// An account that existed before sync, put under management by `--adopt`.
+    public struct Adoption: Sendable, Equatable {
+        public var line: Int
+        public var jid: JID
+        /// False when sync holds no password for it: its profile and roster cannot be read or
+        /// changed (the plan says so); enabling, disabling and deleting still work.
+        public var withPassword: Bool
+    }
+
+    public private(set) var adoptions: [Adoption] = []
     public private(set) var drift: [Drift] = []
     public private(set) var unverified: [Unverified] = []
     public private(set) var leavers: [Leaver] = []
@@ -132,6 +145,7 @@ public struct SyncPlan: Sendable, Equatable {
     /// True when there is nothing to send or record.
     public var isEmpty: Bool {
         leavers.allSatisfy { $0.action == .cannotDisable } && reenable.isEmpty && creations.isEmpty && profiles.isEmpty && rosters.isEmpty
+            && adoptions.isEmpty
     }
 
     /// The default guard: more than this many removals need `--yes`: 10 % of the managed
@@ -149,11 +163,17 @@ public struct SyncPlan: Sendable, Equatable {
         var listed: Set<String> = []
         managed = state.values.filter { $0.standing == .active }.count
         let untouchable = Set(state.filter { $0.value.standing == .notManaged }.map(\.key))
+        // Accounts whose password sync does not hold cannot approve a subscription: no roster gets them.
+        let rosterless = untouchable.union(state.filter { $0.value.withoutPassword }.map(\.key))
         for row in rows {
             let jid = row.jid.bare
             listed.insert(jid.description)
+            if let withPassword = facts.adopted[jid.description] {
+                adoptions.append(Adoption(line: row.line, jid: jid, withPassword: withPassword))
+            }
             // Nobody's roster gets an account sync does not manage: it cannot log in to approve.
-            let wantedContacts = (roster.contacts[row.line] ?? []).filter { !untouchable.contains($0.jid.bare.description) }
+            let wantedContacts = rosterless.contains(jid.description) ? []
+                : (roster.contacts[row.line] ?? []).filter { !rosterless.contains($0.jid.bare.description) }
             wanted[row.line] = wantedContacts
             if untouchable.contains(jid.description) {
                 notManaged.append(jid)
@@ -193,7 +213,10 @@ public struct SyncPlan: Sendable, Equatable {
                 let server = SyncPlan.serverRoster(items, managed: known.contacts, wanted: wantedContacts)
                 had = server.had
                 broken = server.broken
-                drift += server.drift.map { Drift(jid: jid, what: $0.what, action: $0.action) }
+                // An adopted account's missing items are not drift: sync never made them.
+                if facts.adopted[jid.description] == nil {
+                    drift += server.drift.map { Drift(jid: jid, what: $0.what, action: $0.action) }
+                }
             }
             var rosterChange = SyncPlan.rosterChange(line: row.line, jid: jid, wanted: wantedContacts, had: had)
             if !broken.isEmpty {
@@ -223,7 +246,7 @@ public struct SyncPlan: Sendable, Equatable {
             rosterResets = Set(creations.filter { $0.recreated != nil && !(wanted[$0.line] ?? []).isEmpty }.map(\.line))
         }
         // Active managed accounts in the file that nothing in the plan touches.
-        let touched = Set(creations.map(\.line) + profiles.map(\.line) + rosters.map(\.line))
+        let touched = Set(creations.map(\.line) + profiles.map(\.line) + rosters.map(\.line) + adoptions.map(\.line))
         let enabled = Set(reenable)
         unchanged = rows.filter { row in
             state[row.jid.bare.description]?.standing == .active && !touched.contains(row.line) && !enabled.contains(row.jid.bare)

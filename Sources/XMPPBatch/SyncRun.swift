@@ -68,6 +68,51 @@ public final class SyncRun {
         reportPath.map { BatchJournal.isUnfinished($0 + ".journal") } ?? false
     }
 
+    /// Passwords of adopted accounts from `--adopt-report` (not yet in the sync's report).
+    private var adoptedPasswords: [String: String] = [:]
+
+    /// `--adopt`: the file's accounts that exist on the server but that sync did not create (the
+    /// administrator's commands say which exist) go under management, as if sync had applied
+    /// the file to them: their profile fields as the file says, and as roster items the file's
+    /// contacts adopted with them; the refresh then reads their rosters, so what a batch did not finish
+    /// is planned like drift. Nothing is created again and no password changes. `passwords`:
+    /// the report's and `--adopt-report`'s, by JID; an account without one is adopted all the
+    /// same, and the plan says its profile and roster cannot be checked.
+    public func adopt(on channel: any StanzaChannel, reportPath: String?, adoptReport: String?) throws {
+        var candidates: [BatchRow] = []
+        for row in rows {
+            let standing = managed[row.jid.bare.description]?.standing
+            if standing == nil || standing == .notManaged { candidates.append(row) }
+        }
+        guard !candidates.isEmpty else { return }
+        var inventory = SyncRefresh()
+        try inventory.learnExistence(of: candidates.map(\.jid.bare), on: channel)
+        let own = try reportPath.map { path throws(BatchError) in try BatchReport.knownPasswords(at: path) } ?? [:]
+        let other = try adoptReport.map { path throws(BatchError) in try BatchReport.knownPasswords(at: path) } ?? [:]
+        let existing = Set(candidates.filter { inventory.exists($0.jid) == true }.map(\.jid.bare))
+        guard !existing.isEmpty else { return }
+        // The pairs among the adopted accounts are taken as made (a batch of the same file made
+        // them; the refresh reads what it did not finish); a pair with any other account is new.
+        // An account without a password cannot log in to approve a subscription: no roster has it.
+        let present = existing.filter { own[$0.description] != nil || other[$0.description] != nil }
+        let roster = RosterPlan(rows: rows.map(CheckedRow.valid))
+        let today = SyncClock.today()
+        for row in candidates where existing.contains(row.jid.bare) {
+            let key = row.jid.bare.description
+            let password = own[key] ?? other[key]
+            var state = states[row.jid.domain] ?? SyncState(domain: row.jid.domain)
+            state.accounts[key] = SyncState.Account(
+                standing: .active, nickname: row.profile.nickname, fullname: row.profile.fullname, email: row.profile.email,
+                avatar: row.profile.avatar.flatMap { facts.avatarDigests[$0.key] },
+                contacts: password == nil ? [] : (roster.contacts[row.line] ?? []).filter { present.contains($0.jid.bare) },
+                note: "adopted by sync on \(today)")
+            state.accounts[key]?.withoutPassword = password == nil
+            states[row.jid.domain] = state
+            if own[key] == nil, let password { adoptedPasswords[key] = password }
+            facts.adopted[key] = password != nil
+        }
+    }
+
     /// The managed accounts the refresh reads: those sync created and has not seen deleted.
     public var refreshable: [JID] {
         managed.filter { [.active, .disabled].contains($0.value.standing) }.keys.sorted().compactMap { try? JID($0) }
@@ -84,7 +129,8 @@ public final class SyncRun {
         do { try refresh.learnExistence(of: accounts, on: channel) } catch { throw error }
         let listed = Set(rows.map(\.jid.bare))
         let toRead = accounts.filter { listed.contains($0) && refresh.exists($0) != false && managed[$0.description]?.standing == .active }
-        let passwords = try reportPath.map { path throws(BatchError) in try BatchReport.knownPasswords(at: path) } ?? [:]
+        let passwords = (try reportPath.map { path throws(BatchError) in try BatchReport.knownPasswords(at: path) } ?? [:])
+            .merging(adoptedPasswords) { own, _ in own }
         try refresh.read(toRead, passwords: passwords, jobs: jobs, timeout: configuration.timeout, resource: configuration.resource,
                          endpoint: endpoint, shouldStop: shouldStop)
         facts.refresh = refresh
@@ -165,7 +211,7 @@ public final class SyncRun {
 
     /// True when the plan has work for a batch run (accounts, profiles or rosters).
     public static func needsBatch(_ plan: SyncPlan) -> Bool {
-        !plan.creations.isEmpty || !plan.profiles.isEmpty || !plan.rosters.isEmpty
+        !plan.creations.isEmpty || !plan.profiles.isEmpty || !plan.rosters.isEmpty || !plan.adoptions.isEmpty
     }
 
     /// The batch run of `plan`'s accounts, profiles and rosters: its journal is the report's
@@ -181,7 +227,8 @@ public final class SyncRun {
         let identity = "xmpp-register sync v1; domain=\(configuration.domain ?? "-"); "
             + "input-sha256=\(Hex.encode(Crypto.hash(.sha256, sheet.input))); plan-sha256=\(digest)"
         let shape = BatchRun.Shape(identity: identity, entries: plan.journalEntries(for: rows),
-                                   forget: Set(plan.creations.filter { $0.recreated != nil }.map(\.jid.description)))
+                                   forget: Set(plan.creations.filter { $0.recreated != nil }.map(\.jid.description)),
+                                   adopted: adoptedPasswords)
         return try BatchRun(sheet: sheet, configuration: configuration, reportPath: reportPath, stateDirectory: stateDirectory,
                             shape: shape)
     }
@@ -191,6 +238,7 @@ public final class SyncRun {
         var text = ""
         for c in plan.creations { text += "create \(c.line) \(c.jid) \(c.recreated != nil)\n" }
         for p in plan.profiles { text += "profile \(p.line) \(p.jid) \(p.fields.map(\.field)) \(p.avatar)\n" }
+        for a in plan.adoptions { text += "adopt \(a.line) \(a.jid)\n" }
         for r in plan.rosters {
             text += "roster \(r.line) \(r.jid) +\(r.add.map(\.jid)) ~\(r.update.map(\.jid)) -\(r.remove)\n"
         }

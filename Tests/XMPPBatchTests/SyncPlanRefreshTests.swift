@@ -122,4 +122,24 @@ final class SyncPlanRefreshTests: XCTestCase {
         XCTAssertFalse(plan.isEmpty, "the state forgets it")
         r = []
     }
+
+    func testAdoptedAccountsComeFirstAndOneWithoutAPasswordIsInNoRoster() throws {
+        let r = try rows()
+        // t1 made by batch (password known), a1 by hand (none); a2 is new.
+        let state: [String: SyncState.Account] = [
+            "t1@x.org": SyncState.Account(fullname: "Tess Teacher"),
+            "a1@x.org": SyncState.Account(fullname: "Ann", withoutPassword: true),
+        ]
+        var facts = SyncFacts()
+        facts.adopted = ["t1@x.org": true, "a1@x.org": false]
+        let plan = SyncPlan(rows: r, state: state, facts: facts, prune: .disable)
+        XCTAssertEqual(plan.adoptions.map(\.jid.description), ["t1@x.org", "a1@x.org"])
+        XCTAssertEqual(plan.adoptions.map(\.withPassword), [true, false])
+        XCTAssertEqual(plan.creations.map(\.jid.description), ["a2@x.org"])
+        XCTAssertNil(plan.rosters.first { $0.jid.description == "a1@x.org" }, "its roster is not managed")
+        for change in plan.rosters {
+            XCTAssertFalse((change.add + change.update).contains { $0.jid.description == "a1@x.org" }, "nobody's roster gets it: \(change)")
+        }
+        XCTAssertFalse(plan.isEmpty)
+    }
 }

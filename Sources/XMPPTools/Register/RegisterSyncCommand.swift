@@ -16,6 +16,10 @@ extension RegisterTool {
             "report", value: "FILE", help: "The report of the managed accounts and their passwords (mode 0600, atomic); required to apply.",
             completion: .file(extensions: ["csv"]))
         static let dryRun = Flag("dry-run", help: "Print the plan and stop; nothing is changed or written.")
+        static let adopt = Flag("adopt", help: "Put the file's accounts that exist but that sync did not create under management (no account re-created, no password changed).")
+        static let adoptReport = Option<String>(
+            "adopt-report", value: "REPORT", help: "A batch report holding the passwords of the accounts --adopt adopts (default: those in --report).",
+            completion: .file(extensions: ["csv"]))
         static let noRefresh = Flag("no-refresh", help: "Plan from sync's state only, without reading the server first (no connection when nothing changed).")
         static let prune = Option<SyncPrune>.choice(
             "prune", value: "HOW", help: "What happens to accounts that left the file (default disable, where the server offers it).")
@@ -67,6 +71,16 @@ extension RegisterTool {
                     + "does not have is not managed: to leave a field to the users, leave its column out. A change made in a "
                     + "client to a managed field or photo is not seen (the refresh does not read profiles) until the file "
                     + "changes that field.",
+                "--adopt puts the file's accounts that exist but that sync did not create (made by batch on day 1, "
+                    + "or by hand) under management; they come first in the plan ('adopt'). Nothing is created again and "
+                    + "no password changes: sync takes the file's profile values as applied and, with the account's "
+                    + "password, reads its roster (the refresh) and plans what a batch of the same file left undone. The "
+                    + "passwords come from --report (give batch's report as sync's --report) or from --adopt-report "
+                    + "REPORT, a batch report whose passwords are then kept in --report. An account adopted without a "
+                    + "password (made by hand) is managed for what the administrator's commands do (enable, disable, "
+                    + "delete, and a password reset with xmpp-register passwd --admin); its profile and roster are neither "
+                    + "read nor changed, no roster of the managed set gets it, and the plan says so. Without --adopt such "
+                    + "an account is left alone, as below.",
                 "Accounts that left the file (leavers) come first in the plan. They are disabled with XEP-0133 "
                     + "disable-user where the server offers it (Prosody 13's mod_admin_adhoc); Prosody 0.12 and ejabberd "
                     + "(23.01, 24.12) offer no disable-user, and the plan then keeps them as they are and says that "
@@ -106,13 +120,15 @@ extension RegisterTool {
                     + "empty, distinct from every failure (1 to 12, 130, 143): "
                     + "xmpp-register sync school.csv --admin --report school-pw.csv --dry-run -q; [ $? = 13 ] && mail ...",
             ],
-            options: [admin, report, dryRun, noRefresh, prune, yes, maxRemovals, domain, jobs, format, map],
+            options: [admin, report, dryRun, noRefresh, adopt, adoptReport, prune, yes, maxRemovals, domain, jobs, format, map],
             positionals: [file],
             examples: [
                 Example("xmpp-register sync school.csv --admin --report school-pw.csv --dry-run",
                         "Show what would change: accounts to create, fields, photos, rosters, leavers."),
                 Example("xmpp-register sync school.csv --admin --report school-pw.csv",
                         "Apply it; the new accounts' passwords are in school-pw.csv."),
+                Example("xmpp-register sync school.csv --admin --report school-pw.csv --adopt",
+                        "Put a school made earlier with batch --report school-pw.csv under sync, passwords unchanged."),
                 Example("xmpp-register sync school.csv --admin --report school-pw.csv --dry-run --json | jq '.drift'",
                         "What changed on the server since the last sync."),
                 Example("xmpp-register sync school.csv --admin --report school-pw.csv --dry-run --json | jq '.leavers[].jid'",
@@ -127,6 +143,8 @@ extension RegisterTool {
         let options: (report: String?, dryRun: Bool, prune: SyncPrune, yes: Bool, maxRemovals: Int?, domain: String?, jobs: Int)
         /// False with `--no-refresh`.
         let refresh: Bool
+        /// `--adopt`, and `--adopt-report`.
+        let adoption: (on: Bool, report: String?)
         /// `--format`, `--map`: the input's format and an LDIF's attribute map, as batch takes them.
         let reading: (format: BatchInputFormat?, map: String?)
 
@@ -143,8 +161,12 @@ extension RegisterTool {
                            try command.value(Self.jobs) ?? BatchConfiguration.defaultJobs)
                 reading = (try command.value(Self.format), try command.value(Self.map))
                 refresh = !command[Self.noRefresh]
+                adoption = (command[Self.adopt], try command.value(Self.adoptReport))
             } catch {
                 throw ToolFailure(.usage, error.reason.description)
+            }
+            if adoption.report != nil && !adoption.on {
+                throw ToolFailure(.usage, "--adopt-report names the passwords of accounts to adopt: give --adopt with it")
             }
             if options.report == nil && !options.dryRun {
                 throw ToolFailure(.usage, "sync needs --report FILE (mode 0600): the managed accounts' passwords are kept there")
@@ -188,14 +210,22 @@ extension RegisterTool {
             let refreshing = refresh && !continuing && !sync.refreshable.isEmpty
             var adminLink: (connection: Connection, jid: JID)?
             defer { adminLink?.connection.close() }
-            if !askFor.isEmpty || refreshing {
+            if !askFor.isEmpty || refreshing || adoption.on {
                 let (connection, admin) = try context.connectWithSession()
                 adminLink = (connection, admin)
+                if adoption.on {
+                    do {
+                        try sync.adopt(on: connection, reportPath: reportPath, adoptReport: adoption.report.map(source.absolute))
+                    } catch let error as AdHocError {
+                        throw ErrorMapping.failure(for: error)
+                    }
+                }
                 do { try sync.learnDisableUser(domains: askFor, on: connection) } catch {
                     throw ErrorMapping.failure(for: error)
                 }
             }
-            if refreshing, let link = adminLink {
+            // Accounts adopted just now are read too.
+            if refresh && !continuing && !sync.refreshable.isEmpty, let link = adminLink {
                 try refreshState(sync, on: link.connection, reportPath: reportPath, output: output)
             }
             let plan = sync.plan(prune: options.prune)

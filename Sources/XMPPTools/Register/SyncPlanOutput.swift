@@ -8,9 +8,15 @@ enum SyncPlanOutput {
     /// The plan as text lines (each escaped when printed with `Output.textLine`).
     static func lines(_ plan: SyncPlan, removalLimit: Int) -> [String] {
         var out: [String] = []
+        for a in plan.adoptions {
+            out.append("adopt    \(a.jid)  (it existed before sync: managed from now on; nothing created again, no password changed"
+                       + (a.withPassword ? ")" : "; no password for it in the report or --adopt-report, so its profile and roster "
+                          + "are neither read nor changed: enable, disable and delete work)"))
+        }
+        let adoptions = out.count
         for d in plan.drift { out.append("drift    \(d.jid)  \(d.what): \(d.action)") }
         for u in plan.unverified { out.append("unverified \(u.jid)  (\(u.why)): not checked against the server, not drift") }
-        let notes = out.count
+        let notes = out.count - adoptions
         for leaver in plan.leavers {
             switch leaver.action {
             case .disable: out.append("disable  \(leaver.jid)  (left the file)")
@@ -59,13 +65,13 @@ enum SyncPlanOutput {
     }
 
     /// The version of the JSON plan: a minor version only adds fields; a major one would change
-    /// or remove one. 1.1 added `format_version`, `refreshed`, `drift`, `unverified` and the
-    /// leaver action `gone`.
+    /// or remove one. 1.1 added `format_version`, `refreshed`, `adopt`, `drift`, `unverified`,
+    /// the leaver action `gone`, and `to: null` for a cleared field.
     static let formatVersion = "1.1"
 
     /// The plan as JSON: `format_version`, `changes`, `refreshed`, `managed`, `unchanged`, `removals`, `removal_limit`, then the
     /// lists `leavers` (jid, action: disable, delete, cannot-disable or gone), `enable` (JIDs),
-    /// `drift` (jid, what, action), `unverified` (jid, why),
+    /// `adopt` (line, jid, password: true or false), `drift` (jid, what, action), `unverified` (jid, why),
     /// `not_managed` (JIDs), `create` (line, jid, note), `profile` (line, jid, fields: [field, from, to], avatar) and
     /// `roster` (line, jid, add and update: [jid, name, groups], remove: JIDs). Every key always.
     static func json(_ plan: SyncPlan, removalLimit: Int) -> JSONValue {
@@ -85,6 +91,9 @@ enum SyncPlanOutput {
                          ("note", .optional(l.action == .cannotDisable ? "the server offers no disable-user; --prune delete deletes it" : nil))])
             })),
             ("enable", .array(plan.reenable.map { .string($0.description) })),
+            ("adopt", .array(plan.adoptions.map { a in
+                .object([("line", .int(a.line)), ("jid", .string(a.jid.description)), ("password", .bool(a.withPassword))])
+            })),
             ("drift", .array(plan.drift.map { d in
                 .object([("jid", .string(d.jid.description)), ("what", .string(d.what)), ("action", .string(d.action))])
             })),
