@@ -114,6 +114,15 @@ public struct SyncPlan: Sendable, Equatable {
     }
 
     public private(set) var adoptions: [Adoption] = []
+    /// Groups (as the managed rosters file their members) all of whose members leave: named in
+    /// the plan, so a class leaving at once is seen as one, whatever the removal limit says.
+    public private(set) var groupsLeaving: [GroupLeaving] = []
+
+    /// A group all of whose members leave.
+    public struct GroupLeaving: Sendable, Equatable {
+        public var name: String
+        public var accounts: Int
+    }
     public private(set) var drift: [Drift] = []
     public private(set) var unverified: [Unverified] = []
     public private(set) var leavers: [Leaver] = []
@@ -251,6 +260,7 @@ public struct SyncPlan: Sendable, Equatable {
         unchanged = rows.filter { row in
             state[row.jid.bare.description]?.standing == .active && !touched.contains(row.line) && !enabled.contains(row.jid.bare)
         }.count
+        defer { groupsLeaving = SyncPlan.groupsLeaving(leavers.filter { $0.action != .gone }.map(\.jid), state: state) }
         for (text, account) in state.sorted(by: { $0.key < $1.key }) where !listed.contains(text) {
             guard let jid = try? JID(text), account.standing != .deleted, account.standing != .notManaged else { continue }
             let action: Leaver.Action
@@ -279,6 +289,21 @@ public struct SyncPlan: Sendable, Equatable {
             if value == nil, had != nil { out.append(FieldChange(field: name, from: had, to: nil)) }
         }
         return out
+    }
+
+    /// The groups whose every member (by the groups the managed rosters file them under) is
+    /// among `leaving`, with their sizes; groups of one are not named.
+    static func groupsLeaving(_ leaving: [JID], state: [String: SyncState.Account]) -> [GroupLeaving] {
+        guard !leaving.isEmpty else { return [] }
+        var members: [String: Set<JID>] = [:]
+        for account in state.values where account.standing == .active {
+            for item in account.contacts {
+                for group in item.groups { members[group, default: []].insert(item.jid.bare) }
+            }
+        }
+        let gone = Set(leaving.map(\.bare))
+        return members.filter { $0.value.count > 1 && $0.value.isSubset(of: gone) }
+            .map { GroupLeaving(name: $0.key, accounts: $0.value.count) }.sorted { $0.name < $1.name }
     }
 
     /// The roster items sync manages as the server holds them (`items`: the account's roster),

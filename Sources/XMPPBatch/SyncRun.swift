@@ -41,6 +41,17 @@ public final class SyncRun {
         }
     }
 
+    /// What to tell the administrator about the file before the plan: a `groups` column without
+    /// `contacts` files nobody under anything (groups name the rows' own group; `contacts` says
+    /// whom each row sees), so no roster is made.
+    public var fileNotes: [String] {
+        let columns = Set(sheet.columns.presentRosterColumns)
+        guard columns.contains("groups"), !columns.contains("contacts") else { return [] }
+        return ["the file has a groups column but no contacts column, so sync makes no roster: add contacts "
+                + "(for class rosters, each pupil's contacts = its own group, e.g. 'Class 5A;Teachers'; with --map, "
+                + "map an attribute to contacts too)"]
+    }
+
     /// Every managed account of every domain, by bare JID.
     public var managed: [String: SyncState.Account] {
         states.values.reduce(into: [:]) { all, state in all.merge(state.accounts) { a, _ in a } }

@@ -25,9 +25,15 @@ public enum AccountInventory {
         case none
     }
 
-    /// What `domain`'s server offers this administrator.
+    /// What `domain`'s server offers this administrator. A server that lists none of the
+    /// XEP-0133 user commands to the account (both list them to administrators only) is
+    /// `forbidden`: the account is not an administrator there.
     public static func method(domain: String, on channel: any StanzaChannel) throws(AdHocError) -> Method {
         let nodes = Set(try AdHocService.commands(on: channel, at: try? JID(domain)).map(\.node))
+        let addUser = ServiceAdministration.Command.addUser.node
+        guard nodes.contains(addUser) || nodes.contains(ServiceAdministration.Command.deleteUser.node) else {
+            throw .forbidden(node: addUser, StanzaError(type: "auth", condition: .forbidden, text: "no administration command is listed to this account"))
+        }
         if nodes.contains(listNode) { return .list }
         if nodes.contains(statsNode) { return .perAccount }
         return .none

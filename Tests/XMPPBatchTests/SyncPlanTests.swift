@@ -214,6 +214,17 @@ final class SyncPlanTests: XCTestCase {
                       "never disabled or deleted")
     }
 
+    func testAWholeGroupLeavingIsNamed() throws {
+        let r = try rows(school)
+        let state = applied(SyncPlan(rows: r, state: [:], facts: SyncFacts(), prune: .disable), r)
+        let without5B = try rows(school.replacingOccurrences(of: "b1,Bea,Class 5B,Class 5B;Teachers,\n", with: "")
+            .replacingOccurrences(of: "b2,Bob,Class 5B,Class 5B;Teachers,\n", with: ""))
+        let plan = SyncPlan(rows: without5B, state: state, facts: SyncFacts(disableOffered: ["x.org": true]), prune: .disable)
+        XCTAssertEqual(plan.groupsLeaving, [SyncPlan.GroupLeaving(name: "Class 5B", accounts: 2)])
+        let oneLeaves = try rows(school.replacingOccurrences(of: "b2,Bob,Class 5B,Class 5B;Teachers,\n", with: ""))
+        XCTAssertEqual(SyncPlan(rows: oneLeaves, state: state, facts: SyncFacts(disableOffered: ["x.org": true]), prune: .disable).groupsLeaving, [])
+    }
+
     func testTheRemovalLimit() {
         XCTAssertEqual(SyncPlan.defaultRemovalLimit(managed: 10), 5)
         XCTAssertEqual(SyncPlan.defaultRemovalLimit(managed: 60), 6)

@@ -203,6 +203,7 @@ extension RegisterTool {
                                    domains: [adminJID.domain] + (options.domain.map { [$0] } ?? []))
             // Without a refresh, the server is asked only when someone left: whether it offers disable-user.
             let askFor = options.prune == .disable ? sync.domainsWithLeavers : []
+            for note in sync.fileNotes { output.note(note) }
             let continuing = SyncRun.continuesInterruptedRun(reportPath: reportPath)
             if refresh && continuing {
                 output.note("continuing an interrupted sync as it was planned; the server is read again at the next sync")
@@ -217,11 +218,11 @@ extension RegisterTool {
                     do {
                         try sync.adopt(on: connection, reportPath: reportPath, adoptReport: adoption.report.map(source.absolute))
                     } catch let error as AdHocError {
-                        throw ErrorMapping.failure(for: error)
+                        throw ErrorMapping.failure(for: error, account: adminJID)
                     }
                 }
                 do { try sync.learnDisableUser(domains: askFor, on: connection) } catch {
-                    throw ErrorMapping.failure(for: error)
+                    throw ErrorMapping.failure(for: error, account: adminJID)
                 }
             }
             // Accounts adopted just now are read too.
@@ -264,7 +265,7 @@ extension RegisterTool {
                 try sync.refresh(on: connection, reportPath: reportPath, jobs: options.jobs, endpoint: endpoints.endpoint(for:),
                                  shouldStop: { StopSignal.stopRequested })
             } catch let error as AdHocError {
-                throw ErrorMapping.failure(for: error)
+                throw ErrorMapping.failure(for: error, account: connection.boundJID?.bare)
             } catch let error as SyncRefreshInterrupted {
                 throw ToolFailure(StopSignal.pending == 2 ? .interrupted : .terminated, error.description)
             }

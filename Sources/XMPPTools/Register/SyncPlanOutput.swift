@@ -28,6 +28,10 @@ enum SyncPlanOutput {
                            + "--prune delete deletes it)")
             }
         }
+        for group in plan.groupsLeaving {
+            out.append("group    '\(group.name)'  (all \(group.accounts) of its accounts left the file)")
+        }
+        let groupNotes = plan.groupsLeaving.count
         for jid in plan.notManaged { out.append("skip     \(jid)  (it existed before sync: not managed, left alone)") }
         let disabledOnServer = Set(plan.drift.filter { $0.what == "disabled on the server" }.map(\.jid))
         for jid in plan.reenable {
@@ -48,7 +52,7 @@ enum SyncPlanOutput {
             if !r.remove.isEmpty { parts.append("remove " + names(r.remove)) }
             out.append("roster   \(r.jid): " + parts.joined(separator: "; "))
         }
-        let changes = plan.isEmpty ? "Nothing to change" : "Plan: \(count(out.count - notes - plan.notManaged.count, "change"))"
+        let changes = plan.isEmpty ? "Nothing to change" : "Plan: \(count(out.count - notes - groupNotes - plan.notManaged.count, "change"))"
         out.append(changes + "; \(count(plan.unchanged, "managed account")) unchanged"
                    + (plan.removals > 0 ? "; \(plan.removals) to remove (limit \(removalLimit))" : "") + ".")
         return out
@@ -65,13 +69,13 @@ enum SyncPlanOutput {
     }
 
     /// The version of the JSON plan: a minor version only adds fields; a major one would change
-    /// or remove one. 1.1 added `format_version`, `refreshed`, `adopt`, `drift`, `unverified`,
+    /// or remove one. 1.1 added `format_version`, `refreshed`, `groups_leaving`, `adopt`, `drift`, `unverified`,
     /// the leaver action `gone`, and `to: null` for a cleared field.
     static let formatVersion = "1.1"
 
     /// The plan as JSON: `format_version`, `changes`, `refreshed`, `managed`, `unchanged`, `removals`, `removal_limit`, then the
     /// lists `leavers` (jid, action: disable, delete, cannot-disable or gone), `enable` (JIDs),
-    /// `adopt` (line, jid, password: true or false), `drift` (jid, what, action), `unverified` (jid, why),
+    /// `groups_leaving` (group, accounts), `adopt` (line, jid, password: true or false), `drift` (jid, what, action), `unverified` (jid, why),
     /// `not_managed` (JIDs), `create` (line, jid, note), `profile` (line, jid, fields: [field, from, to], avatar) and
     /// `roster` (line, jid, add and update: [jid, name, groups], remove: JIDs). Every key always.
     static func json(_ plan: SyncPlan, removalLimit: Int) -> JSONValue {
@@ -91,6 +95,9 @@ enum SyncPlanOutput {
                          ("note", .optional(l.action == .cannotDisable ? "the server offers no disable-user; --prune delete deletes it" : nil))])
             })),
             ("enable", .array(plan.reenable.map { .string($0.description) })),
+            ("groups_leaving", .array(plan.groupsLeaving.map { g in
+                .object([("group", .string(g.name)), ("accounts", .int(g.accounts))])
+            })),
             ("adopt", .array(plan.adoptions.map { a in
                 .object([("line", .int(a.line)), ("jid", .string(a.jid.description)), ("password", .bool(a.withPassword))])
             })),
