@@ -120,6 +120,8 @@ public final class BatchRun {
 
     /// Rows this run finished (created ones whose profile is still to set included).
     public var finishedThisRun: Int { recorder?.finishedThisRun ?? 0 }
+    /// Rosters this run finished (the roster phase's work, beside the rows' own).
+    public var rostersThisRun: Int { recorder?.rostersThisRun ?? 0 }
 
     /// What `finish()` found and did.
     public struct Finish {

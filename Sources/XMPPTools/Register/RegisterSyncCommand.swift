@@ -313,7 +313,8 @@ extension RegisterTool {
             let foreign = try sync.absorb(finish, plan: plan)
             for jid in foreign { output.note("\(jid) existed already and sync did not create it: it is left alone") }
             let reportProblem = finish.reportFailure.map { "cannot write the report: \($0) (the journal \(run.journal.path) has every outcome)" }
-            let summary = BatchSummary(entries: finish.entries, ranFor: output.elapsedSeconds, finishedThisRun: run.finishedThisRun)
+            let summary = BatchSummary(entries: finish.entries, ranFor: output.elapsedSeconds, finishedThisRun: run.finishedThisRun,
+                                       rostersThisRun: run.rostersThisRun)
             if fatal != nil || end == .interrupted || reportProblem != nil {
                 var verdict = BatchVerdict(end: end, fatal: fatal, summary: summary, finished: finish.finished, journalPath: run.journal.path,
                                            reportPath: reportPath, reportProblem: reportProblem)
