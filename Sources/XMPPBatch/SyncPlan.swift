@@ -130,6 +130,8 @@ public struct SyncPlan: Sendable, Equatable {
     public private(set) var reenable: [JID] = []
     /// Rows of accounts sync found existing and did not create: left alone, every time.
     public private(set) var notManaged: [JID] = []
+    /// Of `notManaged`, those the refresh found on the server that sync has never seen.
+    public private(set) var existedBefore: Set<JID> = []
     public private(set) var creations: [Creation] = []
     public private(set) var profiles: [ProfileChange] = []
     public private(set) var rosters: [RosterChange] = []
@@ -171,7 +173,10 @@ public struct SyncPlan: Sendable, Equatable {
         refreshed = facts.refresh != nil
         var listed: Set<String> = []
         managed = state.values.filter { $0.standing == .active }.count
+        // Accounts sync does not manage: those its state says so, and those the refresh found that
+        // it has never seen (made before sync, by batch or by hand; --adopt manages them).
         let untouchable = Set(state.filter { $0.value.standing == .notManaged }.map(\.key))
+            .union(rows.map(\.jid.bare).filter { state[$0.description] == nil && facts.refresh?.exists($0) == true }.map(\.description))
         // Accounts whose password sync does not hold cannot approve a subscription: no roster gets them.
         let rosterless = untouchable.union(state.filter { $0.value.withoutPassword }.map(\.key))
         for row in rows {
@@ -186,6 +191,7 @@ public struct SyncPlan: Sendable, Equatable {
             wanted[row.line] = wantedContacts
             if untouchable.contains(jid.description) {
                 notManaged.append(jid)
+                if state[jid.description] == nil { existedBefore.insert(jid) }  // found by the refresh
                 continue
             }
             let refreshed = facts.refresh?.readings[jid.description]

@@ -124,6 +124,9 @@ public final class SyncRun {
         }
     }
 
+    /// True when a refresh has something to read: managed accounts, or rows sync never saw.
+    public var hasAnythingToRefresh: Bool { !refreshable.isEmpty || rows.contains { managed[$0.jid.bare.description] == nil } }
+
     /// The managed accounts the refresh reads: those sync created and has not seen deleted.
     public var refreshable: [JID] {
         managed.filter { [.active, .disabled].contains($0.value.standing) }.keys.sorted().compactMap { try? JID($0) }
@@ -137,7 +140,10 @@ public final class SyncRun {
                         shouldStop: @escaping @Sendable () -> Bool) throws {
         var refresh = SyncRefresh()
         let accounts = refreshable
-        do { try refresh.learnExistence(of: accounts, on: channel) } catch { throw error }
+        // The file's accounts sync has never seen are asked about too: one that exists was made
+        // before sync, and is not created (the plan names --adopt) rather than found at add-user.
+        let unseen = rows.map(\.jid.bare).filter { managed[$0.description] == nil }
+        try refresh.learnExistence(of: accounts + unseen, on: channel)
         let listed = Set(rows.map(\.jid.bare))
         let toRead = accounts.filter { listed.contains($0) && refresh.exists($0) != false && managed[$0.description]?.standing == .active }
         let passwords = (try reportPath.map { path throws(BatchError) in try BatchReport.knownPasswords(at: path) } ?? [:])
@@ -308,6 +314,13 @@ public final class SyncRun {
             guard let entry = entries[row.line] else { continue }
             let key = row.jid.bare.description
             var state = states[row.jid.domain] ?? SyncState(domain: row.jid.domain)
+            if plan.existedBefore.contains(row.jid.bare) {
+                // Found by the refresh; remembered, so that a plan without one leaves it alone too.
+                state.accounts[key] = SyncState.Account(standing: .notManaged, note: "existed before sync, seen \(SyncClock.today())")
+                states[row.jid.domain] = state
+                touched.insert(row.jid.domain)
+                continue
+            }
             var account: SyncState.Account
             if created.contains(row.line) {
                 guard entry.status == .created else {

@@ -191,6 +191,12 @@ final class SyncAdoptEndToEndTests: XCTestCase {
         func sync(_ extra: [String]) throws -> RunResult {
             try t.run("xmpp-register", ["sync", csv, "--admin", "--report", report, "--domain", domain] + extra + t.serverArgs, timeout: 120)
         }
+        // Without --adopt, the refresh finds them: nothing is created, and the plan names --adopt.
+        let unadopted = try sync(["--dry-run"])
+        XCTAssertEqual(unadopted.status, 0, unadopted.stdout + unadopted.stderr)
+        XCTAssertTrue(unadopted.stdout.contains("skip     \(users[0])@\(domain)  (it existed before sync: not managed, left alone; --adopt manages it)"),
+                      unadopted.stdout)
+        XCTAssertFalse(unadopted.stdout.contains("create "), unadopted.stdout)
         let plan = try sync(["--adopt", "--dry-run", "--json"])
         XCTAssertEqual(plan.status, 13, plan.stderr)
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])

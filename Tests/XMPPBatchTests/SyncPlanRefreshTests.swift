@@ -142,4 +142,15 @@ final class SyncPlanRefreshTests: XCTestCase {
         }
         XCTAssertFalse(plan.isEmpty)
     }
+
+    func testAnAccountMadeBeforeSyncIsNotCreatedButSkippedNamingAdopt() throws {
+        let r = try rows()
+        let refresh = SyncRefresh(existing: ["x.org": [jid("t1@x.org")]])
+        let plan = SyncPlan(rows: r, state: [:], facts: SyncFacts(refresh: refresh), prune: .disable)
+        XCTAssertEqual(plan.creations.map(\.jid.description), ["a1@x.org", "a2@x.org"])
+        XCTAssertEqual(plan.notManaged.map(\.description), ["t1@x.org"])
+        XCTAssertEqual(plan.existedBefore, [jid("t1@x.org")])
+        XCTAssertFalse(plan.rosters.contains { ($0.add + $0.update).contains { $0.jid.description == "t1@x.org" } },
+                       "no roster gets an account sync does not manage")
+    }
 }

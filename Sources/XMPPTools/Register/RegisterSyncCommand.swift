@@ -208,7 +208,7 @@ extension RegisterTool {
             if refresh && continuing {
                 output.note("continuing an interrupted sync as it was planned; the server is read again at the next sync")
             }
-            let refreshing = refresh && !continuing && !sync.refreshable.isEmpty
+            let refreshing = refresh && !continuing && sync.hasAnythingToRefresh
             var adminLink: (connection: Connection, jid: JID)?
             defer { adminLink?.connection.close() }
             if !askFor.isEmpty || refreshing || adoption.on {
@@ -226,7 +226,7 @@ extension RegisterTool {
                 }
             }
             // Accounts adopted just now are read too.
-            if refresh && !continuing && !sync.refreshable.isEmpty, let link = adminLink {
+            if refresh && !continuing && sync.hasAnythingToRefresh, let link = adminLink {
                 try refreshState(sync, on: link.connection, reportPath: reportPath, output: output)
             }
             let plan = sync.plan(prune: options.prune)

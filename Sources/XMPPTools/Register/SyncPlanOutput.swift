@@ -32,7 +32,10 @@ enum SyncPlanOutput {
             out.append("group    '\(group.name)'  (all \(group.accounts) of its accounts left the file)")
         }
         let groupNotes = plan.groupsLeaving.count
-        for jid in plan.notManaged { out.append("skip     \(jid)  (it existed before sync: not managed, left alone)") }
+        for jid in plan.notManaged {
+            out.append("skip     \(jid)  (it existed before sync: not managed, left alone"
+                       + (plan.existedBefore.contains(jid) ? "; --adopt manages it)" : ")"))
+        }
         let disabledOnServer = Set(plan.drift.filter { $0.what == "disabled on the server" }.map(\.jid))
         for jid in plan.reenable {
             out.append("enable   \(jid)  (" + (disabledOnServer.contains(jid) ? "disabled on the server" : "back in the file; sync had disabled it") + ")")
