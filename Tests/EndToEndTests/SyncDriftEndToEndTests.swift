@@ -8,15 +8,7 @@ import XCTest
 /// drift line; --no-refresh sees none of it; --dry-run exits 13 while there is drift and 0 once
 /// applied; a password its user changed afterwards is unverified, not drift.
 final class SyncDriftEndToEndTests: XCTestCase {
-    /// Prosody 13 in its --defaults pass; ejabberd 24.12 at its defaults in the ejabberd24 pass.
-    private static func server() throws -> AdminServer {
-        let env = ProcessInfo.processInfo.environment
-        let kind = env["XT_SERVER"] ?? "prosody"
-        let defaultsPass = env["XT_DEFAULTS"] == "1"
-        if kind == "prosody13" && defaultsPass { return try AdminServer.requireDefaults() }
-        if kind == "ejabberd24" && !defaultsPass { return try AdminServer.requireDefaults(inAnyPass: true) }
-        throw XCTSkip("sync runs on Prosody 13 (--defaults pass) and ejabberd 24.12 (its defaults, in the ejabberd24 pass)")
-    }
+    private static func server() throws -> AdminServer { try SyncEndToEndTests.server() }
 
     func testDriftOnTheServerIsPlannedBackToTheFile() throws {
         let admin = try Self.server()
@@ -40,7 +32,7 @@ final class SyncDriftEndToEndTests: XCTestCase {
         }
         let first = try sync()
         XCTAssertEqual(first.status, 13, first.stderr)
-        var passwords = try reportPasswords(report)
+        var passwords = try SyncEndToEndTests.reportPasswords(report)
         let clean = try plan()
         XCTAssertEqual(clean.status, 0, "cron: an empty refreshed plan exits 0")
         XCTAssertEqual(clean.json["format_version"] as? String, "1.1")
@@ -83,7 +75,7 @@ final class SyncDriftEndToEndTests: XCTestCase {
         let applied = try sync()
         XCTAssertEqual(applied.status, 13, applied.stderr)
         let old = passwords[deleted]
-        passwords = try reportPasswords(report)
+        passwords = try SyncEndToEndTests.reportPasswords(report)
         XCTAssertNotEqual(passwords[deleted], old)
         XCTAssertTrue(try admin.logsIn(deleted, try XCTUnwrap(passwords[deleted])))
         XCTAssertTrue(try admin.logsIn(disabled, try XCTUnwrap(passwords[disabled])))
@@ -131,7 +123,7 @@ final class SyncDriftEndToEndTests: XCTestCase {
                       plan.stdout)
         let applied = try sync()
         XCTAssertEqual(applied.status, 13, applied.stderr)
-        let passwords = try reportPasswords(report)
+        let passwords = try SyncEndToEndTests.reportPasswords(report)
         func card(_ jid: String) throws -> [String: Any] {
             let r = try t.run("xmpp-vcard", ["get", jid, "--json", "-a", jid] + t.serverArgs, password: passwords[jid])
             XCTAssertEqual(r.status, 0, r.stderr)
@@ -146,95 +138,4 @@ final class SyncDriftEndToEndTests: XCTestCase {
         XCTAssertEqual(again.status, 0, again.stdout)
     }
 
-    private func reportPasswords(_ path: String) throws -> [String: String] {
-        var out: [String: String] = [:]
-        for row in try BatchPasswordFlowEndToEndTests.report(path) {
-            if let jid = row["jid"], let password = row["password"], !password.isEmpty { out[jid] = password }
-        }
-        return out
-    }
-}
-
-/// `xmpp-register sync --adopt`: a class made on day 1 by `batch` goes under sync with no account
-/// created again and no password changed (its report is sync's report), and an account made by
-/// hand (no password anywhere) is adopted for what the administrator can do: the plan says its
-/// profile and roster are not read, and it is removed like any managed leaver.
-final class SyncAdoptEndToEndTests: XCTestCase {
-    func testABatchMadeClassAndAHandMadeAccountAreAdopted() throws {
-        let env = ProcessInfo.processInfo.environment
-        let kind = env["XT_SERVER"] ?? "prosody"
-        let admin: AdminServer
-        if kind == "prosody13" && env["XT_DEFAULTS"] == "1" {
-            admin = try AdminServer.requireDefaults()
-        } else if kind == "ejabberd24" && env["XT_DEFAULTS"] != "1" {
-            admin = try AdminServer.requireDefaults(inAnyPass: true)
-        } else {
-            throw XCTSkip("sync runs on Prosody 13 (--defaults pass) and ejabberd 24.12 (its defaults, in the ejabberd24 pass)")
-        }
-        let t = try admin.adminRunner()
-        let domain = t.server.domain
-        let tag = String(ToolRunner.username("").prefix(5))
-        let users = (0..<4).map { "ad\(tag)x\($0)" }
-        let hand = try admin.makeAccount("adh")
-        let handUser = String(hand.jid.split(separator: "@")[0])
-        let csv = t.home + "/day1.csv", report = t.home + "/day1-pw.csv"
-        func write(_ rows: [String]) throws {
-            try Data(("username,fullname,groups,contacts\r\n" + rows.map { "\($0),Name \($0),Class,Class\r\n" }.joined()).utf8)
-                .write(to: URL(fileURLWithPath: csv))
-        }
-        try write(users)
-        let batch = try t.run("xmpp-register", ["batch", csv, "--admin", "--generate-passwords", "--report", report, "--domain", domain] + t.serverArgs,
-                              timeout: 120)
-        XCTAssertEqual(batch.status, 0, batch.stderr)
-        let before = try reportPasswords(report)
-        try write(users + [handUser])
-        func sync(_ extra: [String]) throws -> RunResult {
-            try t.run("xmpp-register", ["sync", csv, "--admin", "--report", report, "--domain", domain] + extra + t.serverArgs, timeout: 120)
-        }
-        // Without --adopt, the refresh finds them: nothing is created, and the plan names --adopt.
-        let unadopted = try sync(["--dry-run"])
-        XCTAssertEqual(unadopted.status, 0, unadopted.stdout + unadopted.stderr)
-        XCTAssertTrue(unadopted.stdout.contains("skip     \(users[0])@\(domain)  (it existed before sync: not managed, left alone; --adopt manages it)"),
-                      unadopted.stdout)
-        XCTAssertFalse(unadopted.stdout.contains("create "), unadopted.stdout)
-        let plan = try sync(["--adopt", "--dry-run", "--json"])
-        XCTAssertEqual(plan.status, 13, plan.stderr)
-        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
-        let adopt = json["adopt"] as? [[String: Any]] ?? []
-        XCTAssertEqual(Set(adopt.compactMap { $0["jid"] as? String }), Set((users + [handUser]).map { "\($0)@\(domain)" }))
-        XCTAssertEqual(adopt.first { $0["jid"] as? String == hand.jid }?["password"] as? Bool, false)
-        XCTAssertEqual(adopt.filter { $0["password"] as? Bool == true }.count, 4)
-        XCTAssertEqual((json["create"] as? [Any])?.count, 0, "nothing created again: \(plan.stdout)")
-        XCTAssertEqual((json["drift"] as? [Any])?.count, 0, "the batch's rosters are complete: \(plan.stdout)")
-        let text = try sync(["--adopt", "--dry-run"])
-        XCTAssertTrue(text.stdout.contains("adopt    \(hand.jid)  (it existed before sync: managed from now on; nothing created again, no password "
-                                           + "changed; no password for it in the report or --adopt-report"), text.stdout)
-
-        let applied = try sync(["--adopt"])
-        XCTAssertEqual(applied.status, 13, applied.stderr)
-        let after = try reportPasswords(report)
-        for user in users {
-            let jid = "\(user)@\(domain)"
-            XCTAssertEqual(after[jid], before[jid], "no password changed")
-            XCTAssertTrue(try admin.logsIn(jid, try XCTUnwrap(before[jid])))
-        }
-        XCTAssertTrue(try admin.logsIn(hand.jid, hand.password), "the hand-made account keeps its password")
-        let again = try sync(["--dry-run"])
-        XCTAssertEqual(again.status, 0, again.stdout + again.stderr)
-        XCTAssertTrue(again.stdout.contains("unverified \(hand.jid)"), again.stdout)
-
-        // Managed now: the hand-made account leaving the file is removed like any leaver.
-        try write(users)
-        let pruned = try sync(["--prune", "delete"])
-        XCTAssertEqual(pruned.status, 13, pruned.stderr)
-        XCTAssertFalse(try admin.logsIn(hand.jid, hand.password), "deleted")
-    }
-
-    private func reportPasswords(_ path: String) throws -> [String: String] {
-        var out: [String: String] = [:]
-        for row in try BatchPasswordFlowEndToEndTests.report(path) {
-            if let jid = row["jid"], let password = row["password"], !password.isEmpty { out[jid] = password }
-        }
-        return out
-    }
 }

@@ -11,7 +11,7 @@ import XCTest
 final class SyncEndToEndTests: XCTestCase {
     /// Prosody 13 in its --defaults pass; ejabberd 24.12 at its defaults, started here in the
     /// ejabberd24 pass (CI has no --defaults pass of it). Other passes skip.
-    private static func server() throws -> AdminServer {
+    static func server() throws -> AdminServer {
         let env = ProcessInfo.processInfo.environment
         let kind = env["XT_SERVER"] ?? "prosody"
         let defaultsPass = env["XT_DEFAULTS"] == "1"
@@ -100,7 +100,7 @@ final class SyncEndToEndTests: XCTestCase {
         // The refresh found the administrator's account: not created, not managed, and --adopt named.
         XCTAssertTrue(first.stdout.contains("skip     \(admin.adminJID)  (it existed before sync: not managed, left alone; --adopt manages it)"),
                       first.stdout)
-        var passwords = try reportPasswords(report)
+        var passwords = try Self.reportPasswords(report)
         XCTAssertEqual(passwords.count, 60)
         let stateFile = t.home + "/state/xmpp-tools/sync/\(domain).json"
         let mode = (try FileManager.default.attributesOfItem(atPath: stateFile)[.posixPermissions] as? NSNumber)?.intValue
@@ -190,7 +190,7 @@ final class SyncEndToEndTests: XCTestCase {
         let oldPassword = passwords[deleted]
         let left = try sync()
         XCTAssertEqual(left.status, 13, left.stderr)
-        passwords = try reportPasswords(report)
+        passwords = try Self.reportPasswords(report)
         XCTAssertNotEqual(passwords[deleted], oldPassword, "created again with a new password")
         XCTAssertTrue(try admin.logsIn(deleted, try XCTUnwrap(passwords[deleted])))
         XCTAssertNotNil(passwords[leaver], "the leaver's password stays in the report")
@@ -238,7 +238,7 @@ final class SyncEndToEndTests: XCTestCase {
     }
 
     /// The report's password of each JID.
-    private func reportPasswords(_ path: String) throws -> [String: String] {
+    static func reportPasswords(_ path: String) throws -> [String: String] {
         var out: [String: String] = [:]
         for row in try BatchPasswordFlowEndToEndTests.report(path) {
             if let jid = row["jid"], let password = row["password"], !password.isEmpty { out[jid] = password }
