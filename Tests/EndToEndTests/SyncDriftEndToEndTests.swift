@@ -137,5 +137,4 @@ final class SyncDriftEndToEndTests: XCTestCase {
         let again = try sync(["--dry-run"])
         XCTAssertEqual(again.status, 0, again.stdout)
     }
-
 }
