@@ -133,8 +133,8 @@ public final class SyncRun {
     }
 
     /// Reads the server before planning (`SyncRefresh`): which managed accounts exist, through
-    /// the administrator's `channel`; then, for those in the file that exist, a log-in as each
-    /// with the password the report at `reportPath` holds (its enabled state and roster).
+    /// the administrator's `channel`; then, with a report, for those in the file that exist, a
+    /// log-in as each with the password the report at `reportPath` holds (its enabled state and roster).
     public func refresh(on channel: any StanzaChannel, reportPath: String?, jobs: Int,
                         endpoint: (_ domain: String) throws -> BatchEndpoint,
                         shouldStop: @escaping @Sendable () -> Bool) throws {
@@ -146,8 +146,12 @@ public final class SyncRun {
         try refresh.learnExistence(of: accounts + unseen, on: channel)
         let listed = Set(rows.map(\.jid.bare))
         let toRead = accounts.filter { listed.contains($0) && refresh.exists($0) != false && managed[$0.description]?.standing == .active }
-        let passwords = (try reportPath.map { path throws(BatchError) in try BatchReport.knownPasswords(at: path) } ?? [:])
-            .merging(adoptedPasswords) { own, _ in own }
+        // Without a report (a dry run's plan), only existence is read: no account is unverified for it.
+        guard let reportPath else {
+            facts.refresh = refresh
+            return
+        }
+        let passwords = try BatchReport.knownPasswords(at: reportPath).merging(adoptedPasswords) { own, _ in own }
         try refresh.read(toRead, passwords: passwords, jobs: jobs, timeout: configuration.timeout, resource: configuration.resource,
                          endpoint: endpoint, shouldStop: shouldStop)
         facts.refresh = refresh
