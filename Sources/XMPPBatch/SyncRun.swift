@@ -157,6 +157,42 @@ public final class SyncRun {
         facts.refresh = refresh
     }
 
+    /// After a finished run: the accounts it created, enabled or whose roster it changed, read
+    /// back with a log-in each (`SyncRefresh.read`) and compared with what the state now says
+    /// sync left them with. What the server did not keep (a contact missing, a subscription
+    /// not both ways, an account still disabled or that does not log in) is returned, one line
+    /// each: the run reports it as a failure, and the next refresh plans it again as drift.
+    public func verify(_ plan: SyncPlan, reportPath: String, jobs: Int, endpoint: (_ domain: String) throws -> BatchEndpoint,
+                       shouldStop: @escaping @Sendable () -> Bool) throws -> [String] {
+        let touched = Set(plan.creations.map(\.jid) + plan.rosters.map(\.jid) + plan.reenable)
+        let accounts = touched.filter { managed[$0.description]?.standing == .active }.sorted { $0.description < $1.description }
+        guard !accounts.isEmpty else { return [] }
+        var reading = SyncRefresh()
+        try reading.read(accounts, passwords: try BatchReport.knownPasswords(at: reportPath), jobs: jobs, timeout: configuration.timeout,
+                         resource: configuration.resource, endpoint: endpoint, shouldStop: shouldStop)
+        var problems: [String] = []
+        for jid in accounts {
+            switch reading.readings[jid.description] {
+            case .roster(let items)?:
+                var server: [JID: RosterItem] = [:]
+                for item in items { server[item.jid.bare] = item }
+                for contact in managed[jid.description]?.contacts ?? [] {
+                    guard let live = server[contact.jid.bare] else {
+                        problems.append("\(jid): the server did not keep contact \(contact.jid.bare)")
+                        continue
+                    }
+                    if live.subscription != .both {
+                        problems.append("\(jid): contact \(contact.jid.bare) has subscription '\(live.subscription.rawValue)', not both")
+                    }
+                }
+            case .disabled?: problems.append("\(jid): still disabled on the server")
+            case .notVerifiable(let why)?: problems.append("\(jid): not verified (\(why))")
+            case nil: problems.append("\(jid): not verified")
+            }
+        }
+        return problems
+    }
+
     /// The plan.
     public func plan(prune: SyncPrune) -> SyncPlan {
         SyncPlan(rows: rows, state: managed, facts: facts, prune: prune, columns: Set(sheet.columns.presentProfileColumns))

@@ -55,7 +55,10 @@ extension RegisterTool {
                     + "file's name and groups again'; a leaver already deleted on the server is only forgotten. Contacts the "
                     + "users added themselves are never looked at. An account whose report password no longer logs in (its "
                     + "user changed it) is listed as 'unverified': not checked, never drift. Without --report the refresh "
-                    + "checks only existence. --no-refresh plans from the state alone, as before: a file that has not "
+                    + "checks only existence. After applying, the accounts the run created, enabled or whose roster it "
+                    + "changed are read back the same way: what the server did not keep (a contact missing, a subscription "
+                    + "not both ways, an account still disabled) is named and counted as failed (exit status 1), and the "
+                    + "next sync plans it again. --no-refresh plans from the state alone, as before: a file that has not "
                     + "changed then plans nothing and sends nothing, and no connection is even opened. Profile fields and "
                     + "avatars are compared with the state only, not read from the server.",
                 "sync manages only the accounts it created. Its state, per domain, is "
@@ -257,10 +260,7 @@ extension RegisterTool {
                             + "or what their rosters hold (it logs in as each with the report's password)")
             }
             StopSignal.install(secondSignalKills: true)
-            let administrator = try env.accounts.load().accounts[connection.boundJID?.bare.description ?? ""].map {
-                (jid: try context.accountJID(), settings: $0)
-            }
-            let endpoints = BatchEndpoints(context: context, administrator: administrator)
+            let endpoints = try accountEndpoints()
             do {
                 try sync.refresh(on: connection, reportPath: reportPath, jobs: options.jobs, endpoint: endpoints.endpoint(for:),
                                  shouldStop: { StopSignal.stopRequested })
@@ -273,6 +273,14 @@ extension RegisterTool {
                 output.note("\(domain)'s server offers this administrator no command that tells which accounts exist "
                             + "(get-registered-users-list, user-stats): deleted accounts are not seen")
             }
+        }
+
+        /// Where the accounts' log-ins connect: the command line's settings, or for the
+        /// administrator's domain what xmpp-login remembered for the administrator.
+        private func accountEndpoints() throws -> BatchEndpoints {
+            let jid = try context.accountJID()
+            let administrator = try env.accounts.load().accounts[jid.bare.description].map { (jid: jid, settings: $0) }
+            return BatchEndpoints(context: context, administrator: administrator)
         }
 
         private func apply(_ plan: SyncPlan, sync: SyncRun, reportPath: String, adminLink: inout (connection: Connection, jid: JID)?,
@@ -321,8 +329,16 @@ extension RegisterTool {
                 verdict.resumeHint = "; run the same sync again to continue (journal: \(run.journal.path))"
                 try verdict.conclude(output: output)
             }
-            try conclude(SyncSummary(admin: adminOutcomes, entries: finish.entries, plan: plan, seconds: output.elapsedSeconds),
-                         reportPath: reportPath, output: output)
+            var result = SyncSummary(admin: adminOutcomes, entries: finish.entries, plan: plan, seconds: output.elapsedSeconds)
+            if refresh && finish.finished && result.failures == 0 {
+                // What it applied, read back: what the server did not keep is a failure, not "changed".
+                let endpoints = try accountEndpoints()
+                let problems = try sync.verify(plan, reportPath: reportPath, jobs: options.jobs, endpoint: endpoints.endpoint(for:),
+                                               shouldStop: { StopSignal.stopRequested })
+                for problem in problems { output.note(problem) }
+                result.notKept(problems.count, seconds: output.elapsedSeconds)
+            }
+            try conclude(result, reportPath: reportPath, output: output)
         }
 
         /// 13 when every change went through, 1 when some failed.
