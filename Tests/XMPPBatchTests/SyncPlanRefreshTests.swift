@@ -153,4 +153,31 @@ final class SyncPlanRefreshTests: XCTestCase {
         XCTAssertFalse(plan.rosters.contains { ($0.add + $0.update).contains { $0.jid.description == "t1@x.org" } },
                        "no roster gets an account sync does not manage")
     }
+
+    func testAGroupsColumnWithoutContactsIsWarnedAbout() throws {
+        let directory = NSTemporaryDirectory() + "sync-notes-\(getpid())-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var configuration = BatchConfiguration()
+        configuration.domain = "x.org"
+        configuration.generatePasswords = true
+        func notes(_ csv: String) throws -> [String] {
+            let sheet = try BatchSheet(input: Array(csv.utf8), name: "test", configuration: configuration, baseDirectory: "/")
+            return try SyncRun(sheet: sheet, configuration: configuration, stateDirectory: directory, domains: []).fileNotes
+        }
+        let warned = try notes("username,groups\na1,Class 5A\n")
+        XCTAssertEqual(warned.count, 1)
+        XCTAssertTrue(warned.first?.contains("no contacts column, so sync makes no roster") ?? false, "\(warned)")
+        XCTAssertEqual(try notes("username,groups,contacts\na1,Class 5A,Class 5A\n"), [])
+        XCTAssertEqual(try notes("username\na1\n"), [])
+    }
+
+    func testAnAccountAdoptedWithoutItsPasswordStaysSoInTheState() throws {
+        let directory = NSTemporaryDirectory() + "sync-adopt-\(getpid())-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var state = SyncState(domain: "x.org")
+        state.accounts["h@x.org"] = SyncState.Account(note: "adopted by sync on 2026-12-04", withoutPassword: true)
+        state.accounts["b@x.org"] = SyncState.Account(fullname: "Bea")
+        try state.save(stateDirectory: directory)
+        XCTAssertEqual(try SyncState.load(domain: "x.org", stateDirectory: directory), state)
+    }
 }
