@@ -51,7 +51,7 @@ enum SyncPlanOutput {
         for r in plan.rosters {
             var parts: [String] = []
             if !r.add.isEmpty { parts.append("add " + names(r.add.map(\.jid))) }
-            if !r.update.isEmpty { parts.append("regroup or rename " + names(r.update.map(\.jid))) }
+            if !r.update.isEmpty { parts.append("set again (name, groups, subscription) " + names(r.update.map(\.jid))) }
             if !r.remove.isEmpty { parts.append("remove " + names(r.remove)) }
             out.append("roster   \(r.jid): " + parts.joined(separator: "; "))
         }
