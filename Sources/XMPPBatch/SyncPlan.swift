@@ -225,7 +225,12 @@ public struct SyncPlan: Sendable, Equatable {
                 reenable.append(jid)
                 drift.append(Drift(jid: jid, what: "disabled on the server", action: "enabled"))
             }
-            let fields = SyncPlan.fieldChanges(row.profile, known, columns: columns)
+            var fields = SyncPlan.fieldChanges(row.profile, known, columns: columns)
+            if let live = facts.refresh?.profiles[jid.description], facts.adopted[jid.description] == nil {
+                let server = SyncPlan.liveFieldChanges(row.profile, known, live, columns: columns)
+                fields = server.fields
+                drift += server.drift.map { Drift(jid: jid, what: $0.what, action: $0.action) }
+            }
             let avatarChanged = row.profile.avatar.map { facts.avatarDigests[$0.key] != known.avatar } ?? false
             if !fields.isEmpty || avatarChanged {
                 profiles.append(ProfileChange(line: row.line, jid: jid, fields: fields, avatar: avatarChanged))
@@ -360,6 +365,38 @@ public struct SyncPlan: Sendable, Equatable {
             if let live = server[item.jid.bare], live.subscription == .both { had.append(live) }
         }
         return (had, broken, drift)
+    }
+
+    /// The text fields of the file's columns against the account's card as the refresh read it
+    /// (`live`), not against the state: the file wins. A field that differs from the file is
+    /// changed to the file's value (cleared for an empty cell); where the card also differs from
+    /// what sync last set (`known`), its user or someone else changed it: drift. An email is
+    /// compared by presence among the card's addresses (others the user added are not looked at).
+    static func liveFieldChanges(_ profile: ProfileColumns, _ known: SyncState.Account, _ live: SyncRefresh.LiveProfile,
+                                 columns: Set<String>) -> (fields: [FieldChange], drift: [(what: String, action: String)]) {
+        var fields: [FieldChange] = []
+        var drift: [(what: String, action: String)] = []
+        func quoted(_ s: String?) -> String { s.map { "'\($0)'" } ?? "(none)" }
+        for (name, value, had, now) in [("nickname", profile.nickname, known.nickname, live.nickname),
+                                        ("fullname", profile.fullname, known.fullname, live.fullname)] where columns.contains(name) {
+            guard now != value else { continue }
+            fields.append(FieldChange(field: name, from: now, to: value))
+            if now != had {
+                drift.append(("\(name) changed on the server: \(quoted(now))",
+                              value.map { "'\($0)' from the file" } ?? "cleared (the file's cell is empty)"))
+            }
+        }
+        if columns.contains("email") {
+            if let value = profile.email, !live.emails.contains(value) {
+                fields.append(FieldChange(field: "email", from: known.email.flatMap { live.emails.contains($0) ? $0 : nil }, to: value))
+                if value == known.email { drift.append(("email \(value) removed on the server", "added again")) }
+            } else if profile.email == nil, let had = known.email, live.emails.contains(had) {
+                fields.append(FieldChange(field: "email", from: had, to: nil))
+            } else if let value = profile.email, let had = known.email, had != value, live.emails.contains(had) {
+                fields.append(FieldChange(field: "email", from: had, to: value))  // the new one is there; the old goes
+            }
+        }
+        return (fields, drift)
     }
 
     /// What the roster items sync left (`had`) lack against `wanted`; nil when they match.

@@ -25,6 +25,21 @@ public struct SyncRefresh: Sendable, Equatable {
     public var existing: [String: Set<JID>] = [:]
     /// Per managed account (bare JID text), what its log-in found; an account missing here was not logged in to.
     public var readings: [String: Reading] = [:]
+    /// Per account logged in to, the profile fields its vcard-temp card holds.
+    public var profiles: [String: LiveProfile] = [:]
+
+    /// The text fields sync manages, as the account's card holds them (empty values as nil).
+    public struct LiveProfile: Sendable, Equatable {
+        public var nickname: String?
+        public var fullname: String?
+        public var emails: [String]
+
+        public init(nickname: String? = nil, fullname: String? = nil, emails: [String] = []) {
+            self.nickname = nickname
+            self.fullname = fullname
+            self.emails = emails
+        }
+    }
     /// Domains whose servers offer no command telling which accounts exist, and why it matters.
     public var unchecked: [String] = []
 
@@ -84,10 +99,16 @@ public struct SyncRefresh: Sendable, Equatable {
             conversation: { _ in RosterReading() },
             bound: { link in known[link.connection.domain]?.bound(link) })
         var found: [String: Reading] = [:]
+        var cards: [String: LiveProfile] = [:]
         let end = try sessions.run(count: runnable.count) { job, how in
             let key = runnable[job].bare.description
             switch how {
-            case .done(let reading): found[key] = .roster(reading.items)
+            case .done(let reading):
+                found[key] = .roster(reading.items)
+                if let card = reading.card {
+                    func text(_ s: String?) -> String? { s.flatMap { $0.isEmpty ? nil : $0 } }
+                    cards[key] = LiveProfile(nickname: text(card.nickname), fullname: text(card.fullName), emails: card.emails.map(\.address))
+                }
             case .refused(let error, let duringLogIn, _):
                 if duringLogIn, case .authenticationFailed(let condition, _) = error {
                     found[key] = condition == "account-disabled" ? .disabled
@@ -102,6 +123,7 @@ public struct SyncRefresh: Sendable, Equatable {
         }
         if end == .interrupted { throw SyncRefreshInterrupted() }
         readings.merge(found) { _, new in new }
+        profiles.merge(cards) { _, new in new }
     }
 }
 
@@ -110,25 +132,39 @@ public struct SyncRefreshInterrupted: Error, CustomStringConvertible {
     public var description: String { "the refresh was interrupted; nothing was planned or changed" }
 }
 
-/// One account's roster, read over its own log-in.
+/// One account's roster and vcard-temp card, read over its own log-in: both requests go out at
+/// once, and the account is done when both are answered.
 final class RosterReading: AccountConversation {
     private var pending: RosterService.PendingFetch?
+    private var cardID: String?
     private(set) var items: [RosterItem] = []
+    private(set) var card: VCard?
+    private var rosterRead = false
 
     func start(on link: PolledConnection, account: JID) throws -> ConversationStep {
         let (get, pending) = RosterService.fetchRequest(on: link.connection, cachedVer: nil)
         self.pending = pending
-        return .send([get.element])
+        let id = link.connection.makeID()
+        cardID = id
+        return .send([get.element, VCardService.request(for: nil, id: id).element])
     }
 
     func receive(_ element: XMLElement, on link: PolledConnection, account: JID) throws -> ConversationStep {
-        guard let pending, case .reply(let iq)? = try PresenceService.event(in: element, on: link.connection, account: account),
-              iq.id == pending.id else { return .waiting }
-        if iq.type == .error { throw ConnectionError.stanzaError(iq.error ?? StanzaError(type: "cancel", condition: .undefinedCondition)) }
-        guard case .full(let query) = try pending.take(iq) else {
-            throw ConnectionError.protocolViolation("the server answered a roster request without the roster")
+        guard let pending, case .reply(let iq)? = try PresenceService.event(in: element, on: link.connection, account: account) else {
+            return .waiting
         }
-        items = query.items
-        return .finished
+        if iq.id == cardID {
+            // A card the server cannot give (no vcard-temp) leaves the profile unread, not the roster.
+            card = (try? VCardService.ownCard(in: iq)) ?? nil
+            cardID = nil
+        } else if iq.id == pending.id {
+            if iq.type == .error { throw ConnectionError.stanzaError(iq.error ?? StanzaError(type: "cancel", condition: .undefinedCondition)) }
+            guard case .full(let query) = try pending.take(iq) else {
+                throw ConnectionError.protocolViolation("the server answered a roster request without the roster")
+            }
+            items = query.items
+            rosterRead = true
+        }
+        return rosterRead && cardID == nil ? .finished : .waiting
     }
 }

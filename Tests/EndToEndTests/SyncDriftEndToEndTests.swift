@@ -4,7 +4,7 @@ import XCTest
 /// `xmpp-register sync` refreshes from the server before it plans: on a server at its default
 /// configuration, a small class synced once, then changed behind sync's back — an account
 /// deleted with the server's own delete-user, one disabled (where the server can disable), a
-/// managed contact removed by its user — is planned back to the file, each difference on its own
+/// managed contact removed by its user, a pupil renaming themselves — is planned back to the file, each difference on its own
 /// drift line; --no-refresh sees none of it; --dry-run exits 13 while there is drift and 0 once
 /// applied; a password its user changed afterwards is unverified, not drift.
 final class SyncDriftEndToEndTests: XCTestCase {
@@ -52,6 +52,9 @@ final class SyncDriftEndToEndTests: XCTestCase {
         }
         let rm = try t.run("xmpp-roster", ["remove", removed, "-a", remover] + t.serverArgs, password: passwords[remover])
         XCTAssertEqual(rm.status, 0, rm.stderr)
+        // Pupil 3 renames themselves in their client (vcard-temp FN).
+        let renamed = try t.run("xmpp-vcard", ["set", "--fullname", "xXx", "-a", removed] + t.serverArgs, password: passwords[removed])
+        XCTAssertEqual(renamed.status, 0, renamed.stderr)
 
         // Without the refresh, sync sees none of it.
         let blind = try plan(["--no-refresh"])
@@ -63,6 +66,7 @@ final class SyncDriftEndToEndTests: XCTestCase {
         let lines = drift(seen.json)
         XCTAssertTrue(lines.contains("\(deleted) deleted on the server: created again, with a new password"), "\(lines)")
         XCTAssertTrue(lines.contains("\(remover) contact \(removed) removed by its user: added again"), "\(lines)")
+        XCTAssertTrue(lines.contains("\(removed) fullname changed on the server: 'xXx': 'Pupil 3' from the file"), "\(lines)")
         XCTAssertEqual(lines.contains("\(disabled) disabled on the server: enabled"), canDisable, "\(lines)")
         XCTAssertEqual((seen.json["create"] as? [[String: Any]])?.compactMap { $0["jid"] as? String }, [deleted])
         XCTAssertEqual(seen.json["enable"] as? [String], canDisable ? [disabled] : [])
@@ -85,6 +89,8 @@ final class SyncDriftEndToEndTests: XCTestCase {
             let item = (try ToolRunner.json(r) as? [[String: Any]])?.first { $0["jid"] as? String == contact }
             XCTAssertEqual(item?["subscription"] as? String, "both", "\(who) ↔ \(contact): \(r.stdout)")
         }
+        let card = try t.run("xmpp-vcard", ["get", removed, "--json", "-a", removed] + t.serverArgs, password: passwords[removed])
+        XCTAssertEqual((try ToolRunner.json(card) as? [String: Any])?["fullname"] as? String, "Pupil 3", card.stdout)
         let after = try plan()
         XCTAssertEqual(after.status, 0, "\(after.json)")
         XCTAssertEqual(drift(after.json), [])
