@@ -180,4 +180,30 @@ final class SyncPlanRefreshTests: XCTestCase {
         try state.save(stateDirectory: directory)
         XCTAssertEqual(try SyncState.load(domain: "x.org", stateDirectory: directory), state)
     }
+
+    func testAProfileFieldChangedOnTheServerIsDriftAndTheFileWins() throws {
+        var (r, state, refresh) = try synced()
+        refresh.profiles = ["a1@x.org": SyncRefresh.LiveProfile(fullname: "xXx"), "a2@x.org": SyncRefresh.LiveProfile(fullname: "Abe"),
+                            "t1@x.org": SyncRefresh.LiveProfile(fullname: "Tess Teacher")]
+        let plan = SyncPlan(rows: r, state: state, facts: SyncFacts(refresh: refresh), prune: .disable)
+        XCTAssertEqual(plan.drift, [SyncPlan.Drift(jid: jid("a1@x.org"), what: "fullname changed on the server: 'xXx'", action: "'Ann' from the file")])
+        XCTAssertEqual(plan.profiles.map(\.jid.description), ["a1@x.org"])
+        XCTAssertEqual(plan.profiles.first?.fields, [SyncPlan.FieldChange(field: "fullname", from: "xXx", to: "Ann")])
+        // A column the file does not have is not compared (the school has no nickname column).
+        refresh.profiles["a2@x.org"]?.nickname = "Abby"
+        XCTAssertEqual(SyncPlan(rows: r, state: state, facts: SyncFacts(refresh: refresh), prune: .disable, columns: ["fullname"]).profiles.count, 1)
+        state["a2@x.org"]?.note = nil
+    }
+
+    func testAnEmailRemovedOnTheServerIsAddedAgainAndAUsersOwnAddressIsNotLookedAt() {
+        let known = SyncState.Account(email: "ann@school.example")
+        var profile = ProfileColumns()
+        profile.email = "ann@school.example"
+        let removed = SyncPlan.liveFieldChanges(profile, known, SyncRefresh.LiveProfile(emails: ["own@home.example"]), columns: ["email"])
+        XCTAssertEqual(removed.fields, [SyncPlan.FieldChange(field: "email", from: nil, to: "ann@school.example")])
+        XCTAssertEqual(removed.drift.map(\.what), ["email ann@school.example removed on the server"])
+        let kept = SyncPlan.liveFieldChanges(profile, known, SyncRefresh.LiveProfile(emails: ["own@home.example", "ann@school.example"]),
+                                             columns: ["email"])
+        XCTAssertTrue(kept.fields.isEmpty && kept.drift.isEmpty)
+    }
 }
