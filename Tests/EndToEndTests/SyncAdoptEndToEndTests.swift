@@ -65,6 +65,14 @@ final class SyncAdoptEndToEndTests: XCTestCase {
         let pruned = try sync(["--prune", "delete"])
         XCTAssertEqual(pruned.status, 13, pruned.stderr)
         XCTAssertFalse(try admin.logsIn(hand.jid, hand.password), "deleted")
+
+        // A pupil logged in on the administrator's machine becomes the active account: sync says
+        // which account is not an administrator.
+        let pupil = "\(users[0])@\(domain)"
+        let p = try admin.runner(as: pupil, password: try XCTUnwrap(before[pupil]))
+        let notAdmin = try p.run("xmpp-register", ["sync", csv, "--admin", "--domain", domain, "--dry-run", "--adopt"] + p.serverArgs)
+        XCTAssertEqual(notAdmin.status, 12, notAdmin.stderr)
+        XCTAssertTrue(notAdmin.stderr.contains("\(pupil) is not an administrator of this server"), notAdmin.stderr)
     }
 
 }
