@@ -22,6 +22,8 @@ public final class BatchRun {
     private let known: [String: String]
     /// Those of accounts this CSV does not list: written to the new report again, never lost.
     private let carried: [String: String]
+    /// When the earlier report's slips were printed (`xmpp-register handout`), kept in the new one.
+    private let stamps: HandoutStamps
     private var recorder: BatchRecorder?
 
     /// How `sync` shapes a run: its own journal identity and first rows, and the accounts whose
@@ -58,6 +60,7 @@ public final class BatchRun {
         // A report's passwords of accounts this CSV does not list (a row removed, another shard's)
         // are carried into the new report: rewriting it never loses one.
         carried = BatchReport.unlisted(earlier, rows: sheet.rows)
+        stamps = reportPath.map { HandoutStamps(report: $0) } ?? HandoutStamps()
         known = earlier.filter { !(shape?.forget.contains($0.key) ?? false) }.merging(shape?.adopted ?? [:]) { own, _ in own }
         let identity = shape?.identity ?? BatchInput.identity(input: sheet.input, configuration: configuration)
         let path = try BatchInput.journalPath(identity: identity, report: reportPath, stateDirectory: stateDirectory)
@@ -95,14 +98,6 @@ public final class BatchRun {
             good.roster = RosterColumns()
             return .valid(good)
         }
-    }
-
-    /// The passwords the run knows for `jids` (the CSV's are the rows' own): the journal's,
-    /// taken over from the report or generated.
-    func journalPasswords() throws -> [String: String] {
-        var out: [String: String] = [:]
-        for e in try journal.entries() { if let p = e.generatedPassword { out[e.jid] = p } }
-        return out
     }
 
     /// Works through `plan`, reaching each domain's server through `endpoint`, telling `events`
@@ -153,7 +148,7 @@ public final class BatchRun {
         let people = ReportPeople(rows: sheet.rows, columns: sheet.columns)
         do {
             try SecureFile.writeSecret(BatchReport.csv(entries, includePasswords: includePasswords, invites: configuration.invite,
-                                                       people: people, carried: carried), to: reportPath)
+                                                       people: people, carried: carried, stamps: stamps), to: reportPath)
             try BatchReport.syncDirectory(of: reportPath)
         } catch {
             result.reportFailure = error
@@ -162,7 +157,7 @@ public final class BatchRun {
         if let directory = configuration.reportByGroup {
             do {
                 try GroupReports.write(entries, people: people, includePasswords: includePasswords, invites: configuration.invite,
-                                       to: directory)
+                                       stamps: stamps, dialect: sheet.dialect, to: directory)
             } catch {
                 result.groupReportFailure = error
             }

@@ -46,21 +46,28 @@ final class SharedGroupsApplyEndToEndTests: XCTestCase {
     }
 
     /// Runs the school through --apply; the plan's lines and the status.
-    private func apply(_ t: ToolRunner, _ school: School, _ args: [String]) throws -> (lines: [String], status: Int32) {
+    private func apply(_ t: ToolRunner, _ school: School, _ args: [String], password: String?) throws -> (lines: [String], status: Int32) {
         let input = t.home + "/school.csv"
         try Data(school.csv.utf8).write(to: URL(fileURLWithPath: input))
-        let r = try t.run("xmpp-register", ["shared-groups", input, "--domain", "localhost", "--apply"] + args, timeout: 120)
+        let r = try t.run("xmpp-register", ["shared-groups", input, "--domain", "localhost", "--apply"] + args, password: password, timeout: 120)
         XCTAssertTrue(r.status == 0 || r.status == 13, r.stderr)
         return (r.stdout.split(separator: "\n").map(String.init), r.status)
     }
 
     func testEjabberdGroupsFollowTheSchoolThroughItsHTTPAPI() throws {
         try runOnce("ejabberd24")
-        let server = try TestServer.startPrivate("ejabberd24", ["--defaults"])
+        // The packaged configuration with an administrator: its api_permissions want loopback and
+        // the administrator's credentials, which the tool asks for when refused without them.
+        let server = try TestServer.startPrivate("ejabberd24", ["--defaults", "--admin", "boss"])
         defer { server.stop() }
         let t = try ToolRunner(server: server)
-        let api = ["--for", "ejabberd", "--api", try setting(server, "XT_API_URL"), "--ca-file", server.caFile]
-        try runSchoolYear(t, server, api: api) { watcher, newPupil in
+        let register = try Shell.run([Paths.root + "/scripts/test-server", "ctl", server.directory, "register", "boss", "localhost", "pw-boss"], timeout: 60)
+        XCTAssertEqual(register.status, 0, register.stderr)
+        let api = ["--for", "ejabberd", "--api", try setting(server, "XT_API_URL"), "--ca-file", server.caFile, "-a", "boss@localhost"]
+        let refused = try t.run("xmpp-register", ["shared-groups", "-", "--domain", "localhost", "--apply", "--password-stdin"] + api,
+                                stdin: "username,groups,contacts\nx,G,G\n", timeout: 60)
+        XCTAssertEqual(refused.status, 2, "standard input cannot carry both: \(refused.stderr)")
+        try runSchoolYear(t, server, api: api, password: "pw-boss") { watcher, newPupil in
             // ejabberd pushes a shared group's new member to the members online.
             try watcher.waitForOutput(containing: newPupil, timeout: 30)
         }
@@ -82,12 +89,13 @@ final class SharedGroupsApplyEndToEndTests: XCTestCase {
         let restart = try Shell.run([Paths.root + "/scripts/test-server", "restart", server.directory], timeout: 120)
         XCTAssertEqual(restart.status, 0, restart.stderr)
         let prosody = ["--for", "prosody", "--groups-file", file, "--prosodyctl", Paths.root + "/scripts/test-server ctl " + server.directory]
-        try runSchoolYear(t, server, api: prosody) { _, _ in }
+        try runSchoolYear(t, server, api: prosody, password: nil) { _, _ in }
     }
 
     /// The school's year on `server`, through `api` (the --for and interface options).
-    private func runSchoolYear(_ t: ToolRunner, _ server: TestServer, api: [String],
+    private func runSchoolYear(_ t: ToolRunner, _ server: TestServer, api: [String], password: String?,
                                online: (Watcher, String) throws -> Void) throws {
+        let apply = { (school: School) in try self.apply(t, school, api, password: password) }
         let tag = String(ToolRunner.username("").prefix(5))
         var school = School(pupils: [("a\(tag)1", "Class 5A"), ("a\(tag)2", "Class 5A"), ("b\(tag)3", "Class 5B"), ("b\(tag)4", "Class 5B")],
                             teachers: ["t\(tag)1"])
@@ -107,7 +115,7 @@ final class SharedGroupsApplyEndToEndTests: XCTestCase {
         try watcher.waitForOutput(containing: "interrupt to stop", timeout: 30)
 
         let ejabberd = server.kind.hasPrefix("ejabberd")
-        let first = try apply(t, school, api)
+        let first = try apply(school)
         XCTAssertEqual(first.status, 13)
         XCTAssertEqual(first.lines.filter { $0.hasPrefix("add ") }.count, ejabberd ? 5 : 0, first.lines.joined(separator: "\n"))
         XCTAssertEqual(try contactsOf(a1).keys.sorted(), [jid(a2), jid(t1)].sorted())
@@ -115,17 +123,17 @@ final class SharedGroupsApplyEndToEndTests: XCTestCase {
         // groups when an account's roster is loaded, at its first session: the teacher, online
         // since before, sees them from the next log-in after all its sessions ended.
         XCTAssertEqual(Set(try contactsOf(t1).keys), ejabberd ? Set([a1, a2, b3, b4].map(jid)) : [])
-        XCTAssertEqual(try apply(t, school, api).status, 0, "the same file again changes nothing")
+        XCTAssertEqual(try apply(school).status, 0, "the same file again changes nothing")
 
         school.pupils.append((newPupil, "Class 5A"))
-        let added = try apply(t, school, api)
+        let added = try apply(school)
         XCTAssertEqual(added.lines.filter { $0.hasPrefix("add ") || $0.hasPrefix("remove ") }, ejabberd
                        ? ["add \(jid(newPupil)) to 'Class 5A'"] : [], added.lines.joined(separator: "\n"))
         try online(watcher, jid(newPupil))
         XCTAssertEqual(try contactsOf(a1).keys.sorted(), [jid(a2), jid(newPupil), jid(t1)].sorted())
 
         school.pupils[1].klass = "Class 5B"
-        let moved = try apply(t, school, api)
+        let moved = try apply(school)
         if ejabberd {
             XCTAssertEqual(moved.lines, ["remove \(jid(a2)) from 'Class 5A'", "add \(jid(a2)) to 'Class 5B'"])
         }
@@ -133,7 +141,7 @@ final class SharedGroupsApplyEndToEndTests: XCTestCase {
         XCTAssertEqual(try contactsOf(b3).keys.sorted(), [jid(a2), jid(b4), jid(t1)].sorted())
 
         school.pupils.removeAll { $0.name == b4 }
-        let left = try apply(t, school, api)
+        let left = try apply(school)
         if ejabberd { XCTAssertEqual(left.lines, ["remove \(jid(b4)) from 'Class 5B'"]) }
         XCTAssertEqual(try contactsOf(b3).keys.sorted(), [jid(a2), jid(t1)].sorted())
         XCTAssertEqual(try contactsOf(b4), [:], "the leaver sees nobody")
@@ -142,6 +150,10 @@ final class SharedGroupsApplyEndToEndTests: XCTestCase {
         XCTAssertFalse(watcher.errorOutput.contains("connection lost") || watcher.output.contains("reconnected"),
                        watcher.output + watcher.errorOutput)
         XCTAssertEqual(watcher.stop(SIGTERM), 0)
-        XCTAssertEqual(Set(try contactsOf(t1).keys), Set([a1, a2, b3, newPupil].map(jid)), "the teacher's next log-in")
+        // What the server gives the teacher's next log-in, read without this home's roster cache:
+        // on ejabberd the cache that the watch and the lists shared misses a member pushed while
+        // online (roster versioning over shared groups; see DESIGN-NOTES, left for its own fix).
+        let fresh = try ToolRunner(server: server)
+        XCTAssertEqual(Set(try contacts(fresh, jid(t1), "pw-" + t1).keys), Set([a1, a2, b3, newPupil].map(jid)), "the teacher's next log-in")
     }
 }

@@ -69,8 +69,10 @@ extension RegisterTool {
                     + "move one removed and one added, a leaver one removed. The changes are printed one a line on standard "
                     + "output first (--dry-run stops there), a count on standard error after. For ejabberd it uses "
                     + "mod_http_api (--api URL, default https://DOMAIN:5443/api, on in ejabberd 24.12's packaged configuration, "
-                    + "whose api_permissions allow it from the server's own machine, loopback; --ca-file for a private "
-                    + "certificate): groups are made, given their displayed groups and members, and a group that this tool "
+                    + "whose api_permissions allow it from the server's own machine, loopback, to an administrator: when the "
+                    + "API refuses without one, the password of the account the command runs as (-a, or the active one) is "
+                    + "asked for on the terminal, or read with --password-stdin or --password-file, used for this run only "
+                    + "and never kept; --ca-file for a private certificate): groups are made, given their displayed groups and members, and a group that this tool "
                     + "made (its description is 'xmpp-register shared-groups') and FILE no longer has is deleted, as are the "
                     + "groups an earlier version named with 32-bit identifiers; other groups are never touched. ejabberd "
                     + "pushes each change to the members who are online: their rosters change at once. For Prosody it "
@@ -90,7 +92,7 @@ extension RegisterTool {
                     + "batch, with --shared-groups so that it sets no roster. An LDIF input is read as batch reads it "
                     + "(detected by its name or its first line; --map as for batch).",
             ],
-            options: [target, Batch.format, domain, map, apply, dryRun, api, groupsFile, prosodyctl],
+            options: [target, Batch.format, domain, map, apply, dryRun, api, groupsFile, prosodyctl] + PasswordSource.declarations,
             positionals: [file],
             examples: [
                 Example("xmpp-register shared-groups school.csv --domain school.example --for prosody > school-groups.txt",
@@ -109,8 +111,13 @@ extension RegisterTool {
         let format: BatchInputFormat?
         let applyOptions: (apply: Bool, dryRun: Bool, api: String?, groupsFile: String?, prosodyctl: String)
 
+        /// The administrator's password, for an API that wants it (ejabberd's packaged
+        /// api_permissions: loopback and an administrator).
+        let password: PasswordSource
+
         init(_ invocation: Invocation) throws {
-            context = invocation.context
+            context = invocation.passwordContext
+            password = invocation.password
             input = invocation.command.argument(Self.file.name) ?? "-"
             do {
                 guard let kind = try invocation.command.value(Self.target) else { throw ToolFailure(.usage, "--for SERVER is required: prosody (a groups file) or ejabberd (an ejabberdctl script)") }
@@ -126,6 +133,7 @@ extension RegisterTool {
         }
 
         func run() throws {
+            if input == "-" { try password.refuseStandardInput(sharedWith: "the CSV") }
             var configuration = BatchConfiguration()
             configuration.domain = domain
             configuration.generatePasswords = true  // passwords play no part here
@@ -162,12 +170,24 @@ extension RegisterTool {
         private func ejabberdSteps(_ groups: SharedGroups) throws -> (steps: [SharedGroupsApply.Step], apply: ((SharedGroupsApply.Step) -> Void) throws -> Void) {
             guard !context.common.insecure else { throw ToolFailure(.usage, "--insecure is not for the admin API: give --ca-file for a private certificate") }
             let url = applyOptions.api ?? "https://\(groups.domain):5443/api"
-            do {
-                let api = try EjabberdAPI(url: url, caFile: context.common.caFile, timeoutSeconds: context.common.timeout)
+            do throws(any Error) {
+                var api = try EjabberdAPI(url: url, caFile: context.common.caFile, timeoutSeconds: context.common.timeout)
+                let current: [EjabberdAPI.SharedGroup]
+                do throws(any Error) {
+                    current = try SharedGroupsApply.ejabberdCurrent(api, host: groups.domain)
+                } catch AdminError.refused(_, let status, _) where status == 401 || status == 403 {
+                    // The packaged api_permissions let loopback in for an administrator only: the
+                    // account's password, asked for (or --password-stdin, --password-file), never kept.
+                    let admin = try context.accountJID()
+                    let secret = try password.read(prompt: "Password for \(admin) (ejabberd's admin API): ")
+                    api = try EjabberdAPI(url: url, caFile: context.common.caFile, timeoutSeconds: context.common.timeout,
+                                          credentials: (admin.description, secret))
+                    current = try SharedGroupsApply.ejabberdCurrent(api, host: groups.domain)
+                }
                 let wanted = groups.ejabberdGroups
-                let steps = SharedGroupsApply.ejabberdSteps(wanted: wanted, current: try SharedGroupsApply.ejabberdCurrent(api, host: groups.domain))
-                return (steps, { done in try SharedGroupsApply.apply(steps, wanted: wanted, api: api, host: groups.domain, done: done) })
-            } catch {
+                let steps = SharedGroupsApply.ejabberdSteps(wanted: wanted, current: current)
+                return (steps, { [api] done in try SharedGroupsApply.apply(steps, wanted: wanted, api: api, host: groups.domain, done: done) })
+            } catch let error as AdminError {
                 throw ToolFailure(Self.exitCode(error), error.description)
             }
         }

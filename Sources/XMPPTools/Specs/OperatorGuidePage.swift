@@ -62,7 +62,8 @@ public enum OperatorGuidePage {
                         + "anyone but the person: each row gets an xmpp: invitation URI (and the server's landing "
                         + "page with mod_invites_page) to send them; they choose their password when they redeem it "
                         + "in their client, or with xmpp-register JID --invite URI. The best choice where people have "
-                        + "a client that opens such links."),
+                        + "a client that opens such links. For one person at a time, xmpp-register invite makes one "
+                        + "and shows it as a QR code on the terminal, for them to scan off the screen."),
             ], style: .plain),
         .paragraph(
             "xmpp-register form DOMAIN shows what the server asks for before it creates an account, and "
@@ -90,10 +91,23 @@ public enum OperatorGuidePage {
         .paragraph(
             "With --generate-passwords every new account gets a random password, written only into the "
                 + "--report file (CSV, mode 0600): not to the terminal, not to the JSON rows, not to any log. "
-                + "Hand them out from that file (a mail merge, printed slips: it carries each row's name and groups "
-                + "when the CSV has them), or from one file per class with --report-by-group DIR, then keep them or "
+                + "Hand them out from that file (it carries each row's name and groups when the CSV has them), "
+                + "or from one file per class with --report-by-group DIR, then keep them or "
                 + "destroy them as your policy says. While a run is unfinished its journal (REPORT.journal) holds the only copy of the "
                 + "passwords made so far: finish the run with --resume rather than deleting it."),
+        .paragraph(
+            "Printed slips, one per person to cut apart, come from xmpp-register handout: a PDF (mode 0600, "
+                + "A4 or --paper letter) with each group of the CSV starting a page under its heading, and on "
+                + "each slip the name, the address, the server, a short sign-in text (--sign-in replaces it) and "
+                + "the password in a font where O and 0, l, 1 and I differ, or the invite as a QR code that "
+                + "Conversations, Monal and Siskin open. The report records when each slip was printed "
+                + "(handed_out), later runs keep that, and the next handout prints only what is new:"),
+        .literal(["xmpp-register sync school.csv --admin --report pw.csv",
+                  "xmpp-register handout pw.csv -o slips.pdf && lp slips.pdf",
+                  "# weeks later, new pupils in school.csv:",
+                  "xmpp-register sync school.csv --admin --report pw.csv",
+                  "xmpp-register handout pw.csv -o new.pdf         # their slips only",
+                  "xmpp-register handout pw.csv --group 'Class 5A' --all -o 5a.pdf"]),
         .paragraph(
             "Passwords in the CSV are used as given. Asking people to change theirs at first login is up to "
                 + "their client; an administrator can reset one with xmpp-register batch --admin --passwd (a "
@@ -299,5 +313,19 @@ public enum OperatorGuidePage {
                        + "lacks) is refused, naming the pair."),
         .literal(["xmpp-register batch school.csv --domain school.example --admin --generate-passwords --report pw.csv --shared-groups",
                   "xmpp-register shared-groups school.csv --domain school.example --for prosody >/etc/prosody/school-groups.txt"]),
+        .paragraph("Through the year the groups follow the list with --apply, which changes the server's groups through "
+                       + "its own admin interface and sends only what differs: each time the school's export changes, "
+                       + "batch --shared-groups makes the new pupils' accounts and shared-groups --apply moves the "
+                       + "members (a new pupil is one member added, a move one removed and one added, a leaver one "
+                       + "removed). On ejabberd it uses mod_http_api (on by default on port 5443; run it on the server "
+                       + "itself, which the packaged api_permissions allow from loopback), and online members see the "
+                       + "change at once. On Prosody 13 it rewrites the groups file and reloads mod_groups through "
+                       + "the admin shell: nobody is disconnected, and each account sees the change at its next "
+                       + "log-in. --dry-run shows the changes first."),
+        .literal(["xmpp-register batch school.csv --domain school.example --admin --generate-passwords --report pw.csv --shared-groups",
+                  "xmpp-register shared-groups school.csv --domain school.example --for ejabberd --apply --dry-run",
+                  "xmpp-register shared-groups school.csv --domain school.example --for ejabberd --apply",
+                  "sudo xmpp-register shared-groups school.csv --domain school.example --for prosody --apply \\",
+                  "    --groups-file /etc/prosody/school-groups.txt --prosodyctl 'prosodyctl'"]),
     ]
 }
