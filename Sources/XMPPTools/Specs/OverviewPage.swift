@@ -206,12 +206,15 @@ public enum OverviewPage {
         .paragraph(
             "Completion scripts for bash, zsh and fish complete commands, options, option values and file "
                 + "names, and JIDs from local files: accounts for --account and the commands that take an "
-                + "account, contacts of the account in scope where a contact is expected. For these the script "
+                + "account, contacts and groups of the account in scope where a contact or a group is expected. The account "
+                + "in scope is the one the command would use: -a (--account) on the line being completed, then "
+                + "XMPP_ACCOUNT, then the active account. A candidate holding a space or a quote is inserted "
+                + "quoted, as the word was begun (bare, or after a quote). For these the script "
                 + "runs the program itself, which answers from accounts.json, the sessions directory and the "
                 + "cache only: no network, no password, no prompt. The hidden request is"),
         .literal(["PROGRAM __complete KIND [--account JID]"]),
         .paragraph(
-            "with KIND accounts or contacts; it prints one candidate per line and exits 0, printing nothing "
+            "with KIND accounts, contacts, groups (xmpp-roster) or vcards (xmpp-vcard); it prints one candidate per line and exits 0, printing nothing "
                 + "for a kind it does not know."),
     ]
 
