@@ -110,7 +110,9 @@ public enum OverviewPage {
                 + "UsernameCaseMapped; symbols and compatibility characters such as a Roman numeral or a "
                 + "circled letter are refused, not rewritten), the domain in Unicode (an xn-- label and its Unicode form are one domain, "
                 + "IDNA2008), and the resource as typed with other spaces made plain ones (PRECIS "
-                + "OpaqueString). A refused character that cannot be seen is named as U+XXXX."),
+                + "OpaqueString). A refused character that cannot be seen is named as U+XXXX. --resource is read "
+                + "as a resource is: a control character, an invisible one or an empty value is refused before "
+                + "connecting (exit status 9), never sent for the server to replace."),
     ]
 
     private static let stored: [ManualPage.Block] = [
