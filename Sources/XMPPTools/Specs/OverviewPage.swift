@@ -146,6 +146,15 @@ public enum OverviewPage {
                 + "change of an account's own vCard (xmpp-vcard set and import, xmpp-avatar set and remove), from "
                 + "fetching the current card to publishing the merged one. The lock is for programs on this "
                 + "machine; the kernel releases it when a program ends, however it ends."),
+        .paragraph(
+            "A configuration directory that cannot be written, a read-only home or a container's read-only "
+                + "mount, still serves every command that only uses the cached session. With a FAST session the "
+                + "server may rotate the token on use: the new token cannot be kept, so the program warns, naming "
+                + "the directory and the reason, and the session file's token stays in use for as long as the "
+                + "server accepts it (Prosody 13 keeps a replaced token valid until its successor is used; "
+                + "ejabberd 24.12 does not rotate). A change of the own vCard goes ahead without its lock, with "
+                + "a warning. What has to write there, a log-in, log-out or switch, fails naming the file it "
+                + "cannot write (exit status 1)."),
     ]
 
     private static let writing: [ManualPage.Block] = [
