@@ -30,6 +30,8 @@ let package = Package(
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CResolv"),
+        // HTTP for servers' admin interfaces (ejabberd's mod_http_api): the field's client.
+        .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // IDNA2008/UTS #46 (libidn2) and libunistring's Unicode data and normalization forms, for
         // the PRECIS profiles of JIDs and for SASLprep: one Unicode version for both.
         .systemLibrary(name: "CLibIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev", "libunistring-dev"])]),
@@ -47,16 +49,21 @@ let package = Package(
         ]),
         .target(name: "XMPPServices", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree", "CryptoPrimitives"]),
         .target(name: "XMPPStorage", dependencies: ["XMPPStanzas", "TextFormats", "CSQLite3"]),
+        // Servers' own admin interfaces, beside XMPP: ejabberd's HTTP API (libcurl) and Prosody's
+        // admin shell (prosodyctl shell).
+        .target(name: "ServerAdmin", dependencies: ["TextFormats", "CLibCurl"]),
         .target(name: "CPNGStream", dependencies: ["CLibPNG", "CLibJPEG", "CLibLCMS2", "CLibWebP"]),
         .target(name: "PNGImage", dependencies: ["CPNGStream", "CLibPNG"]),
         // Accounts by the thousand: the batch engine (CSV rows, journal, pipelined registration,
         // log-in phase, report) without the command line; XMPPTools' batch command drives it.
         .target(name: "XMPPBatch", dependencies: [
             "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "TextFormats", "CryptoPrimitives", "XMLTree",
+            "ServerAdmin",
         ]),
         .target(name: "Arguments", dependencies: ["TextFormats"]),
         .target(name: "XMPPTools", dependencies: [
             "Arguments", "XMPPBatch", "TextFormats", "CryptoPrimitives", "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "XMLTree",
+            "ServerAdmin",
         ]),
 
         // Thin executables.
@@ -83,6 +90,7 @@ let package = Package(
         .executableTarget(name: "FuzzVCard", dependencies: ["FuzzSupport", "XMPPStanzas", "XMLTree"]),
         .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", "TextFormats"]),
         .executableTarget(name: "FuzzLDIF", dependencies: ["FuzzSupport", "TextFormats"]),
+        .executableTarget(name: "FuzzGroupsFile", dependencies: ["FuzzSupport", "TextFormats"]),
 
         // One unit-test target per library module.
         .testTarget(name: "XMLTreeTests", dependencies: ["XMLTree"]),
@@ -92,7 +100,7 @@ let package = Package(
         .testTarget(name: "XMPPServicesTests", dependencies: ["XMPPServices", "XMPPConnection", "CryptoPrimitives", "XMPPStanzas", "XMLTree"]),
         .testTarget(name: "XMPPStorageTests", dependencies: ["XMPPStorage", "XMPPStanzas"]),
         .testTarget(name: "PNGImageTests", dependencies: ["PNGImage", "CLibWebP"], exclude: ["Data"]),
-        .testTarget(name: "XMPPBatchTests", dependencies: ["XMPPBatch", "XMPPStorage", "XMPPServices", "XMPPConnection", "XMPPStanzas", "TextFormats"]),
+        .testTarget(name: "XMPPBatchTests", dependencies: ["XMPPBatch", "XMPPStorage", "XMPPServices", "XMPPConnection", "XMPPStanzas", "TextFormats", "ShellTestSupport", "ServerAdmin"]),
         // Shell runners and the help/man/completion readers both docs test targets use.
         .target(name: "ShellTestSupport", dependencies: ["Arguments"], path: "Tests/ShellTestSupport"),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments", "ShellTestSupport", "TextFormats"]),

@@ -99,6 +99,7 @@ enum Roff {
 
     /// `\&` before a line that would otherwise start with a control character.
     private static func guardLine(_ line: String) -> String {
-        line.hasPrefix(".") || line.hasPrefix("'") ? "\\&" + line : line
+        // The first byte, not Character: a mark after '.' is one Character, still a request to roff.
+        line.utf8.first == UInt8(ascii: ".") || line.utf8.first == UInt8(ascii: "'") ? "\\&" + line : line
     }
 }

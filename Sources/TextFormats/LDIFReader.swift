@@ -88,6 +88,9 @@ public enum LDIFError: Error, Sendable, Equatable, CustomStringConvertible {
     case changeRecord(line: Int)
     /// A NUL byte or a lone CR in a line, which no LDIF text holds (binary values are base 64).
     case controlByte(line: Int)
+    /// The input ends inside a line (no line end after it) or inside an entry (no blank line
+    /// after its last one, which ldapsearch and slapcat always write): an export cut short.
+    case cut(line: Int, insideLine: Bool)
 
     public var description: String {
         switch self {
@@ -109,6 +112,10 @@ public enum LDIFError: Error, Sendable, Equatable, CustomStringConvertible {
         case .changeRecord(let n):
             return "line \(n): a change record (changetype:), not a directory's entries; give entries as ldapsearch -LLL writes them"
         case .controlByte(let n): return "line \(n): a NUL or carriage-return byte in a value (is this LDIF?)"
+        case .cut(let n, let insideLine):
+            return "line \(n): the LDIF ends " + (insideLine ? "inside this line (no line end after it)" : "inside the entry "
+                + "of this line (no blank line after it, as ldapsearch and slapcat end every entry)")
+                + ": the export looks cut short, and nothing of it was used (a whole file written by hand: end it with a blank line)"
         }
     }
 }
@@ -122,8 +129,11 @@ public enum LDIFError: Error, Sendable, Equatable, CustomStringConvertible {
 public enum LDIFReader {
     private static let space = UInt8(ascii: " "), colon = UInt8(ascii: ":"), cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
 
-    /// Parses all entries of `bytes`.
-    public static func parse(_ bytes: [UInt8], limits: LDIFLimits = LDIFLimits()) throws(LDIFError) -> [LDIFEntry] {
+    /// Parses all entries of `bytes`. With `requireEnd` (a directory export, which ldapsearch and
+    /// slapcat end with a line end after a blank line), input that stops inside a line or inside
+    /// an entry is refused as cut (`LDIFError.cut`); RFC 2849 itself needs no blank line after the
+    /// last entry, so a hand-written file may lack one without it.
+    public static func parse(_ bytes: [UInt8], limits: LDIFLimits = LDIFLimits(), requireEnd: Bool = false) throws(LDIFError) -> [LDIFEntry] {
         guard bytes.count <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
         var builder = Builder(limits: limits)
         var logical: [UInt8] = []
@@ -167,6 +177,12 @@ public enum LDIFReader {
             i = next
         }
         if haveLine && !inComment { try builder.add(logical, line: logicalLine) }
+        // A file cut short would otherwise lose its last entries silently, or give a half-written
+        // one (`uid: s5` of `uid: s57`): an export ends with a line end, after a blank line.
+        if requireEnd && bytes.count > (bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0) && bytes.last != lf {
+            throw .cut(line: line, insideLine: true)
+        }
+        if requireEnd, let open = builder.current { throw .cut(line: open.line, insideLine: false) }
         builder.endRecord()
         return builder.entries
     }

@@ -35,7 +35,8 @@ extension BatchSheet {
             do { return (try CSVReader.table(input), []) } catch { throw .invalidCSV("\(name): \(error)") }
         }
         let entries: [LDIFEntry]
-        do { entries = try LDIFReader.parse(input) } catch { throw .invalidCSV("\(name): \(error)") }
+        // An export cut short must not pass for a smaller directory: sync would remove the rest.
+        do { entries = try LDIFReader.parse(input, requireEnd: true) } catch { throw .invalidCSV("\(name): \(error)") }
         do throws(BatchError) { return (try map.table(entries), map.notes(entries)) } catch {
             if case .invalidCSV(let message) = error { throw .invalidCSV("\(name): \(message)") }
             throw error

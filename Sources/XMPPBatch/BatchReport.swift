@@ -19,8 +19,8 @@ enum BatchReport {
                     carried: [String: String] = [:]) -> [UInt8] {
         let secret = invites ? ["invite", "landing_page"] : includePasswords ? ["password"] : []
         let rosters = entries.contains { $0.roster != nil }
-        var text = CSVWriter.record(["line", "jid", "status", "error", "profile"] + (rosters ? ["roster"] : []) + secret + ["note"]
-                                    + people.header)
+        var text = record(["line", "jid", "status", "error", "profile"] + (rosters ? ["roster"] : []) + secret + ["note"]
+                          + people.header)
         for e in entries.sorted(by: { $0.line < $1.line }) {
             var fields = [String(e.line), e.jid, e.status.rawValue, e.error ?? "", profileText(e.profile)]
             if rosters { fields.append(e.roster ?? "") }
@@ -29,7 +29,7 @@ enum BatchReport {
                 fields += [invite?.uri ?? "", invite?.landingPage ?? ""]
             } else if includePasswords { fields.append(e.generatedPassword ?? "") }
             fields.append(e.note ?? "")
-            text += CSVWriter.record(fields + people.fields(line: e.line))
+            text += record(fields + people.fields(line: e.line))
         }
         for (jid, secret) in carried.sorted(by: { $0.key < $1.key }) {
             var fields = ["", jid, "kept", "", ""]
@@ -39,9 +39,19 @@ enum BatchReport {
                 fields += [invite?.uri ?? "", invite?.landingPage ?? ""]
             } else { fields.append(secret) }
             fields.append("not in this CSV: its password is kept from the earlier report")
-            text += CSVWriter.record(fields + people.header.map { _ in "" })
+            text += record(fields + people.header.map { _ in "" })
         }
         return Array(text.utf8)
+    }
+
+    /// One row of the report. Administrators `cat`, `column -t` and print reports, so each
+    /// field is written as the terminal output shows text (`TerminalText`): C0 and C1 controls
+    /// (U+009B is CSI to many terminals), DEL, the bidirectional controls and the line and
+    /// paragraph separators become visible escapes (`\n`, `U+202E`); then `CSVWriter` keeps
+    /// formulas from spreadsheets. Names and groups come from the input, errors and notes from
+    /// servers: none of it reaches a terminal raw through a report.
+    static func record(_ fields: [String]) -> String {
+        CSVWriter.record(fields.map { TerminalText.escaped($0) })
     }
 
     /// `applied`, `pending: nickname avatar`, or empty.
@@ -87,7 +97,7 @@ enum BatchReport {
 
     /// The directory holding `path` (`.` when it names none).
     static func directory(of path: String) -> String {
-        path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        PathText.directory(of: path)
     }
 
     /// fsync of the directory holding `path`, so that the report's rename survives a power loss

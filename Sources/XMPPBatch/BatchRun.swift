@@ -95,14 +95,6 @@ public final class BatchRun {
         }
     }
 
-    /// The passwords the run knows for `jids` (the CSV's are the rows' own): the journal's,
-    /// taken over from the report or generated.
-    func journalPasswords() throws -> [String: String] {
-        var out: [String: String] = [:]
-        for e in try journal.entries() { if let p = e.generatedPassword { out[e.jid] = p } }
-        return out
-    }
-
     /// Works through `plan`, reaching each domain's server through `endpoint`, telling `events`
     /// of every outcome once it is journaled, and stopping early once `shouldStop` says so.
     /// A fatal error (TLS, a server that refuses every request, the journal) is thrown once

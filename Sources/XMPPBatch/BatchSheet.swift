@@ -18,6 +18,11 @@ public struct BatchSheet: Sendable {
         let (table, notes) = try BatchSheet.table(input, name: name, configuration: configuration)
         self.notes = notes
         guard let table else { throw .invalidCSV("\(name): no header row (expected e.g. jid,password)") }
+        // An input with no records is a failed export far more often than a wish to have no
+        // accounts (ldapsearch against a dead server prints nothing): sync would remove everyone.
+        guard !table.rows.isEmpty else {
+            throw .invalidCSV("\(name): no records (an empty export?); nothing was planned")
+        }
         columns = try BatchColumns(header: table.header, configuration: configuration)
         var validator = BatchValidator(columns: columns, configuration: configuration, baseDirectory: baseDirectory)
         var checked = validator.check(table.rows)

@@ -96,7 +96,7 @@ struct BatchValidator {
                     if let problem = BatchValidator.imageProblem(bytes) { return invalid("avatar (inline image): \(problem)") }
                     profile.avatar = .image(bytes)
                 } else {
-                    let path = avatar.hasPrefix("/") ? avatar : baseDirectory + "/" + avatar
+                    let path = PathText.absolute(avatar, from: baseDirectory)
                     if let problem = avatarProblem(path) { return invalid("avatar \(avatar): \(problem)") }
                     profile.avatar = .file(path)
                 }

@@ -51,11 +51,36 @@ public struct DirectoryMap: Sendable, Equatable, CustomStringConvertible {
         return pairs.map(\.column).filter { seen.insert($0).inserted }
     }
 
-    /// What to tell about the map and `entries`: each column none of whose attributes any entry
-    /// has (a misspelt attribute would otherwise leave it empty without a word).
+    /// The attributes that fill a password column (`password`, `new_password`).
+    public var passwordAttributes: [String] {
+        pairs.filter { $0.column == "password" || $0.column == "new_password" }.map(\.attribute)
+    }
+
+    /// A warning when an attribute sets passwords: many directories let their users edit some of
+    /// their own attributes (description, displayName, often mail), and whoever can edit it
+    /// chooses the account's initial password.
+    var passwordWarning: String? {
+        let attributes = passwordAttributes
+        guard !attributes.isEmpty else { return nil }
+        return "warning: --map takes passwords from " + attributes.joined(separator: ", ") + ": if the directory lets its "
+            + "users edit that attribute, whoever can edit it chooses the account's password (--generate-passwords makes them instead)"
+    }
+
+    /// Refuses a map that takes passwords from an attribute together with `--generate-passwords`
+    /// asked for by the user: the two would disagree about where the password comes from, and
+    /// the report would hold none.
+    public func check(generatePasswords: Bool) throws(BatchError) {
+        guard generatePasswords, let attribute = passwordAttributes.first else { return }
+        throw .badHeader("--map \(attribute)=password and --generate-passwords cannot be used together: "
+                         + "take the passwords from the directory or generate them, not both")
+    }
+
+    /// What to tell about the map and `entries`: an attribute that sets passwords, and each
+    /// column none of whose attributes any entry has (a misspelt attribute would otherwise leave
+    /// it empty without a word).
     func notes(_ entries: [LDIFEntry]) -> [String] {
-        guard !entries.isEmpty else { return [] }
-        return columns.compactMap { column in
+        guard !entries.isEmpty else { return passwordWarning.map { [$0] } ?? [] }
+        return (passwordWarning.map { [$0] } ?? []) + columns.compactMap { column in
             let attributes = pairs.filter { $0.column == column }.map(\.attribute)
             guard !entries.contains(where: { entry in attributes.contains { !entry.values($0).isEmpty } }) else { return nil }
             return "--map: no entry has " + attributes.joined(separator: " or ") + ", so the \(column) column is empty throughout"

@@ -17,7 +17,7 @@ public enum ReportPassword {
         var (records, row, column) = try locate(report: report, jid: jid)
         records[row].fields[column] = password
         var text = ""
-        for record in records { text += CSVWriter.record(record.fields) }
+        for record in records { text += BatchReport.record(record.fields) }
         try SecureFile.writeSecret(Array(text.utf8), to: report)
         try BatchReport.syncDirectory(of: report)
         try BatchJournal.replacePassword(at: report + ".journal", jid: jid, password: password)

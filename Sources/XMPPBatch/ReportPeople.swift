@@ -68,10 +68,11 @@ enum GroupReports {
     /// Writes the split of `entries` (the report's rows) under `directory`.
     static func write(_ entries: [JournalEntry], people: ReportPeople, includePasswords: Bool, invites: Bool,
                       to directory: String) throws(StorageError) {
-        // A directory the user named: made 0700 when missing, and used only when nobody else can
-        // write in it (the files are 0600 either way).
+        // A directory the user named: made 0700 when missing, and used only when it is the
+        // user's own, not a link, and nobody else can write in it or above it (the files are 0600
+        // either way).
         try SecureFile.makeDirectory(directory, tighten: false)
-        try FileTrust.requireSafeDirectory(directory)
+        try FileTrust.requirePrivateDirectory(directory)
         var members: [String: [JournalEntry]] = [:]
         var ungrouped: [JournalEntry] = []
         for entry in entries {

@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import TextFormats
 import XMPPStanzas
 
 /// The rosters of a batch's groups and contacts columns (`RosterPlan`: every pair mutual, each
@@ -127,34 +128,48 @@ public struct SharedGroups: Sendable {
         return seen
     }
 
-    /// Text the target format cannot carry is refused here, never written.
+    /// Text the target format cannot carry is refused here, never written: for Prosody, what
+    /// mod_groups would read as another group or member (`ProsodyGroupsFile`'s checks, on bytes);
+    /// for ejabberd, a NUL (no shell word holds one), a control character (it would end a line
+    /// of the script's comments or arguments for a person reading it), and two names whose
+    /// group identifiers would be one.
     private func checkText() throws(SharedGroupsError) {
-        guard kind == .prosody else { return }
-        for group in groups where group.name.hasPrefix("+") {
-            // mod_groups reads "[+Name]" as a public group: every account of the host would see it.
-            throw .text("the group '\(group.name)' starts with '+', which Prosody's groups file reads as a group every account of the host sees")
-        }
-        for row in rows where row.jid.description.contains("=") || row.jid.description.hasPrefix("[") {
-            throw .text("the JID \(row.jid) cannot be a line of Prosody's groups file ('=' ends its JID, a leading '[' starts a group)")
+        switch kind {
+        case .prosody:
+            do throws(ProsodyGroupsFile.Refusal) { _ = try ProsodyGroupsFile.write(fileGroups()) } catch {
+                throw .text(error.description)
+            }
+        case .ejabberd:
+            var owners: [String: String] = [:]
+            for group in groups {
+                if let bad = group.name.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                    throw .text("the group '\(TerminalText.escaped(group.name))' holds the control character \(bad.codePointLabel)")
+                }
+                let id = SharedGroups.groupID(group.name)
+                if let other = owners.updateValue(group.name, forKey: id) {
+                    throw .text("the groups '\(TerminalText.escaped(other))' and '\(TerminalText.escaped(group.name))' would both be "
+                                + "ejabberd's group \(id): rename one of them")
+                }
+            }
         }
     }
 
     // MARK: - Writing
 
-    /// The groups file for Prosody's mod_groups: `[Group]` lines, each followed by its members as
-    /// `jid=Name` (the row's fullname, or nickname).
-    public func prosodyFile() -> String {
-        // No comments: mod_groups has none, it would read "# …" as a member's JID.
-        var out = ""
-        for group in groups {
-            out += (out.isEmpty ? "" : "\n") + "[" + SharedGroups.oneLine(group.name) + "]\n"
-            for i in group.members {
-                let row = rows[i]
-                let name = row.profile.fullname ?? row.profile.nickname
-                out += row.jid.description + (name.map { "=" + SharedGroups.oneLine($0) } ?? "") + "\n"
-            }
+    /// The groups as `ProsodyGroupsFile` writes them: each member named by the row's fullname,
+    /// or nickname.
+    private func fileGroups() -> [ProsodyGroupsFile.Group] {
+        groups.map { group in
+            ProsodyGroupsFile.Group(name: group.name, members: group.members.map { i in
+                ProsodyGroupsFile.Member(jid: rows[i].jid.description, name: rows[i].profile.fullname ?? rows[i].profile.nickname)
+            })
         }
-        return out
+    }
+
+    /// The groups file for Prosody's mod_groups: `[Group]` lines, each followed by its members as
+    /// `jid=Name`. Its text was checked when the groups were made (`checkText`).
+    public func prosodyFile() -> String {
+        (try? ProsodyGroupsFile.write(fileGroups())) ?? ""
     }
 
     /// A POSIX shell script of ejabberdctl commands for mod_shared_roster: srg_create for each
@@ -174,14 +189,14 @@ public struct SharedGroups: Sendable {
         for pass in 0..<2 {
             for (g, group) in groups.enumerated() where pass == 0 || !group.displays.isEmpty {
                 let shown = pass == 0 ? "" : group.displays.map { ids[$0] }.joined(separator: ",")
-                out += "$EJABBERDCTL srg_create " + [ids[g], domain, group.name, "xmpp-register shared-groups", shown]
-                    .map(SharedGroups.shellQuoted).joined(separator: " ") + "\n"
+                out += "$EJABBERDCTL srg_create " + [ids[g], domain, group.name, SharedGroups.marker, shown]
+                    .map(SharedGroups.shellWord).joined(separator: " ") + "\n"
             }
         }
         var members: [String] = []
         for (g, group) in groups.enumerated() {
             for i in group.members {
-                members.append("  " + [rows[i].jid.local ?? "", domain, ids[g], domain].map(SharedGroups.shellQuoted)
+                members.append("  " + [rows[i].jid.local ?? "", domain, ids[g], domain].map(SharedGroups.shellWord)
                     .joined(separator: " ") + " \\\n")
             }
         }
@@ -192,25 +207,29 @@ public struct SharedGroups: Sendable {
     }
 
     /// `name` as an ejabberd group identifier: its ASCII letters and digits (lowercased, others
-    /// as '-', 32 at most) and 8 hex digits of its SHA-256, so two names never share one and the
-    /// display list (comma-separated) and the shell see only [a-z0-9-].
+    /// as '-', 32 at most) and 20 hex digits (80 bits) of its SHA-256, so that making a name
+    /// share another's identifier (and so its members) takes about 2^80 hashes, and the display
+    /// list (comma-separated) and the shell see only [a-z0-9-]. Identifiers that collide anyway
+    /// are refused (`checkText`).
     static func groupID(_ name: String) -> String {
         var slug = ""
         for scalar in name.lowercased().unicodeScalars where slug.unicodeScalars.count < 32 {
             let plain = (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9")
-            if plain { slug.unicodeScalars.append(scalar) } else if !slug.isEmpty && !slug.hasSuffix("-") { slug += "-" }
+            if plain { slug.unicodeScalars.append(scalar) } else if !slug.isEmpty && slug.utf8.last != UInt8(ascii: "-") { slug += "-" }
         }
-        while slug.hasSuffix("-") { slug.removeLast() }
-        let hash = String(Hex.encode(Crypto.hash(.sha256, Array(name.utf8))).prefix(8))
+        while slug.utf8.last == UInt8(ascii: "-") { slug.unicodeScalars.removeLast() }
+        let hash = String(Hex.encode(Crypto.hash(.sha256, Array(name.utf8))).prefix(idHashDigits))
         return (slug.isEmpty ? "group" : slug) + "-" + hash
     }
 
+    /// Hex digits of SHA-256 in a group identifier.
+    static let idHashDigits = 20
+
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)" + (n == 1 ? "" : "s") }
 
-    /// A POSIX shell word for `text`: single quotes, each ' written as '\''.
-    static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacingAll("'", with: "'\\''") + "'"
-    }
+    /// A POSIX shell word for `text` (`ShellWord`, on bytes); a NUL, which `checkText` and the
+    /// CSV's checks refuse before, as the empty word.
+    static func shellWord(_ text: String) -> String { ShellWord.quoted(text) ?? "''" }
 
     /// `text` on one line: control characters (the CSV's checks allow none in names, but a
     /// line break would start a line of its own in either format) as spaces.
@@ -248,8 +267,3 @@ public enum SharedGroupsError: Error, Sendable, Equatable, CustomStringConvertib
     }
 }
 
-extension String {
-    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
-        split(separator: Character(target), omittingEmptySubsequences: false).joined(separator: replacement)
-    }
-}

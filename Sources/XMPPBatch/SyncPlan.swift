@@ -108,6 +108,14 @@ public struct SyncPlan: Sendable, Equatable {
     /// accounts, and never fewer than 5 (a class's few leavers pass, a truncated export does not).
     public static func defaultRemovalLimit(managed: Int) -> Int { max(5, managed / 10) }
 
+    /// Whether applying the plan needs `--yes`: more removals than `limit`, or every managed
+    /// account removed, however few they are (an empty or cut export of a small school is no
+    /// fewer than the limit, yet leaves nobody).
+    public func needsConfirmation(limit: Int) -> Bool { removals > limit || removesEveryone }
+
+    /// Every managed account would be disabled or deleted.
+    public var removesEveryone: Bool { removals > 0 && removals >= managed }
+
     /// Compares `rows` (the sheet's valid rows) with `state` (every domain's managed accounts, by
     /// bare JID) and `facts`.
     public init(rows: [BatchRow], state: [String: SyncState.Account], facts: SyncFacts, prune: SyncPrune) {

@@ -118,7 +118,7 @@ public struct SyncState: Sendable, Equatable {
     /// True for a domain that names a state file: a JID domain, nothing a path could be made of.
     static func isDomain(_ text: String) -> Bool {
         guard let jid = try? JID(text), jid.local == nil, jid.resource == nil else { return false }
-        return !text.hasPrefix(".") && !text.contains("/")
+        return !PathText.isHidden(text) && !PathText.containsSeparator(text)
     }
 
     // MARK: JSON

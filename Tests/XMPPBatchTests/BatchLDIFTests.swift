@@ -48,6 +48,7 @@ final class BatchLDIFTests: XCTestCase {
             sn: Bob
             telephoneNumber: +1 555 0100
 
+
             """
     }
 
@@ -86,7 +87,7 @@ final class BatchLDIFTests: XCTestCase {
     }
 
     func testAMapChoosesAttributesAndOptions() throws {
-        let text = "dn: uid=c\nuid: c\nmail: c@example.org\ncn;lang-de: Clara\ncn: Clare\nbusinessCategory: Staff\nbusinessCategory: Music\n"
+        let text = "dn: uid=c\nuid: c\nmail: c@example.org\ncn;lang-de: Clara\ncn: Clare\nbusinessCategory: Staff\nbusinessCategory: Music\n\n"
         let sheet = try BatchSheet(input: Array(text.utf8), name: "-",
                                    configuration: configuration(map: "mail=jid, cn;lang-de=Full name,businessCategory=class"),
                                    baseDirectory: "/")
@@ -118,23 +119,23 @@ final class BatchLDIFTests: XCTestCase {
     /// The map stands where a CSV's header does: its errors say so, not "line 0".
     func testMissingColumnsNameTheMap() throws {
         var configuration = try configuration(map: "cn=fullname")
-        XCTAssertThrowsError(try BatchSheet(input: Array("dn: a\ncn: A\n".utf8), name: "-", configuration: configuration, baseDirectory: "/")) {
+        XCTAssertThrowsError(try BatchSheet(input: Array("dn: a\ncn: A\n\n".utf8), name: "-", configuration: configuration, baseDirectory: "/")) {
             XCTAssertEqual(($0 as? BatchError)?.description,
                            "--map: the map needs a 'jid' column (or 'username' with --domain); found: fullname")
         }
         configuration = try self.configuration(map: "uid=username")
         configuration.generatePasswords = false
-        XCTAssertThrowsError(try BatchSheet(input: Array("dn: a\nuid: a\n".utf8), name: "-", configuration: configuration, baseDirectory: "/")) {
+        XCTAssertThrowsError(try BatchSheet(input: Array("dn: a\nuid: a\n\n".utf8), name: "-", configuration: configuration, baseDirectory: "/")) {
             XCTAssertEqual(($0 as? BatchError)?.description, "--map: the map needs a 'password' column (or pass --generate-passwords)")
         }
     }
 
     func testBadEntriesAndFilesAreNamed() throws {
-        let text = "dn: ou=People,dc=example,dc=org\nou: People\n\ndn: uid=x\nuid: x\njpegPhoto:: bm90IGFuIGltYWdl\n"
+        let text = "dn: ou=People,dc=example,dc=org\nou: People\n\ndn: uid=x\nuid: x\njpegPhoto:: bm90IGFuIGltYWdl\n\n"
         let sheet = try BatchSheet(input: Array(text.utf8), name: "-", configuration: configuration(), baseDirectory: "/")
         XCTAssertEqual(sheet.invalid.map(\.line), [1, 4])
         XCTAssertEqual(sheet.invalid.map(\.reason), ["missing username", "avatar (inline image): not a PNG, JPEG or WebP image"])
-        XCTAssertThrowsError(try BatchSheet(input: Array("dn: a\nuid:: //79\n".utf8), name: "standard input",
+        XCTAssertThrowsError(try BatchSheet(input: Array("dn: a\nuid:: //79\n\n".utf8), name: "standard input",
                                             configuration: configuration(), baseDirectory: "/")) {
             XCTAssertEqual(($0 as? BatchError)?.description, "standard input: line 1: uid (mapped to username) is not UTF-8 text")
         }
@@ -180,6 +181,45 @@ final class BatchLDIFTests: XCTestCase {
         var csv = try configuration()
         csv.directoryMap = nil
         XCTAssertTrue(BatchInput.identity(input: input, configuration: csv).hasSuffix("input-sha256=" + Hex.encode(Crypto.hash(.sha256, input))))
+    }
+
+    /// An attribute that sets passwords is warned about, and refused with --generate-passwords
+    /// (issue 34 item 7: users can often edit description).
+    func testAMappedPasswordIsWarnedAboutAndRefusedWithGeneratedPasswords() throws {
+        var configuration = try configuration(map: "uid=username,description=password")
+        configuration.generatePasswords = false
+        let sheet = try BatchSheet(input: Array("dn: uid=a\nuid: a\ndescription: pw\n\n".utf8), name: "-",
+                                   configuration: configuration, baseDirectory: "/")
+        XCTAssertTrue(sheet.notes.first?.hasPrefix("warning: --map takes passwords from description: if the directory lets its users edit") ?? false,
+                      "\(sheet.notes)")
+        XCTAssertNoThrow(try configuration.directoryMap?.check(generatePasswords: false))
+        XCTAssertThrowsError(try configuration.directoryMap?.check(generatePasswords: true)) {
+            XCTAssertEqual(($0 as? BatchError)?.description, "--map description=password and --generate-passwords cannot be used together: "
+                           + "take the passwords from the directory or generate them, not both")
+        }
+        XCTAssertNil(try DirectoryMap(DirectoryMap.inetOrgPerson).passwordWarning)
+    }
+
+    /// An export cut short, or one with no entries at all (ldapsearch against a dead server
+    /// prints nothing), is refused: sync would take the missing people for leavers (issue 34).
+    func testACutOrEmptyExportIsRefused() throws {
+        let whole = "dn: uid=s4,ou=p\nuid: s4\n\ndn: uid=s57,ou=p\nuid: s57\n\n"
+        XCTAssertEqual(try BatchSheet(input: Array(whole.utf8), name: "-", configuration: configuration(), baseDirectory: "/").rows.count, 2)
+        for (text, message) in [
+            ("dn: uid=s4,ou=p\nuid: s4\n\ndn: uid=s57,ou=p\nuid: s5", "-: line 5: the LDIF ends inside this line (no line end after it)"),
+            ("dn: uid=s4,ou=p\nuid: s4\n\ndn: uid=s57,ou=p\nuid: s57\n", "-: line 4: the LDIF ends inside the entry of this line"),
+            ("", "-: no records (an empty export?); nothing was planned"),
+            ("# search result\n# numEntries: 0\n", "-: no records (an empty export?); nothing was planned"),
+        ] {
+            XCTAssertThrowsError(try BatchSheet(input: Array(text.utf8), name: "-", configuration: configuration(), baseDirectory: "/"), text) {
+                XCTAssertTrue(($0 as? BatchError)?.description.hasPrefix(message) ?? false, "\($0)")
+            }
+        }
+        var csv = try configuration()
+        csv.directoryMap = nil
+        XCTAssertThrowsError(try BatchSheet(input: Array("username,fullname\n".utf8), name: "a.csv", configuration: csv, baseDirectory: "/")) {
+            XCTAssertEqual(($0 as? BatchError)?.description, "a.csv: no records (an empty export?); nothing was planned")
+        }
     }
 }
 

@@ -20,7 +20,7 @@ final class BatchReportTests: XCTestCase {
         XCTAssertEqual(text, "line,jid,status,error,profile,password,note\r\n"
             + "2,a@x,created,,pending: nickname avatar,'-secret,\r\n"
             + "3,b@x,failed,\"text, with \"\"quotes\"\"\",,,\r\n"
-            + "4,'=cmd(),invalid,\"bad\nline\",,,\r\n", "no cell starts a spreadsheet formula (OWASP)")
+            + "4,'=cmd(),invalid,bad\\nline,,,\r\n", "no cell starts a spreadsheet formula (OWASP), no line break is raw")
         // The report reads back with the tool's own CSV reader.
         let records = try CSVReader.parse(Array(text.utf8))
         XCTAssertEqual(records.map(\.fields.count), [7, 7, 7, 7])

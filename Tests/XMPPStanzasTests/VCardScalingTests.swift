@@ -81,4 +81,23 @@ final class VCardScalingTests: XCTestCase {
         let largeTime = try cpu { XCTAssertEqual(try VCFReader.read(large).first?.card.note?.count, 100_000 * 7 + 3) }
         assertLinear(smallTime, largeTime, "a folded value")
     }
+
+    /// Issue 39: what is left out, or holds a control character, costs a warning each, not the
+    /// card, and no more than a kept property's time: half the lines a BDAY that is no date,
+    /// half a property with a form feed, and one value holding a control on every folded line.
+    func testAHundredThousandPropertiesLeftOutOrWithControlsAreLinear() throws {
+        func damaged(_ n: Int) -> [UInt8] {
+            card("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Damaged\r\nNOTE:", n, { _ in "ab\u{0C}c\r\n " },
+                 "end\r\n" + String(repeating: "BDAY:1980-02-30\r\nX-FB:a\u{0C}b\r\n", count: n / 2) + "END:VCARD\r\n")
+        }
+        let small = damaged(10_000), large = damaged(100_000)
+        let smallTime = try cpu { XCTAssertEqual(try VCFReader.read(small).first?.warnings.count, 10_000 + 1) }
+        let largeTime = try cpu {
+            let entry = try XCTUnwrap(try VCFReader.read(large).first)
+            XCTAssertEqual(entry.warnings.count, 100_000 + 1)
+            XCTAssertEqual(entry.card.note?.count, 100_000 * 3 + 3)
+            XCTAssertEqual(entry.dropped.count, 50_000)
+        }
+        assertLinear(smallTime, largeTime, "left-out properties and controls")
+    }
 }

@@ -151,12 +151,10 @@ final class VCardVCFTests: XCTestCase {
         XCTAssertEqual(line("\n\nBEGIN:VCARD\nFN:never closed\n"), 3)
         XCTAssertEqual(line("FN:before begin\n"), 1)
         XCTAssertEqual(line("BEGIN:VCARD\nBEGIN:VCARD\n"), 2)
-        XCTAssertEqual(line("BEGIN:VCARD\nPHOTO;ENCODING=b:not*base64\nEND:VCARD\n"), 2)
-        XCTAssertEqual(line("BEGIN:VCARD\nEMAIL;TYPE=\"work:a@b\nEND:VCARD\n"), 2)
+        // A value that cannot be used costs its property, not the file (VCardDamagedExportTests); structure still does.
+        XCTAssertEqual(line("BEGIN:VCARD\nVERSION;X=\"3.0:x\nEND:VCARD\n"), 2)
+        XCTAssertEqual(line("BEGIN:VCARD\nVERSION:3.0\nEND:VC\u{07}ARD\n"), 3)
         XCTAssertEqual(line(" folded first\n"), 1)
-        XCTAssertEqual(line("BEGIN:VCARD\nVERSION:2.1\nNOTE;ENCODING=QUOTED-PRINTABLE:a=2\nEND:VCARD\n"), 3)
-        XCTAssertEqual(line("BEGIN:VCARD\nVERSION:2.1\nNOTE;QUOTED-PRINTABLE;CHARSET=KOI8-R:=C1\nEND:VCARD\n"), 3)
-        XCTAssertEqual(line("BEGIN:VCARD\nVERSION:3.0\nBDAY:1980-02-30\nEND:VCARD\n"), 3)
         XCTAssertEqual(line("BEGIN:VCARD\nVERSION:3.0\nFN:x\nEND:VCARD\nEND:VCARD\n"), 5)
         XCTAssertThrowsError(try VCFReader.read("")) { XCTAssertEqual($0 as? VCFError, .noCard) }
         let bad: [UInt8] = Array("BEGIN:VCARD\nFN:".utf8) + [0xC3, 0x28] + Array("\nEND:VCARD\n".utf8)

@@ -154,3 +154,45 @@ final class FileTrustTests: XCTestCase {
         assertUntrusted(try SecureFile.writeSecret([1], to: shared + "/secret"), path: shared, mentioning: ["owned by uid 54321"])
     }
 }
+
+/// Every directory above a secret is checked up to the root (issue 34 items 4 and 6), as
+/// OpenSSH's `safe_path`: owned by the user or root, writable by nobody else unless root's and
+/// sticky.
+final class SafeAncestorTests: XCTestCase {
+    private let stranger: uid_t = 54321
+
+    func testAStateDirectoryBelowADirectoryAnotherUserCanWriteIsRefused() throws {
+        let root = try scratchDirectory("ancestors")
+        let shared = root + "/shared"
+        try FileManager.default.createDirectory(atPath: shared + "/mine/state", withIntermediateDirectories: true)
+        XCTAssertEqual(chown(shared, stranger, gid_t(stranger)), 0)
+        let paths = try Paths(environment: ["HOME": root, "XDG_STATE_HOME": shared + "/mine/state"])
+        // Only the last parent was checked before: mine/state is the user's own.
+        XCTAssertThrowsError(try SecureFile.makeDirectory(paths.state)) { error in
+            guard case .untrusted(let path, let reason)? = error as? StorageError else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, shared)
+            XCTAssertTrue(reason.contains("owned by uid 54321"), reason)
+        }
+        XCTAssertEqual(chown(shared, 0, 0), 0)
+        XCTAssertEqual(chmod(shared, 0o777), 0)
+        XCTAssertThrowsError(try SecureFile.makeDirectory(paths.state)) { error in
+            XCTAssertTrue("\(error)".contains("writable by everyone"), "\(error)")
+        }
+        XCTAssertEqual(chmod(shared, 0o1777), 0)
+        XCTAssertNoThrow(try SecureFile.makeDirectory(paths.state), "root's sticky directory, as /tmp")
+        XCTAssertEqual(chmod(shared, 0o755), 0)
+        XCTAssertNoThrow(try SecureFile.writeSecret(Array("x".utf8), to: paths.state + "/f"))
+    }
+
+    func testAPrivateDirectoryIsNeverALink() throws {
+        let root = try scratchDirectory("private")
+        try FileManager.default.createDirectory(atPath: root + "/theirs", withIntermediateDirectories: true)
+        XCTAssertEqual(symlink(root + "/theirs", root + "/groups"), 0)
+        XCTAssertThrowsError(try FileTrust.requirePrivateDirectory(root + "/groups")) { error in
+            XCTAssertTrue("\(error)".contains("symbolic link"), "\(error)")
+        }
+        XCTAssertNoThrow(try FileTrust.requirePrivateDirectory(root + "/theirs"))
+        XCTAssertEqual(chown(root + "/theirs", stranger, gid_t(stranger)), 0)
+        XCTAssertThrowsError(try FileTrust.requirePrivateDirectory(root + "/theirs"))
+    }
+}

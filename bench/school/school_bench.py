@@ -60,6 +60,7 @@ def start_server():
     values = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
     values = {k: v.strip("'") for k, v in values.items()}
     password = f"boss-{os.getpid()}-{time.time_ns()}"
+    values["password"] = password
     sh(f"{root}/scripts/test-server", "ctl", values["XT_DIR"], "register", "boss", "localhost", password)
     subprocess.run([f"{bin_dir}/xmpp-login", "boss@localhost", "--password-stdin", "-q", "--server",
                     f"127.0.0.1:{values['XT_PORT']}", "--ca-file", values["XT_CA_FILE"]],
@@ -118,16 +119,20 @@ def seed_prosody(server, path):
     server.update({k: v.strip("'") for k, v in (line.split("=", 1) for line in out.splitlines() if "=" in line)})
 
 
-def step(server, argv, name):
-    """Runs argv; returns (wall, client CPU, server CPU, exit status)."""
+def step(server, argv, name, stdin=None):
+    """Runs argv (stdin: text for its standard input); returns (wall, client CPU, server CPU, exit status)."""
     before = process_cpu(server["XT_PID"])
     start = time.perf_counter()
-    p = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(argv, env=env, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if stdin:
+        p.stdin.write(stdin)
+        p.stdin.close()
     _, status, usage = os.wait4(p.pid, 0)
     wall = time.perf_counter() - start
     err = p.stderr.read()
     code = os.waitstatus_to_exitcode(status)
-    if code != 0 and not (code == 13 and name.startswith("sync")):  # sync's 13: changes made
+    if code != 0 and not (code == 13 and (name.startswith("sync") or name.endswith("groups"))):  # 13: changes made
         print(f"bench: {name} exited {code}: {err.strip()[-2000:]}", file=sys.stderr)
     return wall, usage.ru_utime + usage.ru_stime, process_cpu(server["XT_PID"]) - before, code
 
@@ -179,32 +184,45 @@ class LoginProbe(threading.Thread):
 
 
 def shared_groups_rows():
-    """The school through the server's shared roster groups (instance 4)."""
+    """The school through the server's shared roster groups (instance 4), kept by `shared-groups
+    --apply` through the server's own admin interface (ejabberd's HTTP API, Prosody's groups file
+    and admin shell), then one more pupil the same way."""
     server = start_server()
     try:
         school = csv_file("shared-school.csv")
         report = os.path.join(work, "shared-report.csv")
         accounts = step(server, batch(server, school, report) + ["--shared-groups"], "shared accounts")
-        tool = f"{bin_dir}/xmpp-register shared-groups {school} --domain localhost"
         if kind.startswith("prosody"):
-            # What the operator's guide asks once: mod_groups and groups_file in the config.
+            # What the operator's guide asks once: mod_groups and groups_file in the config, a restart.
             config = os.path.join(server["XT_DIR"], "prosody.cfg.lua")
             groups = os.path.join(server["XT_DIR"], "groups.txt")
+            open(groups, "w").close()
             with open(config, encoding="utf-8") as f:
                 text = f.read()
             text = text.replace("modules_enabled = {", 'modules_enabled = {\n  "groups";', 1)
             text = text.replace('VirtualHost "localhost"', f'groups_file = "{groups}"\nVirtualHost "localhost"', 1)
             with open(config, "w", encoding="utf-8") as f:
                 f.write(text)
-            load = f"{tool} --for prosody > {groups} && {root}/scripts/test-server restart {server['XT_DIR']} >/dev/null"
+            out = sh(f"{root}/scripts/test-server", "restart", server["XT_DIR"])
+            server.update({k: v.strip("'") for k, v in (line.split("=", 1) for line in out.splitlines() if "=" in line)})
+            interface = ["--for", "prosody", "--groups-file", groups, "--prosodyctl", f"{root}/scripts/test-server ctl {server['XT_DIR']}"]
         else:
-            script = os.path.join(work, "shared-groups.sh")
-            load = (f"{tool} --for ejabberd > {script} && "
-                    f"EJABBERDCTL='{root}/scripts/test-server ctl {server['XT_DIR']}' /bin/sh {script} >/dev/null")
-        groups_step = step(server, ["/bin/sh", "-c", load], "shared groups")
-        return [("shared: accounts", *accounts), ("shared: groups", *groups_step),
+            # The packaged api_permissions: loopback and the administrator, whose password is given.
+            interface = ["--for", "ejabberd", "--api", server["XT_API_URL"], "--ca-file", server["XT_CA_FILE"],
+                         "-a", "boss@localhost", "--password-stdin"]
+        password = server["password"] + "\n" if kind.startswith("ejabberd") else None
+
+        def apply(csv_path):
+            return [f"{bin_dir}/xmpp-register", "shared-groups", csv_path, "--domain", "localhost", "--apply", "-q"] + interface
+        groups_step = step(server, apply(school), "shared groups", stdin=password)
+        more = csv_file("shared-more.csv", extra=1)
+        more_accounts = step(server, batch(server, more, report) + ["--shared-groups"], "shared more accounts")
+        more_groups = step(server, apply(more), "shared more groups", stdin=password)
+        return [("shared: accounts", *accounts), ("shared: groups (--apply)", *groups_step),
                 ("shared: school", accounts[0] + groups_step[0], accounts[1] + groups_step[1], accounts[2] + groups_step[2],
-                 accounts[3] or groups_step[3])]
+                 accounts[3] or (groups_step[3] if groups_step[3] != 13 else 0)),
+                ("shared: one more pupil", more_accounts[0] + more_groups[0], more_accounts[1] + more_groups[1],
+                 more_accounts[2] + more_groups[2], more_accounts[3] or (more_groups[3] if more_groups[3] != 13 else 0))]
     finally:
         sh(f"{root}/scripts/test-server", "stop", server["XT_DIR"])
 

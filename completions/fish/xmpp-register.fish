@@ -15,7 +15,7 @@ function __xmpp_register_position
             switch $token
                 case --
                     set ended 1
-                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --report-by-group --domain --shard --format --map --prune --max-removals --for
+                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --report-by-group --domain --shard --format --map --prune --max-removals --for --api --groups-file --prosodyctl
                     set skip 1
             end
         else if test -z "$cmd"
@@ -140,6 +140,11 @@ complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l for -x -a 
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l format -x -a 'csv ldif' -d 'The input\'s format: csv or ldif (default: ldif when FILE ends in .ldif or its first line, comments aside, starts with dn: or version:; else csv).'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l domain -x -d 'Domain for a username column and for JIDs written without @.'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l map -x -d 'For an LDIF input (FILE ending in .ldif, or starting with dn:), which attribute fills which column, as for batch --map.'
+complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l apply -d 'Change the server\'s groups to match, through its admin interface, sending only what differs.'
+complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l dry-run -d 'With --apply: print the changes and stop.'
+complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l api -x -d 'ejabberd\'s HTTP API for --apply (default https://DOMAIN:5443/api).'
+complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l groups-file -x -a '(__xmpp_register_files txt TXT)' -d 'Prosody\'s groups_file for --apply: rewritten, then mod_groups reloaded.'
+complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l prosodyctl -x -d 'How to run prosodyctl for --apply (default prosodyctl; e.g. \'sudo prosodyctl\').'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups 0' -x -a '(__xmpp_register_files csv CSV)'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a form -d 'Show the fields a server asks for before it creates an account.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a passwd -d 'Change the password of the account and refresh its cached session.'

@@ -12,10 +12,21 @@ struct VCFContentLine: Equatable {
     var parameters: [(name: String, values: [String])]
     /// The raw value, still escaped.
     var value: String
+    /// Control characters taken out of the line (raw ones, or decoded from quoted-printable):
+    /// neither XML nor a terminal may get them, and the reader says they were dropped.
+    var controls: [Unicode.Scalar] = []
+    /// Why the line's parameters cannot be read (an unterminated quote…): it is left out whole.
+    var problem: String?
 
     static func == (a: VCFContentLine, b: VCFContentLine) -> Bool {
-        a.line == b.line && a.name == b.name && a.value == b.value
+        a.line == b.line && a.name == b.name && a.value == b.value && a.controls == b.controls && a.problem == b.problem
             && a.parameters.map(\.name) == b.parameters.map(\.name) && a.parameters.map(\.values) == b.parameters.map(\.values)
+    }
+
+    /// `a control character (U+000C)`, `2 control characters (U+000C, U+0007)`: what `controls` names.
+    var controlsLabel: String {
+        let labels = controls.prefix(4).map(\.codePointLabel).joined(separator: ", ") + (controls.count > 4 ? ", …" : "")
+        return (controls.count == 1 ? "a control character" : "\(controls.count) control characters") + " (\(labels))"
     }
 
     /// Every value of parameter `name` (uppercase), comma lists split.
@@ -31,6 +42,7 @@ struct VCFContentLine: Equatable {
         var line: Int
         var bytes: [UInt8]
         var quotedPrintable: Bool?
+        var controls: [Unicode.Scalar] = []
     }
 
     /// Splits UTF-8 `bytes` into unfolded content lines. Lines are unfolded as bytes and then
@@ -46,35 +58,57 @@ struct VCFContentLine: Equatable {
             // Lines end in CRLF (RFC 6350), LF (most tools) or a lone CR (old Mac files).
             let end = bytes[start...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? bytes.count
             let next = end < bytes.count && bytes[end] == 0x0D && end + 1 < bytes.count && bytes[end + 1] == 0x0A ? end + 2 : end + 1
-            let physical = bytes[start..<end]
-            if let control = physical.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
-                // No vCard value holds a raw control character, and XML could not carry one to the server.
-                throw .malformed(line: number, reason: "a control character (\(Unicode.Scalar(control).codePointLabel)), which vCard text cannot hold")
+            var physical = bytes[start..<end]
+            // No vCard value holds a raw control character, and XML could not carry one to the server:
+            // they are taken out here, and the reader names them (or refuses a BEGIN, END or VERSION holding one).
+            var controls: [Unicode.Scalar] = []
+            if physical.contains(where: isControl) {
+                controls = physical.filter(isControl).map { Unicode.Scalar($0) }
+                physical = ArraySlice(physical.filter { !isControl($0) })
             }
             if !logical.isEmpty, softBreakEnds(&logical[logical.count - 1]) {
                 // vCard 2.1 quoted-printable: a value ending in '=' goes on at the next line, as it is.
                 logical[logical.count - 1].bytes.removeLast()
                 logical[logical.count - 1].bytes += physical
+                logical[logical.count - 1].controls += controls
             } else if let first = physical.first, first == 0x20 || first == 0x09 {
                 guard !logical.isEmpty else { throw .malformed(line: number, reason: "a continuation line with no line before it") }
                 // One octet of white space is the fold; what follows is content, even a combining
                 // mark or the rest of a character the fold split.
                 logical[logical.count - 1].bytes += physical.dropFirst()
+                logical[logical.count - 1].controls += controls
             } else if !physical.isEmpty {
-                logical.append(Logical(line: number, bytes: Array(physical), quotedPrintable: nil))
+                logical.append(Logical(line: number, bytes: Array(physical), quotedPrintable: nil, controls: controls))
+            } else if !controls.isEmpty {
+                // A line of nothing but controls (a form feed between cards): no property, but named where a card is read.
+                logical.append(Logical(line: number, bytes: [], quotedPrintable: nil, controls: controls))
             }
             start = next
         }
         var result: [VCFContentLine] = []
         result.reserveCapacity(logical.count)
         for entry in logical {
-            guard let text = String(validating: entry.bytes, as: UTF8.self) else {
+            guard var text = String(validating: entry.bytes, as: UTF8.self) else {
                 throw .malformed(line: entry.line, reason: "not valid UTF-8 (vCard files must be UTF-8)")
             }
-            result.append(try parse(text, line: entry.line))
+            var controls = entry.controls
+            // The C1 controls (U+0080–U+009F) are taken out as the C0 ones are: XML 1.0 discourages
+            // them and a terminal may take U+009B for the start of an escape sequence.
+            if text.unicodeScalars.contains(where: isC1) {
+                controls += text.unicodeScalars.filter(isC1)
+                text = String(String.UnicodeScalarView(text.unicodeScalars.filter { !isC1($0) }))
+            }
+            var line = text.isEmpty ? VCFContentLine(line: entry.line, name: "", parameters: [], value: "") : try parse(text, line: entry.line)
+            line.controls = controls
+            result.append(line)
         }
         return result
     }
+
+    /// C0 but tab, and DEL: the bytes no vCard text holds.
+    private static func isControl(_ b: UInt8) -> Bool { (b < 0x20 && b != 0x09) || b == 0x7F }
+
+    private static func isC1(_ s: Unicode.Scalar) -> Bool { (0x80...0x9F).contains(s.value) }
 
     /// `isSoftBreak` of a logical line, its quoted-printable part remembered once its
     /// parameters are complete (the first ':' is in), so each physical line costs O(1).
@@ -110,28 +144,41 @@ struct VCFContentLine: Equatable {
         // refuse the file: it comes back nameless, for the reader to drop with a warning.
         guard isName(name) else { return VCFContentLine(line: line, name: "", parameters: [], value: excerpt(text)) }
         var parameters: [(name: String, values: [String])] = []
+        let nameEnd = i
+        // Parameters that cannot be read make the property unusable, not the file: it comes back
+        // with its `problem`, for the reader to leave out with a warning.
+        func unusable(_ reason: String) -> VCFContentLine {
+            let rest = String(String.UnicodeScalarView(scalars[nameEnd...]))
+            return VCFContentLine(line: line, name: name.uppercased(), parameters: [], value: excerpt(rest), problem: reason)
+        }
         while i < scalars.count, scalars[i] == ";" {
             i += 1
-            let (parameter, next) = try parseParameter(scalars, from: i, line: line)
-            parameters.append(parameter)
-            i = next
+            switch parseParameter(scalars, from: i) {
+            case .success(let (parameter, next)):
+                parameters.append(parameter)
+                i = next
+            case .failure(let reason): return unusable(reason.text)
+            }
         }
         guard i < scalars.count, scalars[i] == ":" else {
-            throw .malformed(line: line, reason: "expected ':' after the parameters of \(name.uppercased())")
+            return unusable("expected ':' after the parameters of \(name.uppercased())")
         }
         let value = String(String.UnicodeScalarView(scalars[(i + 1)...]))
         return VCFContentLine(line: line, name: name.uppercased(), parameters: parameters, value: value)
     }
 
+    /// Why a parameter cannot be read.
+    struct ParameterProblem: Error { let text: String }
+
     /// One `NAME=VALUE[,VALUE]` (values optionally quoted) or a bare `VALUE`; returns the index after it.
-    private static func parseParameter(_ s: [Unicode.Scalar], from start: Int, line: Int) throws(VCFError)
-        -> ((name: String, values: [String]), Int)
+    private static func parseParameter(_ s: [Unicode.Scalar], from start: Int)
+        -> Result<((name: String, values: [String]), Int), ParameterProblem>
     {
         var i = start
         while i < s.count, s[i] != "=", s[i] != ";", s[i] != ":" { i += 1 }
         let name = String(String.UnicodeScalarView(s[start..<i]))
-        guard isName(name) else { throw .malformed(line: line, reason: "invalid parameter name '\(excerpt(name))'") }
-        guard i < s.count, s[i] == "=" else { return ((name: "TYPE", values: [name]), i) }
+        guard isName(name) else { return .failure(ParameterProblem(text: "invalid parameter name '\(excerpt(name))'")) }
+        guard i < s.count, s[i] == "=" else { return .success(((name: "TYPE", values: [name]), i)) }
         i += 1
         var values: [String] = []
         var current = String.UnicodeScalarView()
@@ -148,7 +195,7 @@ struct VCFContentLine: Equatable {
                     current.append(s[i])
                     i += 1
                 }
-                guard i < s.count else { throw .malformed(line: line, reason: "unterminated quoted parameter value") }
+                guard i < s.count else { return .failure(ParameterProblem(text: "an unterminated quoted parameter value")) }
                 i += 1
             } else if s[i] == "," {
                 values.append(String(current))
@@ -160,7 +207,7 @@ struct VCFContentLine: Equatable {
             }
         }
         values.append(String(current))
-        return ((name: name.uppercased(), values: values), i)
+        return .success(((name: name.uppercased(), values: values), i))
     }
 
     /// Letters, digits and '-', not empty (RFC 6350 §3.3 iana-token / x-name).

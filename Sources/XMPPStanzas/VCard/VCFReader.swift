@@ -2,11 +2,19 @@ import XMLTree
 
 /// Reads .vcf files, vCard 3.0 (RFC 2426) and 4.0 (RFC 6350) and the 2.1 that phones still
 /// write (quoted-printable, CHARSET, bare TYPE words, BASE64 photos), into `VCard` values.
-/// Total: every problem is a `VCFError` naming its line; what is dropped is said in `warnings`. Properties without a vcard-temp field become
-/// simple elements in `extras` (`TZ:+01:00` → `<TZ>+01:00</TZ>`), so they survive an import.
+/// Total: a file whose structure is broken (size, BEGIN/END, VERSION, UTF-8) is a `VCFError`
+/// naming its line; a property whose value cannot be used (damaged Base64, broken
+/// quoted-printable, unreadable parameters, a BDAY that is no date) is left out, and control
+/// characters are taken out of the property holding them, each said in `warnings` with its line.
+/// Properties without a vcard-temp field become simple elements in `extras`
+/// (`TZ:+01:00` → `<TZ>+01:00</TZ>`), so they survive an import.
 public enum VCFReader {
     /// The largest input accepted.
     public static let maxBytes = 8 << 20
+
+    /// Whether the image in canonical padded Base64 decodes whole: asked of a PHOTO or LOGO whose
+    /// Base64 was cut short, which is used, repaired, only when it does. Without one, such a photo is left out.
+    public typealias WholeImage = (_ base64: String) -> Bool
 
     /// One card and the line its BEGIN:VCARD is on.
     public struct Entry: Sendable, Equatable {
@@ -25,11 +33,19 @@ public enum VCFReader {
         /// What `card` (vcard-temp) cannot hold of a 4.0 card but `xcard` does: another ALTID form,
         /// a GEO with an altitude. Not in `dropped`: the profile as a whole keeps it.
         public var keptInVCard4Only: [VCardLoss] = []
+
+        /// The file named the person (FN or N) but every such property was left out: importing
+        /// the card would replace the account's name with none.
+        public var identityLeftOut: Bool {
+            card.fullName == nil && card.name.isEmpty && dropped.contains { $0.field == "FN" || $0.field == "N" }
+        }
     }
 
     /// A card being read.
     struct Open {
         var entry: Entry
+        /// The check a cut-short photo must pass to be used.
+        let wholeImage: WholeImage?
         var version = false
         /// `NAME ALTID` of the properties read so far, and their lines: RFC 6350 §5.4 forms of one value.
         var alternatives: [String: Int] = [:]
@@ -48,24 +64,42 @@ public enum VCFReader {
             entry.warnings.append("line \(line.line): left out \(line.name) '\(shown)' (\(reason))")
             entry.dropped.append(VCardLoss(field: line.name, value: shown))
         }
+
+        /// A property whose value cannot be used: left out of the card and of a 4.0 card's
+        /// xCard too (it was added last, before it was read), so no store gets it.
+        mutating func leaveOut(_ line: VCFContentLine, value: String, because reason: String) {
+            if lines.last?.line == line.line { lines.removeLast() }
+            let shown = VCFContentLine.excerpt(value)
+            entry.warnings.append("line \(line.line): left out \(line.name) '\(shown)' (\(reason))")
+            entry.dropped.append(VCardLoss(field: line.name, value: shown))
+        }
     }
 
-    /// Every card in `bytes`, in order; at least one, or it throws.
-    public static func read(_ bytes: [UInt8]) throws(VCFError) -> [Entry] { try read(bytes, depth: 0) }
+    /// Every card in `bytes`, in order; at least one, or it throws. `wholeImage` decides whether
+    /// a photo whose Base64 was cut short is used.
+    public static func read(_ bytes: [UInt8], wholeImage: WholeImage? = nil) throws(VCFError) -> [Entry] {
+        try read(bytes, depth: 0, wholeImage: wholeImage)
+    }
 
     /// Every card in `bytes`, inside `depth` AGENT properties.
-    static func read(_ bytes: [UInt8], depth: Int) throws(VCFError) -> [Entry] {
+    static func read(_ bytes: [UInt8], depth: Int, wholeImage: WholeImage?) throws(VCFError) -> [Entry] {
         guard bytes.count <= maxBytes else { throw .tooLarge(limit: maxBytes) }
         var entries: [Entry] = []
         var current: Open?
         for line in try VCFContentLine.lines(in: bytes) {
+            if ["BEGIN", "END", "VERSION"].contains(line.name), let problem = line.problem ?? (line.controls.isEmpty ? nil : line.controlsLabel) {
+                // The lines that give the file its structure are not guessed at.
+                throw .malformed(line: line.line, reason: "\(line.name): \(problem)")
+            }
+            // A line of nothing but control characters outside a card is as blank as an empty one.
+            if current == nil, line.name.isEmpty, line.value.isEmpty, !line.controls.isEmpty { continue }
             let isBegin = line.name == "BEGIN" && line.value.uppercased() == "VCARD"
             let isEnd = line.name == "END" && line.value.uppercased() == "VCARD"
             guard var open = current else {
                 guard isBegin else {
                     throw .malformed(line: line.line, reason: "expected BEGIN:VCARD, found \(line.name)")
                 }
-                current = Open(entry: Entry(card: VCard(), line: line.line))
+                current = Open(entry: Entry(card: VCard(), line: line.line), wholeImage: wholeImage)
                 continue
             }
             // The only reference: appending to a copy `current` still shared copied every array
@@ -98,16 +132,40 @@ public enum VCFReader {
     }
 
     /// Every card in `text`.
-    public static func read(_ text: String) throws(VCFError) -> [Entry] { try read(Array(text.utf8)) }
+    public static func read(_ text: String, wholeImage: WholeImage? = nil) throws(VCFError) -> [Entry] {
+        try read(Array(text.utf8), wholeImage: wholeImage)
+    }
 
-    /// Puts one property into the card being read; what it drops goes to its warnings.
+    /// Puts one property into the card being read; what it drops goes to its warnings, and so
+    /// do control characters taken out of a property that is kept.
     static func apply(_ raw: VCFContentLine, to open: inout Open, depth: Int) throws(VCFError) {
         guard !raw.name.isEmpty else {
-            open.entry.warnings.append("line \(raw.line): dropped '\(raw.value)' (not a vCard property name)")
-            open.entry.dropped.append(VCardLoss(field: "?", value: raw.value))
+            if raw.value.isEmpty {
+                open.entry.warnings.append("line \(raw.line): dropped a line of nothing but \(raw.controlsLabel)")
+            } else {
+                open.entry.warnings.append("line \(raw.line): dropped '\(raw.value)' (not a vCard property name)")
+                open.entry.dropped.append(VCardLoss(field: "?", value: raw.value))
+            }
             return
         }
-        let line = try VCF21.decoded(raw)
+        if let problem = raw.problem { return open.leaveOut(raw, value: raw.value, because: problem) }
+        let line: VCFContentLine
+        switch VCF21.decoded(raw) {
+        case .line(let decoded): line = decoded
+        case .unusable(let reason): return open.leaveOut(raw, value: raw.value, because: reason)
+        }
+        if !line.controls.isEmpty, VCard.isBlank(VCFText.unescape(line.value)) {
+            return open.leaveOut(line, value: "", because: "nothing but \(line.controlsLabel)")
+        }
+        let losses = open.entry.dropped.count + open.entry.keptInVCard4Only.count
+        try applyProperty(line, to: &open, depth: depth)
+        if !line.controls.isEmpty, open.entry.dropped.count + open.entry.keptInVCard4Only.count == losses {
+            open.entry.warnings.append("line \(line.line): dropped \(line.controlsLabel) from \(line.name); the rest of it is kept")
+        }
+    }
+
+    /// `apply` for a property read as 3.0 text.
+    private static func applyProperty(_ line: VCFContentLine, to open: inout Open, depth: Int) throws(VCFError) {
         let text = VCFText.unescape(line.value)
         // RFC 6350 §5.4: properties sharing an ALTID are one value in other forms (languages, scripts); vcard-temp holds one.
         if let altID = line.values(of: "ALTID").first {
@@ -152,7 +210,7 @@ public enum VCFReader {
         case "BDAY":
             let date = nonEmpty.map(normalizedDate)
             if let date, CalendarDate.parts(date) != nil, !CalendarDate.isValid(date) {
-                throw .malformed(line: line.line, reason: "BDAY '\(VCFContentLine.excerpt(date))' is no calendar date")
+                return open.leaveOut(line, value: date, because: "no calendar date")
             }
             single(\.birthday, date)
         case "TITLE": single(\.title, nonEmpty)
@@ -187,7 +245,14 @@ public enum VCFReader {
             guard !VCard.isBlank(uri) else { return }
             if card.jabberID == nil { card.jabberID = uri } else { card.extras.append(simple("JABBERID", uri)) }
         case "PHOTO":
-            guard let photo = try photo(line) else { return }
+            let photo: VCard.Photo
+            switch self.photo(line, wholeImage: open.wholeImage) {
+            case .empty: return
+            case .unusable(let reason): return open.leaveOut(line, value: line.value, because: reason)
+            case .photo(let read, let note):
+                photo = read
+                if let note { open.entry.warnings.append(note) }
+            }
             if card.photo == nil { card.photo = photo } else { card.extras.append(VCard.element(of: photo, named: "PHOTO")) }
         case "CATEGORIES":
             var e = XMLElement("CATEGORIES", namespace: Namespace.vcardTemp)
@@ -196,7 +261,7 @@ public enum VCFReader {
         case _ where VCFStructured.names.contains(line.name):
             var warnings = open.entry.warnings
             open.entry.warnings = []  // one reference, so appending does not copy them all
-            let reading = try VCFStructured.read(line, depth: depth, warnings: &warnings)
+            let reading = VCFStructured.read(line, depth: depth, wholeImage: open.wholeImage, warnings: &warnings)
             open.entry.warnings = warnings
             switch reading {
             case .element(let e): card.extras.append(e)
@@ -237,28 +302,72 @@ public enum VCFReader {
         return result
     }
 
+    /// What a PHOTO (or LOGO, SOUND) line holds: nothing, a photo (with a note when its Base64
+    /// was repaired), or a reason it cannot be used.
+    enum PhotoReading: Equatable {
+        case empty
+        case photo(VCard.Photo, note: String?)
+        case unusable(String)
+    }
+
     /// `PHOTO`: 3.0 `ENCODING=b;TYPE=PNG:…`, 4.0 `data:image/png;base64,…`, or a URI.
-    static func photo(_ line: VCFContentLine) throws(VCFError) -> VCard.Photo? {
+    static func photo(_ line: VCFContentLine, wholeImage: WholeImage?) -> PhotoReading {
         let value = line.value.trimmingWhitespace()
-        guard !value.isEmpty else { return nil }
+        guard !value.isEmpty else { return .empty }
         if isBinary(line) {
-            guard isBase64(value) else { throw .malformed(line: line.line, reason: "\(line.name) data is not valid Base64") }
-            return VCard.Photo(type: declaredMediaType(line), base64: compact(value))
+            return binary(line, value, wholeImage: wholeImage) { VCard.Photo(type: declaredMediaType(line), base64: $0) }
         }
         if value.lowercased().hasPrefix("data:") {
-            guard let comma = value.firstIndex(of: ",") else {
-                throw .malformed(line: line.line, reason: "PHOTO data: URI without a comma")
-            }
+            guard let comma = value.firstIndex(of: ",") else { return .unusable("a data: URI without a comma") }
             let header = value[value.index(value.startIndex, offsetBy: 5)..<comma]
             let data = String(value[value.index(after: comma)...])
             let parts = header.split(separator: ";")
-            guard parts.contains(where: { $0.lowercased() == "base64" }), isBase64(data) else {
-                throw .malformed(line: line.line, reason: "PHOTO data: URI is not Base64")
-            }
+            guard parts.contains(where: { $0.lowercased() == "base64" }) else { return .unusable("a data: URI that is not Base64") }
             let type = parts.first.flatMap { $0.contains("/") ? mediaType(String($0)) : nil }
-            return VCard.Photo(type: type, base64: compact(data))
+            return binary(line, data, wholeImage: wholeImage) { VCard.Photo(type: type, base64: $0) }
         }
-        return VCard.Photo(type: declaredMediaType(line), externalURL: uriValue(value))
+        return .photo(VCard.Photo(type: declaredMediaType(line), externalURL: uriValue(value)), note: nil)
+    }
+
+    /// Base64 image data: used as it is when valid; when only cut short (its length not a
+    /// multiple of 4: padding lost, or the last group short), used repaired if the image decodes
+    /// whole from what is there, and left out otherwise, saying which.
+    private static func binary(_ line: VCFContentLine, _ data: String, wholeImage: WholeImage?,
+                               _ photo: (String) -> VCard.Photo) -> PhotoReading {
+        if isBase64(data) { return .photo(photo(compact(data)), note: nil) }
+        let characters = compact(data).unicodeScalars.count
+        guard let repaired = cutShortBase64(data) else { return .unusable("not valid Base64") }
+        let cut = "Base64 is cut short (\(characters) characters, not a multiple of 4)"
+        // Only an image can be checked whole: a cut SOUND is never guessed at.
+        guard ["PHOTO", "LOGO"].contains(line.name), let wholeImage, wholeImage(repaired) else {
+            return .unusable("its \(cut) and the image does not decode whole from what is there")
+        }
+        return .photo(photo(repaired), note: "line \(line.line): \(line.name)'s \(cut), but the image decodes whole from what "
+            + "is there, so it is kept, its Base64 completed")
+    }
+
+    /// `s` as canonical padded Base64 when it is Base64 whose length is not a multiple of 4 (its
+    /// padding missing or its last group cut short): a last lone character, which holds no whole
+    /// byte, is dropped and the unused bits of the last one cleared. Nil for anything else.
+    static func cutShortBase64(_ s: String) -> String? {
+        var c = Array(compact(s).unicodeScalars)
+        while c.last == "=" { c.removeLast() }
+        guard c.allSatisfy(isBase64Letter) else { return nil }
+        if c.count % 4 == 1 { c.removeLast() }
+        guard !c.isEmpty else { return nil }
+        if let last = c.last, let index = base64Letters.firstIndex(of: last) {
+            // 2 characters left in the group carry 1 byte (4 bits spare), 3 carry 2 bytes (2 spare).
+            let spare = c.count % 4 == 2 ? 0b1111 : c.count % 4 == 3 ? 0b11 : 0
+            c[c.count - 1] = base64Letters[index & ~spare]
+        }
+        let padding = (4 - c.count % 4) % 4
+        return String(String.UnicodeScalarView(c)) + String(repeating: "=", count: padding)
+    }
+
+    private static let base64Letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".unicodeScalars)
+
+    private static func isBase64Letter(_ ch: Unicode.Scalar) -> Bool {
+        ch.isASCII && (ch.properties.isAlphabetic || ("0"..."9").contains(ch) || ch == "+" || ch == "/")
     }
 
     /// `ENCODING=b` (3.0), `ENCODING=BASE64`, or a bare `BASE64` (2.1, and Apple's Address Book in 3.0 files).
@@ -310,9 +419,7 @@ public enum VCFReader {
         var padding = 0
         for ch in c {
             if ch == "=" { padding += 1; continue }
-            guard padding == 0, ch.isASCII, ch.properties.isAlphabetic || ("0"..."9").contains(ch) || ch == "+" || ch == "/" else {
-                return false
-            }
+            guard padding == 0, isBase64Letter(ch) else { return false }
         }
         return padding <= 2
     }

@@ -19,17 +19,23 @@ enum VCFStructured {
 
     // MARK: Reading
 
-    /// The XEP-0054 element of a structured property; `warnings` gets what an embedded card drops.
-    static func read(_ line: VCFContentLine, depth: Int, warnings: inout [String]) throws(VCFError) -> Reading {
+    /// The XEP-0054 element of a structured property; `warnings` gets what an embedded card drops
+    /// and a LOGO whose Base64 was completed (`wholeImage`, as for PHOTO).
+    static func read(_ line: VCFContentLine, depth: Int, wholeImage: VCFReader.WholeImage?, warnings: inout [String]) -> Reading {
         switch line.name {
         case "GEO": return geo(line)
         case "LABEL": return label(line)
         case "KEY": return key(line)
         case "LOGO":
-            guard let logo = try VCFReader.photo(line) else { return .empty }
-            return .element(VCard.element(of: logo, named: "LOGO"))
-        case "SOUND": return try sound(line)
-        case "AGENT": return try agent(line, depth: depth, warnings: &warnings)
+            switch VCFReader.photo(line, wholeImage: wholeImage) {
+            case .empty: return .empty
+            case .unusable(let reason): return .dropped(reason)
+            case .photo(let logo, let note):
+                if let note { warnings.append(note) }
+                return .element(VCard.element(of: logo, named: "LOGO"))
+            }
+        case "SOUND": return sound(line)
+        case "AGENT": return agent(line, depth: depth, wholeImage: wholeImage, warnings: &warnings)
         default: return classification(line)
         }
     }
@@ -111,7 +117,7 @@ enum VCFStructured {
     }
 
     /// `SOUND;VALUE=text:` a phonetic spelling; `ENCODING=b` or a data: URI, the sound itself; a URI, a link to it.
-    static func sound(_ line: VCFContentLine) throws(VCFError) -> Reading {
+    static func sound(_ line: VCFContentLine) -> Reading {
         let value = line.value.trimmingWhitespace()
         guard !value.isEmpty else { return .empty }
         var e = XMLElement("SOUND", namespace: Namespace.vcardTemp)
@@ -119,8 +125,11 @@ enum VCFStructured {
         if kind == "text" {
             e.appendLeaf("PHONETIC", VCFText.unescape(line.value))
         } else if VCFReader.isBinary(line) || value.lowercased().hasPrefix("data:") {
-            guard let sound = try VCFReader.photo(line), let data = sound.base64 else { return .dropped("not valid Base64") }
-            e.appendLeaf("BINVAL", data)
+            switch VCFReader.photo(line, wholeImage: nil) {
+            case .photo(let sound, _) where sound.base64 != nil: e.appendLeaf("BINVAL", sound.base64)
+            case .unusable(let reason): return .dropped(reason)
+            default: return .dropped("not valid Base64")
+            }
         } else if kind == "uri" || kind == "url" || looksLikeURI(value), let uri = VCFReader.uriValue(line.value) {
             e.appendLeaf("EXTVAL", uri)
         } else {
@@ -130,7 +139,7 @@ enum VCFStructured {
     }
 
     /// `AGENT:BEGIN:VCARD\nFN:…\nEND:VCARD` (an escaped vCard inside the value) or `AGENT;VALUE=uri:…`.
-    static func agent(_ line: VCFContentLine, depth: Int, warnings: inout [String]) throws(VCFError) -> Reading {
+    static func agent(_ line: VCFContentLine, depth: Int, wholeImage: VCFReader.WholeImage?, warnings: inout [String]) -> Reading {
         let kind = line.values(of: "VALUE").first?.lowercased()
         let text = VCFText.unescape(line.value).trimmingWhitespace()
         guard !text.isEmpty else { return .empty }
@@ -138,8 +147,8 @@ enum VCFStructured {
         if kind != "uri", kind != "url", text.uppercased().hasPrefix("BEGIN:VCARD") {
             guard depth < maxAgentDepth else { return .dropped("a vCard nested deeper than \(maxAgentDepth) AGENTs") }
             let entries: [VCFReader.Entry]
-            do { entries = try VCFReader.read(Array(text.utf8), depth: depth + 1) } catch {
-                throw .malformed(line: line.line, reason: "AGENT: the embedded vCard's \(error)")
+            do { entries = try VCFReader.read(Array(text.utf8), depth: depth + 1, wholeImage: wholeImage) } catch {
+                return .dropped("its embedded vCard cannot be read: its \(error)")
             }
             guard entries.count == 1 else { return .dropped("\(entries.count) vCards in one AGENT") }
             warnings += entries[0].warnings.map { "line \(line.line): in the AGENT's vCard, " + $0 }

@@ -54,6 +54,7 @@ public enum FileTrust {
     /// a file's owner may remove or rename it. A group-writable folder is refused: anyone in the
     /// group could swap the file for another after it is written.
     public static func requireSafeDirectory(_ path: String) throws(StorageError) {
+        try requireSafeAncestors(of: path)
         var st = stat()
         guard stat(path, &st) == 0 else { throw .io(path: path, reason: errnoText()) }
         guard st.st_mode & S_IFMT == S_IFDIR else { throw .io(path: path, reason: "is not a directory") }
@@ -67,6 +68,56 @@ public enum FileTrust {
             throw .untrusted(path: path, reason: "is writable by \(who) (mode \(String(st.st_mode & 0o7777, radix: 8))) "
                              + "and not sticky, so others could replace a file in it; choose a private directory")
         }
+    }
+
+    /// Every directory above `path` (resolved through its links, as the kernel reaches it) up to
+    /// the root, checked as OpenSSH's `safe_path` checks the directories above a key: each is
+    /// owned by the user or by root, and writable by nobody else unless it is root's and sticky
+    /// (`/tmp`). Whoever can write in a directory above can rename the path's directory away and
+    /// put one of their own in its place, however private that directory is itself.
+    public static func requireSafeAncestors(of path: String) throws(StorageError) {
+        guard let resolved = realpath(path, nil) else {
+            // Not there yet: the nearest existing directory above is what holds it.
+            guard errno == ENOENT, let parent = parentDirectory(of: path) else { throw .io(path: path, reason: errnoText()) }
+            return try requireSafeAncestors(of: parent)
+        }
+        let full = String(cString: resolved)
+        free(resolved)
+        var current = full
+        let me = geteuid()
+        while let parent = parentDirectory(of: current) {
+            var st = stat()
+            guard stat(parent, &st) == 0 else { throw .io(path: parent, reason: errnoText()) }
+            if st.st_uid != me && st.st_uid != 0 {
+                throw .untrusted(path: parent, reason: "is owned by \(userName(st.st_uid)), not by you or root, and holds \(path); "
+                                 + "they could replace what is below it: choose a directory of your own")
+            }
+            if st.st_mode & 0o022 != 0 && !(st.st_uid == 0 && st.st_mode & S_ISVTX != 0) {
+                let who = st.st_mode & 0o002 != 0 ? "everyone" : "its group"
+                throw .untrusted(path: parent, reason: "is writable by \(who) (mode \(String(st.st_mode & 0o7777, radix: 8))) and holds "
+                                 + "\(path); others could replace what is below it: run chmod go-w '\(parent)' or choose another directory")
+            }
+            current = parent
+        }
+    }
+
+    /// The directory holding `path` (absolute or relative), or nil at the root.
+    static func parentDirectory(of path: String) -> String? {
+        var bytes = Array(path.utf8)
+        while bytes.count > 1 && bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
+        let trimmed = String(decoding: bytes, as: UTF8.self)
+        guard trimmed != "/" else { return nil }
+        guard PathText.containsSeparator(trimmed) else { return trimmed == "." ? nil : "." }
+        return PathText.directory(of: trimmed)
+    }
+
+    /// A directory the user named for files with secrets (`--report-by-group`), checked as the
+    /// tools' own directories are, but never chmod'ed: a real directory (never a symlink, which
+    /// another user may have planted), the user's own, writable by nobody else, below safe
+    /// directories only.
+    public static func requirePrivateDirectory(_ path: String) throws(StorageError) {
+        _ = try requireOwned(path, type: S_IFDIR, kind: "a directory", use: "files with passwords are written only into a directory of your own")
+        try requireSafeAncestors(of: path)
     }
 
     /// Opens `path` for reading without following a symlink, and refuses it unless it is a

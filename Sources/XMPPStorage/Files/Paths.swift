@@ -11,7 +11,7 @@ public struct Paths: Sendable, Equatable {
     public init(environment: [String: String]) throws(StorageError) {
         func base(_ variable: String, _ fallback: String) throws(StorageError) -> String {
             // The XDG spec ignores relative values.
-            if let v = environment[variable], v.hasPrefix("/") { return v }
+            if let v = environment[variable], PathText.isAbsolute(v) { return v }
             guard let home = environment["HOME"], !home.isEmpty else { throw .noHome }
             return home + "/" + fallback
         }

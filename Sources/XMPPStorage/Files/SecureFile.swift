@@ -11,8 +11,8 @@ public enum SecureFile {
     /// to 0700 (`FileTrust`): pass it only for the tools' own directories, never for a
     /// directory a user named.
     public static func makeDirectory(_ path: String, tighten: Bool = true) throws(StorageError) {
-        var current = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+        var current = PathText.isAbsolute(path) ? "" : "."
+        for part in PathText.components(path) {
             current += "/" + part
             if mkdir(current, 0o700) != 0 && errno != EEXIST {
                 throw .io(path: current, reason: errnoText())
@@ -173,7 +173,7 @@ public enum SecureFile {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if !name.hasPrefix(".") && !name.contains(".tmp.") { names.append(name) }
+            if !PathText.isHidden(name) && !name.contains(".tmp.") { names.append(name) }
         }
         return names.sorted()
     }

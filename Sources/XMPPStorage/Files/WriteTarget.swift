@@ -46,11 +46,7 @@ enum WriteTarget: Equatable {
     }
 
     /// The directory part of `path` (`.` when it has none).
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let head = path[..<slash]
-        return head.isEmpty ? "/" : String(head)
-    }
+    static func directory(of path: String) -> String { PathText.directory(of: path) }
 
     private static func isRegularOrDirectory(_ mode: mode_t) -> Bool {
         let kind = mode & S_IFMT
@@ -72,7 +68,7 @@ enum WriteTarget: Equatable {
         let n = readlink(link, &buffer, buffer.count - 1)
         guard n > 0 else { throw .io(path: path, reason: "cannot read the link \(link): \(errnoText())") }
         let target = String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if target.hasPrefix("/") { return target }
+        if PathText.isAbsolute(target) { return target }
         let base = directory(of: link)
         return (base == "/" ? "" : base) + "/" + target
     }

@@ -1,5 +1,6 @@
 import TextFormats
 import XMPPBatch
+import XMPPStorage
 
 /// The one way `batch` and `sync` read their input into a `BatchSheet`: FILE or `-`, the name
 /// errors give it, and the directory relative avatar paths are taken from (the file's own).
@@ -12,13 +13,24 @@ struct BatchSheetInput {
     var name: String { path == "-" ? "standard input" : path }
 
     /// `path` made absolute against the current directory.
-    func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : environment.currentDirectory + "/" + path }
+    func absolute(_ path: String) -> String { PathText.absolute(path, from: environment.currentDirectory) }
 
     /// The directory holding the input (the current one for standard input).
     var baseDirectory: String {
-        guard path != "-", let slash = absolute(path).lastIndex(of: "/") else { return environment.currentDirectory }
-        let full = absolute(path)
-        return slash == full.startIndex ? "/" : String(full[..<slash])
+        guard path != "-" else { return environment.currentDirectory }
+        return PathText.directory(of: absolute(path))
+    }
+
+    /// Refuses an output path (`--report`) that names the input file, however it is spelt: by
+    /// device and inode, so `./in.csv`, a link to it or `/dev/stdin` when the input is a
+    /// redirected file are caught as well as the same string.
+    func requireDistinct(output: String?, option: String) throws {
+        guard let output, let written = FileIdentity(path: absolute(output)) else { return }
+        let read = path == "-" ? FileIdentity(descriptor: 0) : FileIdentity(path: absolute(path))
+        if written == read {
+            throw ToolFailure(.usage, "\(option) \(output) is the input \(path == "-" ? "(standard input)" : path): it would be "
+                              + "overwritten; choose another file")
+        }
     }
 
     /// Reads and checks the input, CSV or LDIF (`format`, or told by the name and the first

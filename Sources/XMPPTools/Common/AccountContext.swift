@@ -111,6 +111,6 @@ public struct AccountContext {
     }
 
     private func absolutePath(_ path: String) -> String {
-        path.hasPrefix("/") ? path : environment.currentDirectory + "/" + path
+        PathText.absolute(path, from: environment.currentDirectory)
     }
 }

@@ -68,6 +68,14 @@ extension RegisterTool {
                 "A directory's people (--format ldif, or without --format a FILE named *.ldif or an input whose first line, "
                     + "comments aside, starts with dn: or version:) are read as ldapsearch -LLL or slapcat writes them (RFC 2849: "
                     + "folded lines, base-64 :: values, # comments, version: 1, LF or CRLF), each entry a row on the line of its dn:. "
+                    + "An input with no records (an empty CSV or one with a header alone, an LDIF without entries: ldapsearch "
+                    + "against a server that is down prints nothing) is refused with exit status 9, and so is an LDIF that "
+                    + "ends inside a line or without the blank line after its last entry, which both tools always write: "
+                    + "an export cut short would otherwise pass for a smaller directory (a file written by hand: end it "
+                    + "with a blank line). A map that fills password or new_password from an attribute is warned about "
+                    + "on standard error at every run: many directories let their users edit some of their own attributes "
+                    + "(description, displayName, often mail), and whoever can edit it chooses the account's password; "
+                    + "with --generate-passwords such a map is refused (exit status 9). "
                     + "--map ATTR=COLUMN,... says which attribute fills which column, a column being any name the CSV header "
                     + "takes; without it: \(DirectoryMap.inetOrgPerson.split(separator: ",").joined(separator: ", ")) (inetOrgPerson, RFC 2798; uid is a user name, so "
                     + "--domain is needed). Several attributes may fill one column, the first an entry has giving its values "
@@ -313,6 +321,7 @@ extension RegisterTool {
             let output = BatchOutput(program: env.program, json: context.common.json, quiet: context.common.quiet,
                                      showProgress: Output.stderrIsTTY && !context.common.quiet)
             let sheet = try source.sheet(configuration: &configuration, format: options.format, map: options.map, output: output)
+            try configuration.directoryMap?.check(generatePasswords: options.generatePasswords)
             let columns = sheet.columns
             if options.sharedGroups && options.mode == .create && !columns.presentRosterColumns.isEmpty && !context.common.quiet {
                 output.note("no per-account rosters (--shared-groups): load the server's groups from "
@@ -339,9 +348,7 @@ extension RegisterTool {
 
         private func execute(_ sheet: BatchSheet, configuration: BatchConfiguration, output: BatchOutput) throws {
             let reportPath = options.report.map(absolute)
-            if let reportPath, options.input != "-", reportPath == absolute(options.input) {
-                throw ToolFailure(.usage, "--report \(options.report ?? "") would overwrite the input CSV")
-            }
+            try source.requireDistinct(output: options.report, option: "--report")
             let batch = try BatchRun(sheet: sheet, configuration: configuration, reportPath: reportPath, stateDirectory: env.paths.state)
             if let differences = batch.replacedUntouched {
                 let what = differences.isEmpty ? "" : " (" + differences.joined(separator: "; ") + ")"

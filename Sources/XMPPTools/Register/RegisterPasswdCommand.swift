@@ -2,6 +2,7 @@ import Arguments
 import TextFormats
 import XMPPBatch
 import XMPPServices
+import XMPPStorage
 
 extension RegisterTool {
     /// `xmpp-register passwd`: changes the logged-in account's password and refreshes its cached session.
@@ -66,7 +67,7 @@ extension RegisterTool {
             target = invocation.command.argument(Self.account.name)
             asAdmin = invocation.command[Self.admin]
             reportPath = try invocation.command.value(Self.report).map { path in
-                path.hasPrefix("/") ? path : invocation.context.environment.currentDirectory + "/" + path
+                PathText.absolute(path, from: invocation.context.environment.currentDirectory)
             }
             if asAdmin != (target != nil) {
                 throw ToolFailure(.usage, asAdmin ? "--admin needs the JID whose password to set"

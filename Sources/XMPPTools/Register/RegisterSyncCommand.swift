@@ -61,7 +61,9 @@ extension RegisterTool {
                     + "to it and fails, naming the account.",
                 "A truncated export must not wipe a school: a plan that disables or deletes more than --max-removals "
                     + "accounts (default 10% of the managed ones, but at least 5) stops before sending anything, with exit "
-                    + "status 14, until it is run again with --yes.",
+                    + "status 14, until it is run again with --yes; so does a plan that disables or deletes every managed "
+                    + "account, however few they are. An empty input, or an LDIF cut short, is refused before any plan "
+                    + "(exit status 9; see batch).",
                 "Applying needs --report FILE: the accounts' passwords are kept there (generated for rows without a "
                     + "password column value, 24 letters and digits as batch makes them), and profile and roster changes log "
                     + "in as each account with them. The report lists every row of FILE, then the passwords of accounts no "
@@ -138,9 +140,7 @@ extension RegisterTool {
                                      showProgress: Output.stderrIsTTY && !context.common.quiet)
             let source = BatchSheetInput(path: input, environment: env)
             let reportPath = options.report.map(source.absolute)
-            if let reportPath, input != "-", reportPath == source.absolute(input) {
-                throw ToolFailure(.usage, "--report \(options.report ?? "") would overwrite the input file")
-            }
+            try source.requireDistinct(output: options.report, option: "--report")
             let sheet = try source.sheet(configuration: &configuration, format: reading.format, map: reading.map, output: output)
             if !sheet.invalid.isEmpty {
                 // A row that cannot be read must not count as a leaver: nothing is planned.
@@ -169,9 +169,10 @@ extension RegisterTool {
             } else if !context.common.quiet || options.dryRun {
                 for line in SyncPlanOutput.lines(plan, removalLimit: limit) { Output.textLine(line) }
             }
-            if plan.removals > limit && !options.yes {
-                throw ToolFailure(.confirmationNeeded, "the plan disables or deletes \(plan.removals) of \(plan.managed) managed "
-                                  + "accounts, more than \(limit) (--max-removals); nothing was sent: check the file "
+            if plan.needsConfirmation(limit: limit) && !options.yes {
+                let why = plan.removesEveryone ? "every one of the \(plan.managed) managed accounts"
+                    : "\(plan.removals) of \(plan.managed) managed accounts, more than \(limit) (--max-removals)"
+                throw ToolFailure(.confirmationNeeded, "the plan disables or deletes \(why); nothing was sent: check the file "
                                   + "(a truncated export?), then run again with --yes")
             }
             if options.dryRun || plan.isEmpty {

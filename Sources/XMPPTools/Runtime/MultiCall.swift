@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import XMPPStorage
 
 /// The one program `make install` ships: every tool of the suite in one executable, chosen by
 /// the name it is run as (the symbolic links xmpp-register, xmpp-login… point to it), as
@@ -12,7 +13,7 @@ public enum MultiCall {
 
     /// The tool named `name` (a path's last component counts), or nil; only that tool is built.
     static func tool(named name: String) -> Tool? {
-        let base = name.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? name
+        let base = PathText.lastComponent(name)
         return AllSpecs.programs.first { $0.name == base }?.tool()
     }
 
@@ -26,7 +27,7 @@ public enum MultiCall {
             Output.line("xmpp-tools \(CommonSpec.version)")
             exit(0)
         default:
-            guard let tool = tool(named: arguments[1]), !arguments[1].contains("/") else {
+            guard let tool = tool(named: arguments[1]), !PathText.containsSeparator(arguments[1]) else {
                 Output.err("xmpp-tools: unknown program '\(arguments[1])'; it runs " + names.joined(separator: ", "))
                 exit(ExitCode.usage.rawValue)
             }

@@ -272,5 +272,19 @@ public enum OperatorGuidePage {
                        + "lacks) is refused, naming the pair."),
         .literal(["xmpp-register batch school.csv --domain school.example --admin --generate-passwords --report pw.csv --shared-groups",
                   "xmpp-register shared-groups school.csv --domain school.example --for prosody >/etc/prosody/school-groups.txt"]),
+        .paragraph("Through the year the groups follow the list with --apply, which changes the server's groups through "
+                       + "its own admin interface and sends only what differs: each time the school's export changes, "
+                       + "batch --shared-groups makes the new pupils' accounts and shared-groups --apply moves the "
+                       + "members (a new pupil is one member added, a move one removed and one added, a leaver one "
+                       + "removed). On ejabberd it uses mod_http_api (on by default on port 5443; run it on the server "
+                       + "itself, which the packaged api_permissions allow from loopback), and online members see the "
+                       + "change at once. On Prosody 13 it rewrites the groups file and reloads mod_groups through "
+                       + "the admin shell: nobody is disconnected, and each account sees the change at its next "
+                       + "log-in. --dry-run shows the changes first."),
+        .literal(["xmpp-register batch school.csv --domain school.example --admin --generate-passwords --report pw.csv --shared-groups",
+                  "xmpp-register shared-groups school.csv --domain school.example --for ejabberd --apply --dry-run",
+                  "xmpp-register shared-groups school.csv --domain school.example --for ejabberd --apply",
+                  "sudo xmpp-register shared-groups school.csv --domain school.example --for prosody --apply \\",
+                  "    --groups-file /etc/prosody/school-groups.txt --prosodyctl 'prosodyctl'"]),
     ]
 }

@@ -323,7 +323,12 @@ public enum OverviewPage {
                 + "beside its path with O_EXCL, mode 0600, and renamed over it, and SQLite's files are created "
                 + "the same way before SQLite opens them, so a file planted where one goes is refused rather "
                 + "than adopted. The directory of --report must belong to the user or root and be writable by "
-                + "nobody else, unless it is sticky as /tmp is."),
+                + "nobody else, unless it is sticky as /tmp is; --report-by-group's directory must be the user's "
+                + "own and not a symbolic link. Every directory above one that holds secrets, up to /, must "
+                + "belong to the user or root and be writable by nobody else unless it is root's and sticky (as "
+                + "OpenSSH checks the directories above a key): whoever can write in a directory above could "
+                + "put another in its place. An output is compared with the input by device and inode, so "
+                + "--report never overwrites the input however its path is spelt."),
         .paragraph(
             "Every program starts with core dumps off (RLIMIT_CORE 0, which what it starts inherits) and "
                 + "marks itself not dumpable (PR_SET_DUMPABLE 0): a crash leaves no password or key on disk, "
@@ -339,6 +344,13 @@ public enum OverviewPage {
                 + "recommends, which spreadsheets do not show. xmpp-roster import and the batch's reading of "
                 + "its own report remove it again. An invite goes into a batch report only if it is an xmpp: "
                 + "URI that registers an account of the row's domain, and its landing page only if it is an "
-                + "http or https URL."),
+                + "http or https URL. A batch report shows control characters, C1 controls, bidirectional "
+                + "controls and line separators as the terminal output does (\\n, U+202E), so a report can be "
+                + "printed with cat or column -t safely."),
+        .paragraph(
+            "Text that ends up in a format of bytes (a shell script, Prosody's groups file, CSV, a file name) "
+                + "is checked and escaped by its bytes, never by what Unicode joins into one character: a combining "
+                + "mark after a quote, +, [ or / does not hide it. shared-groups quotes every argument of the "
+                + "ejabberd script and refuses what Prosody's groups file cannot hold (it has no escapes)."),
     ]
 }

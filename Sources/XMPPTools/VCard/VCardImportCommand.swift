@@ -12,8 +12,12 @@ extension VCardTool {
         static let spec = CommandSpec(
             "import", summary: "Replace the account's own vCard with a .vcf file (vCard 3.0 or 4.0).",
             discussion: [
-                "The file must hold exactly one vCard. A malformed file is exit status 9 with the line named. Every "
-                    + "field is replaced, except that a file without PHOTO keeps the current photo (clear it with "
+                "The file must hold exactly one vCard. A file whose structure is broken is exit status 9 with the line "
+                    + "named, and nothing is sent: larger than 8 MiB, not UTF-8, without BEGIN:VCARD, END:VCARD or a "
+                    + "VERSION of 2.1, 3.0 or 4.0, with a BEGIN or END other than VCARD inside the card (BEGIN:VCALENDAR), "
+                    + "a BEGIN, END or VERSION line holding a control character or parameters that cannot be read, a line "
+                    + "that is not NAME:VALUE, or a continuation line with no line before it. Every "
+                    + "field is replaced, except that a file without PHOTO, or whose PHOTO was left out, keeps the current photo (clear it with "
                     + "'xmpp-vcard set --clear photo'). 'xmpp-vcard get --format vcf' writes files this command reads. "
                     + "The card goes to all three profile stores as 'xmpp-vcard set' writes them (vcard-temp, the vCard4 "
                     + "node with its unmapped properties kept, the nickname node; PEP access presence), and the report "
@@ -21,19 +25,41 @@ extension VCardTool {
                     + "(GENDER, ANNIVERSARY, LANG, GEO, X-…, the other forms of an ALTID) as RFC 6351 xCard, replacing "
                     + "the node's content, but the PHOTO, which goes to vcard-temp and the avatar as from a 3.0 file; "
                     + "vcard-temp and the nickname get the fields they map. Property groups (item1.) are dropped.",
-                "vCard 3.0 and 4.0 are read, and the 2.1 that phones still export: quoted-printable values (with soft "
-                    + "line breaks) in UTF-8 or ISO-8859-1, bare TYPE words (TEL;CELL), BASE64 photos. A vendor property "
-                    + "whose name vCard does not allow is dropped with a warning naming its line; a card without VERSION, "
-                    + "or a BDAY that is no calendar date (1980-02-30), is an error.",
+                "vCard 3.0 and 4.0 are read, and the 2.1 that phones and desktop programs still export: quoted-printable "
+                    + "values (with soft line breaks) in UTF-8, or in ISO-8859-1 or Windows-1252 (both read as "
+                    + "Windows-1252, whose curly quotes and euro sign Outlook writes under either name), bare TYPE words "
+                    + "(TEL;CELL), BASE64 photos.",
                 "XEP-0054's structured fields are read into its structure: GEO (LAT and LON; 3.0 'lat;lon' or a 4.0 "
                     + "geo: URI), LABEL (its type flags and one LINE a line), KEY (TYPE and CRED), LOGO (like PHOTO), "
                     + "SOUND (PHONETIC, BINVAL or EXTVAL), AGENT (an embedded vCard or a URI) and CLASS (PUBLIC, PRIVATE "
                     + "or CONFIDENTIAL). A repeated property (a second TITLE, N or ORG) is kept as a second element, "
-                    + "which vcard-temp allows; properties sharing one ALTID (RFC 6350 §5.4: the same value in another "
-                    + "language or script) keep the first and warn about the others. PRODID and REV name the program "
-                    + "and time that wrote the file, not the person, and are left out with a warning. What the file "
-                    + "loses this way is warned about with its value and, with --json, listed in dropped_fields and in "
-                    + "dropped with \"by\": \"input\" (\"by\": \"server\" for what the server did not keep).",
+                    + "which vcard-temp allows.",
+                "A property the card cannot use costs that property, not the card: it is left out with a warning "
+                    + "naming its line, its value and why. Left out are PRODID and REV (they name the program and time "
+                    + "that wrote the file, not the person); a property whose name vCard does not allow (a vendor's "
+                    + "OPPO_RECENT_CALL) or that cannot start an XML element; the other forms of a value sharing one "
+                    + "ALTID (RFC 6350 §5.4: the same value in another language or script; the first is kept); a "
+                    + "property whose parameters cannot be read (an unterminated quote, an invalid parameter name); a "
+                    + "quoted-printable value with an '=' not followed by two hex digits, not valid in its CHARSET, or in "
+                    + "a CHARSET not read; a value of nothing but control characters; a BDAY that is no calendar date "
+                    + "(1980-02-30); a PHOTO, LOGO, SOUND or KEY whose Base64 or data: URI is not valid; a GEO that is "
+                    + "not a latitude and a longitude; an AGENT whose vCard cannot be read, holds more than one vCard or "
+                    + "nests deeper than 3 AGENTs, or that is neither a vCard nor a URI. Of a 4.0 file, the vCard4 node "
+                    + "keeps the other ALTID forms and the structured fields vcard-temp left out, and the warning says so.",
+                "A PHOTO or LOGO whose Base64 was cut short (its length not a multiple of 4: the padding or the last "
+                    + "group lost, as BlackBerry and Android exports have it) is kept, its Base64 completed, when the "
+                    + "PNG, JPEG or WebP image decodes whole from what is there (every byte to the image's end marker, "
+                    + "every row), and is left out otherwise (another format cannot be checked and is left out); the "
+                    + "warning says which. A cut-short SOUND is left out. A control character (C0 but tab, DEL or C1: a "
+                    + "form feed in an Outlook FBURL, raw or quoted-printable) never reaches the server or the terminal: it is taken out of the "
+                    + "property, which is kept, with a warning naming the line and the character; a line of nothing but "
+                    + "control characters is dropped with a warning. Within a kept property, a TYPE word that is no XML "
+                    + "name or names a part of its entry (TEL;TYPE=number) and a photo media type that is none are "
+                    + "dropped.",
+                "What the file loses is warned about with its value and, with --json, listed in dropped_fields and in "
+                    + "dropped with \"by\": \"input\" (\"by\": \"server\" for what the server did not keep). The exit "
+                    + "status is 0 with these warnings as long as the card's name (FN or N) was kept; a file whose every "
+                    + "FN and N was left out is exit status 9, and nothing is sent.",
             ],
             options: PasswordSource.declarations, positionals: [file],
             examples: [
@@ -64,6 +90,10 @@ extension VCardTool {
             }
             let imported = entries[0].card
             for warning in entries[0].warnings { context.environment.warn("\(name): \(warning)") }
+            // Left-out properties cost only themselves, but not the person's name: the account's would go.
+            guard !entries[0].identityLeftOut else {
+                throw ToolFailure(.badInput, "\(name): the card's name (FN and N) was left out (see the warnings above); nothing was imported")
+            }
             try ProfilePublisher(context: context).run(stores: ProfileStore.allCases, access: .presence, imported: true,
                                                        skipped: entries[0].dropped, vcard4: Self.nativeVCard4(entries[0])) { current in
                 var card = imported
@@ -85,7 +115,7 @@ extension VCardTool {
         }
 
         private static func read(_ bytes: [UInt8]) -> Result<[VCFReader.Entry], VCFError> {
-            do { return .success(try VCFReader.read(bytes)) } catch { return .failure(error) }
+            do { return .success(try VCFReader.read(bytes, wholeImage: VCardPhotoFile.isWhole)) } catch { return .failure(error) }
         }
     }
 }

@@ -25,6 +25,12 @@ enum VCardPhotoFile {
         return Info(type: photo.type, bytes: bytes, sha1: bytes.map { Hex.encode(Crypto.hash(.sha1, $0)) }, url: photo.externalURL)
     }
 
+    /// Whether the image a .vcf file's cut-short PHOTO or LOGO holds (completed to canonical
+    /// Base64 by the reader) decodes whole: only then is it imported.
+    static func isWhole(base64: String) -> Bool {
+        Base64.decode(base64).map(ImageCompleteness.isWhole) ?? false
+    }
+
     /// The SHA-1 of the card's embedded photo, for the cache.
     static func hash(_ card: VCard) -> String? { card.photo.flatMap { info($0).sha1 } }
 
