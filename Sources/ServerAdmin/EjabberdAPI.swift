@@ -14,7 +14,7 @@ public final class EjabberdAPI {
         var base = url
         while base.utf8.last == UInt8(ascii: "/") { base.removeLast() }
         self.url = base
-        self.http = try HTTPClient(caFile: caFile, timeoutSeconds: timeoutSeconds)
+        self.http = HTTPClient(caFile: caFile, timeoutSeconds: timeoutSeconds)
         self.credentials = credentials
     }
 

@@ -1,75 +1,109 @@
-import CLibCurl
+#if canImport(Glibc)
+import Glibc
+#endif
 import TextFormats
 
-/// JSON over HTTPS with libcurl: one easy handle, so consecutive requests reuse one TLS
-/// connection (an admin API call is then a round trip, not a handshake). TLS is verified (the
-/// system's authorities, or `caFile`); there is no switch to turn that off.
+/// JSON over HTTPS for the admin interfaces, through `xmpp-tools-http` (the suite's own program
+/// that links libcurl, so that no tool maps libcurl's libraries at start-up): started on the
+/// first request, one request and one answer a line through its pipes, one TLS connection kept
+/// for the whole run. TLS is verified (the system's authorities, or `caFile`).
 public final class HTTPClient {
-    private let handle: UnsafeMutableRawPointer
+    private let caFile: String?
     private let timeout: Int
+    private var helper: (pid: pid_t, input: Int32, output: Int32)?
+    private var pending: [UInt8] = []
 
-    /// Largest answer read; more is an error (an admin API's replies are lists of names).
-    static let maxReplyBytes = 16 << 20
+    static let programName = "xmpp-tools-http"
 
-    public init(caFile: String?, timeoutSeconds: Int) throws(AdminError) {
-        HTTPClient.globalInit
-        guard let handle = curl_easy_init() else { throw .unreachable(url: "", reason: "libcurl could not start") }
-        self.handle = handle
+    public init(caFile: String?, timeoutSeconds: Int) {
+        self.caFile = caFile
         self.timeout = timeoutSeconds
-        _ = xt_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        _ = xt_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
-        _ = xt_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
-        _ = xt_curl_setopt_long(handle, CURLOPT_TIMEOUT, timeoutSeconds)
-        _ = xt_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, timeoutSeconds)
-        // Never to another host or protocol: an admin API does not redirect.
-        _ = xt_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
-        if let caFile { _ = xt_curl_setopt_string(handle, CURLOPT_CAINFO, caFile) }
     }
 
-    deinit { curl_easy_cleanup(handle) }
-
-    /// libcurl's process-wide setup, once, before any handle (it is not thread-safe itself).
-    private static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    deinit {
+        guard let helper else { return }
+        close(helper.input)  // end of requests: the helper ends
+        close(helper.output)
+        var status: Int32 = 0
+        while waitpid(helper.pid, &status, 0) < 0 && errno == EINTR {}
+    }
 
     /// The body and status of a POST of `body` (JSON) to `url`.
     public func postJSON(_ url: String, body: JSONValue, basicAuth: (user: String, password: String)? = nil) throws(AdminError) -> (status: Int, body: [UInt8]) {
-        let payload = body.compact
-        var headers: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Content-Type: application/json")
-        headers = curl_slist_append(headers, "Accept: application/json")
-        defer { curl_slist_free_all(headers) }
-        let sink = Sink()
-        let context = Unmanaged.passUnretained(sink).toOpaque()
-        let code: CURLcode = payload.withCString { bodyPointer in
-            _ = xt_curl_setopt_string(handle, CURLOPT_URL, url)
-            _ = xt_curl_setopt_long(handle, CURLOPT_POST, 1)
-            _ = xt_curl_setopt_string(handle, CURLOPT_POSTFIELDS, bodyPointer)
-            _ = xt_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, payload.utf8.count)
-            _ = xt_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers)
-            if let basicAuth {
-                _ = xt_curl_use_basic_auth(handle)
-                _ = xt_curl_setopt_string(handle, CURLOPT_USERNAME, basicAuth.user)
-                _ = xt_curl_setopt_string(handle, CURLOPT_PASSWORD, basicAuth.password)
-            }
-            _ = xt_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
-            _ = xt_curl_setopt_write_function(handle) { data, size, count, context in
-                guard let data, let context else { return 0 }
-                let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
-                let n = size * count
-                guard sink.bytes.count + n <= HTTPClient.maxReplyBytes else { return 0 }
-                data.withMemoryRebound(to: UInt8.self, capacity: n) { sink.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
-                return n
-            }
-            return curl_easy_perform(handle)
+        var request: [(String, JSONValue)] = [("url", .string(url)), ("body", .string(body.compact)), ("timeout", .int(timeout))]
+        if let caFile { request.append(("ca_file", .string(caFile))) }
+        if let basicAuth { request += [("user", .string(basicAuth.user)), ("password", .string(basicAuth.password))] }
+        let running = try start(url: url)
+        guard send(JSONValue.object(request).compact + "\n", to: running.input) else {
+            throw .unreachable(url: url, reason: "\(Self.programName) ended")
         }
-        if basicAuth != nil { _ = xt_curl_setopt_string(handle, CURLOPT_PASSWORD, "") }
-        guard code == CURLE_OK else {
-            throw .unreachable(url: url, reason: String(cString: curl_easy_strerror(code)))
+        guard let line = readLine(from: running.output),
+              case .object(let fields)? = try? JSONParser.parse(line) else {
+            throw .unreachable(url: url, reason: "\(Self.programName) gave no answer")
         }
-        var status = 0
-        _ = xt_curl_response_code(handle, &status)
-        return (status, sink.bytes)
+        if case .string(let message)? = fields.first(where: { $0.0 == "error" })?.1 { throw .unreachable(url: url, reason: message) }
+        guard case .int(let status)? = fields.first(where: { $0.0 == "status" })?.1,
+              case .string(let reply)? = fields.first(where: { $0.0 == "body" })?.1 else {
+            throw .unreachable(url: url, reason: "\(Self.programName) gave an answer without status")
+        }
+        return (status, Array(reply.utf8))
     }
 
-    /// Where the write callback puts the answer.
-    private final class Sink { var bytes: [UInt8] = [] }
+    /// The helper, started on first use.
+    private func start(url: String) throws(AdminError) -> (pid: pid_t, input: Int32, output: Int32) {
+        if let helper { return helper }
+        guard let path = LibexecProgram.locate(Self.programName) else {
+            throw .unreachable(url: url, reason: "\(Self.programName) is not installed beside this program (nor in "
+                               + "../libexec/xmpp-tools/): install xmpp-tools again (make install)")
+        }
+        var toHelper: [Int32] = [-1, -1], fromHelper: [Int32] = [-1, -1]
+        guard pipe(&toHelper) == 0, pipe(&fromHelper) == 0 else { throw .unreachable(url: url, reason: "no pipe") }
+        for end in toHelper + fromHelper { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toHelper[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromHelper[1], 1)
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
+        defer { for arg in argv { free(arg) } }
+        var pid: pid_t = 0
+        let started = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        close(toHelper[0])
+        close(fromHelper[1])
+        guard started == 0 else {
+            close(toHelper[1])
+            close(fromHelper[0])
+            throw .unreachable(url: url, reason: "cannot start \(path): " + String(cString: strerror(started)))
+        }
+        helper = (pid, toHelper[1], fromHelper[0])
+        return (pid, toHelper[1], fromHelper[0])
+    }
+
+    private func send(_ text: String, to fd: Int32) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            bytes = bytes.dropFirst(n)
+        }
+        return true
+    }
+
+    /// The next line from `fd` (without its newline); nil at its end.
+    private func readLine(from fd: Int32) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            if let newline = pending.firstIndex(of: 0x0A) {
+                let line = Array(pending[..<newline])
+                pending.removeSubrange(...newline)
+                return line
+            }
+            guard pending.count < 64 << 20 else { return nil }
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return nil }
+            pending += buffer[..<n]
+        }
+    }
 }

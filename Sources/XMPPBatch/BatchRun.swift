@@ -22,6 +22,8 @@ public final class BatchRun {
     private let known: [String: String]
     /// Those of accounts this CSV does not list: written to the new report again, never lost.
     private let carried: [String: String]
+    /// When the earlier report's slips were printed (`xmpp-register handout`), kept in the new one.
+    private let stamps: HandoutStamps
     private var recorder: BatchRecorder?
 
     /// How `sync` shapes a run: its own journal identity and first rows, and the accounts whose
@@ -56,6 +58,7 @@ public final class BatchRun {
         // A report's passwords of accounts this CSV does not list (a row removed, another shard's)
         // are carried into the new report: rewriting it never loses one.
         carried = BatchReport.unlisted(earlier, rows: sheet.rows)
+        stamps = reportPath.map { HandoutStamps(report: $0) } ?? HandoutStamps()
         known = earlier.filter { !(shape?.forget.contains($0.key) ?? false) }
         let identity = shape?.identity ?? BatchInput.identity(input: sheet.input, configuration: configuration)
         let path = try BatchInput.journalPath(identity: identity, report: reportPath, stateDirectory: stateDirectory)
@@ -141,7 +144,7 @@ public final class BatchRun {
         let people = ReportPeople(rows: sheet.rows, columns: sheet.columns)
         do {
             try SecureFile.writeSecret(BatchReport.csv(entries, includePasswords: includePasswords, invites: configuration.invite,
-                                                       people: people, carried: carried), to: reportPath)
+                                                       people: people, carried: carried, stamps: stamps), to: reportPath)
             try BatchReport.syncDirectory(of: reportPath)
         } catch {
             result.reportFailure = error
@@ -150,7 +153,7 @@ public final class BatchRun {
         if let directory = configuration.reportByGroup {
             do {
                 try GroupReports.write(entries, people: people, includePasswords: includePasswords, invites: configuration.invite,
-                                       to: directory)
+                                       stamps: stamps, dialect: sheet.dialect, to: directory)
             } catch {
                 result.groupReportFailure = error
             }

@@ -11,6 +11,9 @@ public struct BatchSheet: Sendable {
     public let rows: [CheckedRow]
     /// What to tell the user about the input before the rows (an LDIF's map: columns no entry fills).
     public let notes: [String]
+    /// How the CSV was written (delimiter, encoding, BOM, line ends): the report split by group
+    /// is written the same way (`GroupReports`). RFC 4180 for an LDIF input.
+    public let dialect: CSVDialect
 
     /// Parses and validates `input`; `name` names it in errors ("standard input" or its path),
     /// and relative avatar paths are taken from `baseDirectory`.
@@ -37,6 +40,7 @@ public struct BatchSheet: Sendable {
             checked = checked.filter { BatchInput.shard(of: $0.shardKey, count: shard.count) == shard.index - 1 }
         }
         self.input = input
+        dialect = configuration.directoryMap == nil ? CSVDialect(of: input) : .rfc4180
         rows = checked
     }
 

@@ -30,6 +30,7 @@ final class DocsInstallTests: XCTestCase {
         var expected: [String: Int] = ["usr/share/man/man7/xmpp-tools.7": 0o644,
                                        "usr/share/man/man7/xmpp-tools-provisioning.7": 0o644]
         expected["usr/bin/xmpp-tools"] = 0o755  // the one program; each tool's name is a link to it
+        expected["usr/libexec/xmpp-tools/xmpp-tools-slips"] = 0o755  // xmpp-register handout's slip printer
         for spec in AllSpecs.tools {
             expected["usr/share/man/man1/\(spec.name).1"] = 0o644
             expected["usr/share/bash-completion/completions/" + spec.name] = 0o644
@@ -58,6 +59,16 @@ final class DocsInstallTests: XCTestCase {
             XCTAssertEqual(help.status, 0, spec.name)
             XCTAssertTrue(help.stdout.hasPrefix("Usage: \(spec.name) "), spec.name)
         }
+
+        // The installed xmpp-register finds its slip printer in ../libexec/xmpp-tools.
+        let report = destination.path + "/report.csv"
+        try Data("line,jid,status,error,profile,password,note\r\n2,a@school.example,created,,,Pw7x,\r\n".utf8)
+            .write(to: URL(fileURLWithPath: report))
+        XCTAssertEqual(chmod(report, 0o600), 0)
+        XCTAssertEqual(chmod(destination.path, 0o700), 0)
+        let handout = try Shell.run(destination.path + "/usr/bin/xmpp-register", ["handout", report, "-o", destination.path + "/s.pdf"])
+        XCTAssertEqual(handout.status, 0, handout.stderr)
+        for file in [report, destination.path + "/s.pdf"] { try FileManager.default.removeItem(atPath: file) }
 
         let uninstall = try make(["uninstall"] + variables)
         XCTAssertEqual(uninstall.status, 0, uninstall.stderr)

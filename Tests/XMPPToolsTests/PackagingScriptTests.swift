@@ -13,7 +13,9 @@ final class PackagingScriptTests: XCTestCase {
         // A built program to package: any ELF executable will do for the steps before Depends.
         let built = scratch.appendingPathComponent("release")
         try FileManager.default.createDirectory(at: built, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: "/bin/true", toPath: built.path + "/xmpp-tools")
+        for program in ["xmpp-tools", "xmpp-tools-slips"] {
+            try FileManager.default.copyItem(atPath: "/bin/true", toPath: built.path + "/" + program)
+        }
         let r = try Shell.run(
             DocsSupport.root.path + "/scripts/make-deb", ["--builddir", built.path, "--out", scratch.path, "--no-lintian"],
             environment: ["PATH": path, "HOME": scratch.path])

@@ -62,7 +62,8 @@ public enum OperatorGuidePage {
                         + "anyone but the person: each row gets an xmpp: invitation URI (and the server's landing "
                         + "page with mod_invites_page) to send them; they choose their password when they redeem it "
                         + "in their client, or with xmpp-register JID --invite URI. The best choice where people have "
-                        + "a client that opens such links."),
+                        + "a client that opens such links. For one person at a time, xmpp-register invite makes one "
+                        + "and shows it as a QR code on the terminal, for them to scan off the screen."),
             ], style: .plain),
         .paragraph(
             "xmpp-register form DOMAIN shows what the server asks for before it creates an account, and "
@@ -90,10 +91,23 @@ public enum OperatorGuidePage {
         .paragraph(
             "With --generate-passwords every new account gets a random password, written only into the "
                 + "--report file (CSV, mode 0600): not to the terminal, not to the JSON rows, not to any log. "
-                + "Hand them out from that file (a mail merge, printed slips: it carries each row's name and groups "
-                + "when the CSV has them), or from one file per class with --report-by-group DIR, then keep them or "
+                + "Hand them out from that file (it carries each row's name and groups when the CSV has them), "
+                + "or from one file per class with --report-by-group DIR, then keep them or "
                 + "destroy them as your policy says. While a run is unfinished its journal (REPORT.journal) holds the only copy of the "
                 + "passwords made so far: finish the run with --resume rather than deleting it."),
+        .paragraph(
+            "Printed slips, one per person to cut apart, come from xmpp-register handout: a PDF (mode 0600, "
+                + "A4 or --paper letter) with each group of the CSV starting a page under its heading, and on "
+                + "each slip the name, the address, the server, a short sign-in text (--sign-in replaces it) and "
+                + "the password in a font where O and 0, l, 1 and I differ, or the invite as a QR code that "
+                + "Conversations, Monal and Siskin open. The report records when each slip was printed "
+                + "(handed_out), later runs keep that, and the next handout prints only what is new:"),
+        .literal(["xmpp-register sync school.csv --admin --report pw.csv",
+                  "xmpp-register handout pw.csv -o slips.pdf && lp slips.pdf",
+                  "# weeks later, new pupils in school.csv:",
+                  "xmpp-register sync school.csv --admin --report pw.csv",
+                  "xmpp-register handout pw.csv -o new.pdf         # their slips only",
+                  "xmpp-register handout pw.csv --group 'Class 5A' --all -o 5a.pdf"]),
         .paragraph(
             "Passwords in the CSV are used as given. Asking people to change theirs at first login is up to "
                 + "their client; an administrator can reset one with xmpp-register batch --admin --passwd (a "
