@@ -49,34 +49,14 @@ public final class HTTPClient {
         return (status, Array(reply.utf8))
     }
 
-    /// The helper, started on first use.
+    /// The helper, started on first use (its standard error is the tool's own).
     private func start(url: String) throws(AdminError) -> (pid: pid_t, input: Int32, output: Int32) {
         if let helper { return helper }
-        guard let path = LibexecProgram.locate(Self.programName) else {
-            throw .unreachable(url: url, reason: "\(Self.programName) is not installed beside this program (nor in "
-                               + "../libexec/xmpp-tools/): install xmpp-tools again (make install)")
-        }
-        var toHelper: [Int32] = [-1, -1], fromHelper: [Int32] = [-1, -1]
-        guard pipe(&toHelper) == 0, pipe(&fromHelper) == 0 else { throw .unreachable(url: url, reason: "no pipe") }
-        for end in toHelper + fromHelper { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toHelper[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromHelper[1], 1)
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
-        defer { for arg in argv { free(arg) } }
-        var pid: pid_t = 0
-        let started = posix_spawn(&pid, path, &actions, nil, argv, environ)
-        close(toHelper[0])
-        close(fromHelper[1])
-        guard started == 0 else {
-            close(toHelper[1])
-            close(fromHelper[0])
-            throw .unreachable(url: url, reason: "cannot start \(path): " + String(cString: strerror(started)))
-        }
-        helper = (pid, toHelper[1], fromHelper[0])
-        return (pid, toHelper[1], fromHelper[0])
+        let running: LibexecProgram.Running
+        do { running = try LibexecProgram.start(Self.programName) } catch { throw .unreachable(url: url, reason: error.message) }
+        close(running.errors)
+        helper = (running.pid, running.input, running.output)
+        return (running.pid, running.input, running.output)
     }
 
     private func send(_ text: String, to fd: Int32) -> Bool {

@@ -32,6 +32,8 @@ public final class BatchRun {
         var identity: String
         var entries: [JournalEntry]
         var forget: Set<String>
+        /// Passwords of accounts taken over from another report (`sync --adopt-report`), by JID.
+        var adopted: [String: String] = [:]
     }
 
     /// Reads the earlier report's passwords (refusing a report that holds other accounts'), then
@@ -59,7 +61,7 @@ public final class BatchRun {
         // are carried into the new report: rewriting it never loses one.
         carried = BatchReport.unlisted(earlier, rows: sheet.rows)
         stamps = reportPath.map { HandoutStamps(report: $0) } ?? HandoutStamps()
-        known = earlier.filter { !(shape?.forget.contains($0.key) ?? false) }
+        known = earlier.filter { !(shape?.forget.contains($0.key) ?? false) }.merging(shape?.adopted ?? [:]) { own, _ in own }
         let identity = shape?.identity ?? BatchInput.identity(input: sheet.input, configuration: configuration)
         let path = try BatchInput.journalPath(identity: identity, report: reportPath, stateDirectory: stateDirectory)
         let start: BatchJournal.Start = shape != nil ? .continueUnfinished : configuration.resume ? .resume : .fresh
@@ -113,6 +115,8 @@ public final class BatchRun {
 
     /// Rows this run finished (created ones whose profile is still to set included).
     public var finishedThisRun: Int { recorder?.finishedThisRun ?? 0 }
+    /// Rosters this run finished (the roster phase's work, beside the rows' own).
+    public var rostersThisRun: Int { recorder?.rostersThisRun ?? 0 }
 
     /// What `finish()` found and did.
     public struct Finish {

@@ -31,6 +31,7 @@ final class DocsInstallTests: XCTestCase {
                                        "usr/share/man/man7/xmpp-tools-provisioning.7": 0o644]
         expected["usr/bin/xmpp-tools"] = 0o755  // the one program; each tool's name is a link to it
         expected["usr/libexec/xmpp-tools/xmpp-tools-slips"] = 0o755  // xmpp-register handout's slip printer
+        expected["usr/libexec/xmpp-tools/xmpp-tools-http"] = 0o755  // shared-groups --apply's HTTPS (libcurl)
         for spec in AllSpecs.tools {
             expected["usr/share/man/man1/\(spec.name).1"] = 0o644
             expected["usr/share/bash-completion/completions/" + spec.name] = 0o644
@@ -69,6 +70,14 @@ final class DocsInstallTests: XCTestCase {
         let handout = try Shell.run(destination.path + "/usr/bin/xmpp-register", ["handout", report, "-o", destination.path + "/s.pdf"])
         XCTAssertEqual(handout.status, 0, handout.stderr)
         for file in [report, destination.path + "/s.pdf"] { try FileManager.default.removeItem(atPath: file) }
+        // And its HTTPS program: an answer (a refused connection) from it, not "not installed".
+        let csv = destination.path + "/g.csv"
+        try Data("username,groups,contacts\na,G,G\nb,G,G\n".utf8).write(to: URL(fileURLWithPath: csv))
+        let apply = try Shell.run(destination.path + "/usr/bin/xmpp-register",
+                                  ["shared-groups", csv, "--domain", "localhost", "--for", "ejabberd", "--apply", "--api", "https://127.0.0.1:1/api"])
+        XCTAssertEqual(apply.status, 6, apply.stderr)
+        XCTAssertTrue(apply.stderr.contains("Couldn't connect"), apply.stderr)
+        try FileManager.default.removeItem(atPath: csv)
 
         let uninstall = try make(["uninstall"] + variables)
         XCTAssertEqual(uninstall.status, 0, uninstall.stderr)

@@ -19,7 +19,10 @@ sync, instance 3 (every run `xmpp-register sync --admin --report`; XT_BENCH_SYNC
   sync: accounts     the school without its roster columns, as the first sync of an empty state
   sync: rosters      the whole CSV: the roster phase (with XT_BENCH_SEED=1 on Prosody, the rosters
                      are seeded instead, and sync's state is told so, as a finished sync leaves it)
-  sync: no change    the whole CSV again: the plan is empty, nothing is sent
+  sync: no change    the whole CSV again, refreshed (the default): the server is read (which accounts
+                     exist, a log-in as each that reads its roster), the plan is empty, nothing is
+                     sent; an account outside the school logs in every second meanwhile
+  sync: no refresh   the same with --no-refresh: the plan from sync's state alone, no connection
   sync: one pupil    the CSV with one more pupil in class 1: its account, its roster, its class's
                      and the teachers'
 XT_BENCH_ONLY=sync runs only the sync rows.
@@ -143,8 +146,8 @@ def batch(server, csv, report):
             "--ca-file", server["XT_CA_FILE"]]
 
 
-def sync(server, csv, report):
-    return [f"{bin_dir}/xmpp-register", "-a", "boss@localhost", "sync", csv, "--admin", "--report", report,
+def sync(server, csv, report, *extra):
+    return [f"{bin_dir}/xmpp-register", "-a", "boss@localhost", "sync", csv, "--admin", "--report", report, *extra,
             "--jobs", jobs, "-q", "--server", f"127.0.0.1:{server['XT_PORT']}", "--ca-file", server["XT_CA_FILE"]]
 
 
@@ -164,17 +167,17 @@ def seed_sync_state(path):
 class LoginProbe(threading.Thread):
     """Logs an account outside the school in with xmpp-login, again and again, until stopped."""
 
-    def __init__(self, server):
+    def __init__(self, server, user="probe"):
         super().__init__(daemon=True)
         self.server, self.times, self.failures, self.stop = server, [], 0, threading.Event()
-        self.password = "probe-password-1"
-        sh(f"{root}/scripts/test-server", "ctl", server["XT_DIR"], "register", "probe", "localhost", self.password)
-        self.env = dict(env, HOME=work + "/probe", XDG_STATE_HOME=work + "/probe/state", XDG_CONFIG_HOME=work + "/probe/config")
+        self.password, self.user = "probe-password-1", user
+        sh(f"{root}/scripts/test-server", "ctl", server["XT_DIR"], "register", user, "localhost", self.password)
+        self.env = dict(env, HOME=f"{work}/{user}", XDG_STATE_HOME=f"{work}/{user}/state", XDG_CONFIG_HOME=f"{work}/{user}/config")
 
     def run(self):
         while not self.stop.is_set():
             start = time.perf_counter()
-            r = subprocess.run([f"{bin_dir}/xmpp-login", "probe@localhost", "--password-stdin", "-q",
+            r = subprocess.run([f"{bin_dir}/xmpp-login", f"{self.user}@localhost", "--password-stdin", "-q",
                                 "--server", f"127.0.0.1:{self.server['XT_PORT']}", "--ca-file", self.server["XT_CA_FILE"]],
                                env=self.env, input=self.password + "\n", text=True, capture_output=True)
             self.times.append(time.perf_counter() - start)
@@ -229,6 +232,7 @@ def shared_groups_rows():
 
 rows = []
 probe = None
+refresh_probe = None
 only_shared = os.environ.get("XT_BENCH_ONLY") == "shared"
 if only_shared:
     rows = shared_groups_rows()
@@ -265,7 +269,12 @@ if os.environ.get("XT_BENCH_SYNC", "1") == "1" and not only_shared:
             seed_sync_state(school)
         else:
             rows.append(("sync: rosters", *step(mine, sync(mine, school, report), "sync rosters")))
+        refresh_probe = LoginProbe(mine, "refreshprobe")
+        refresh_probe.start()
         rows.append(("sync: no change", *step(mine, sync(mine, school, report), "sync no change")))
+        refresh_probe.stop.set()
+        refresh_probe.join()
+        rows.append(("sync: no refresh", *step(mine, sync(mine, school, report, "--no-refresh"), "sync no refresh")))
         more = csv_file("sync-more.csv", extra=1)
         if os.environ.get("XT_BENCH_PLAN") == "1":  # what the one-pupil sync plans, on stderr
             import json
@@ -297,4 +306,8 @@ for name, wall, client, server, code in rows:
 if probe and probe.times:
     ordered = sorted(probe.times)
     print(f"log-ins by another account during 'rosters': {len(probe.times)}, {probe.failures} failed, "
+          f"median {ordered[len(ordered) // 2]:.2f} s, longest {ordered[-1]:.2f} s")
+if refresh_probe and refresh_probe.times:
+    ordered = sorted(refresh_probe.times)
+    print(f"log-ins by another account during the refreshed 'sync: no change': {len(refresh_probe.times)}, {refresh_probe.failures} failed, "
           f"median {ordered[len(ordered) // 2]:.2f} s, longest {ordered[-1]:.2f} s")

@@ -15,7 +15,7 @@ function __xmpp_register_position
             switch $token
                 case --
                     set ended 1
-                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --report-by-group --domain --shard --format --map --prune --max-removals --for --api --groups-file --prosodyctl -o --output --group --paper --sign-in
+                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --report-by-group --domain --shard --format --map --adopt-report --prune --max-removals --for --api --groups-file --prosodyctl -o --output --group --paper --sign-in
                     set skip 1
             end
         else if test -z "$cmd"
@@ -128,6 +128,9 @@ complete -c xmpp-register -n '__xmpp_register_at batch 0' -x -a '(__xmpp_registe
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l admin -d 'Use the logged-in administrator\'s XEP-0133 commands (required: sync creates, disables and deletes with them).'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l report -x -a '(__xmpp_register_files csv CSV)' -d 'The report of the managed accounts and their passwords (mode 0600, atomic); required to apply.'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l dry-run -d 'Print the plan and stop; nothing is changed or written.'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l no-refresh -d 'Plan from sync\'s state only, without reading the server first (no connection when nothing changed).'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l adopt -d 'Put the file\'s accounts that exist but that sync did not create under management (no account re-created, no password changed).'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l adopt-report -x -a '(__xmpp_register_files csv CSV)' -d 'A batch report holding the passwords of the accounts --adopt adopts (default: those in --report).'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l prune -x -a 'disable delete' -d 'What happens to accounts that left the file (default disable, where the server offers it).'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l yes -d 'Apply a plan that removes more accounts than --max-removals.'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l max-removals -x -d 'Accounts a plan may disable or delete without --yes (default: 10% of the managed ones, at least 5).'

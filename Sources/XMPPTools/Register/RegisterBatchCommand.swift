@@ -379,7 +379,8 @@ extension RegisterTool {
             let groupProblem = finish.groupReportFailure.map { failure in
                 "cannot write the report split by group: \(failure) (the report \(reportPath ?? "") has every row)"
             }
-            let summary = BatchSummary(entries: finish.entries, ranFor: output.elapsedSeconds, finishedThisRun: batch.finishedThisRun)
+            let summary = BatchSummary(entries: finish.entries, ranFor: output.elapsedSeconds, finishedThisRun: batch.finishedThisRun,
+                                       rostersThisRun: batch.rostersThisRun)
             try BatchVerdict(end: end, fatal: fatal, summary: summary, finished: finish.finished, journalPath: batch.journal.path,
                              reportPath: reportPath, reportProblem: reportProblem ?? groupProblem,
                              journalUntouched: batch.journal.serverUntouched()).conclude(output: output)
