@@ -38,11 +38,14 @@ public enum CSVWriter {
     }
 
     /// A field, quoted (quotes doubled) when it holds a comma, quote or line break, has outer
-    /// spaces that a spreadsheet would trim, or starts with U+FEFF, which would read as a BOM
-    /// at the start of a file. Anything else is written as it is.
+    /// spaces that a spreadsheet would trim, starts with U+FEFF, which would read as a BOM at
+    /// the start of a file, or with `sep=`. Anything else is written as it is.
     public static func quote(_ field: String) -> String {
+        // A field starting "sep=" is quoted too: as a file's first line, Excel's "sep=;" names the
+        // delimiter, and `CSVReader.table` reads it so (found by FuzzCSV).
         let needsQuotes = field.unicodeScalars.first == " " || field.unicodeScalars.last == " " || field.unicodeScalars.first == "\u{FEFF}"
             || field.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+            || field.utf8.starts(with: "sep=".utf8) || field.utf8.starts(with: "SEP=".utf8)
         guard needsQuotes else { return field }
         // Scalars, not Characters: a quote followed by a combining mark is one Character.
         var out = "\""

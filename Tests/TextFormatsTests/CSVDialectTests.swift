@@ -22,6 +22,22 @@ final class CSVDialectTests: XCTestCase {
         XCTAssertEqual(CSVDialect(of: [0xFF, 0xFE] + "jid\tname\r\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }), unicodeText)
     }
 
+    /// A first field "sep=;" would be read as Excel's separator line: it is quoted, in every
+    /// dialect (found by FuzzCSV; fuzz/regressions/FuzzCSV/excel-sep-line-*).
+    func testAFieldThatLooksLikeExcelsSeparatorLineIsQuoted() throws {
+        XCTAssertEqual(CSVWriter.quote("sep=;"), "\"sep=;\"")
+        XCTAssertEqual(CSVWriter.quote("SEP=,"), "\"SEP=,\"")
+        for first in [["sep=;"], ["sep=", ""], ["SEP=|"]] {
+            let ours = Array((CSVWriter.record(first) + CSVWriter.record(["a", "b"])).utf8)
+            var semicolon = CSVDialect()
+            semicolon.delimiter = UInt8(ascii: ";")
+            for written in [ours, semicolon.rewrite(ours)] {
+                let table = try XCTUnwrap(try CSVReader.table(written))
+                XCTAssertEqual(table.header.fields, first, String(decoding: written, as: UTF8.self))
+            }
+        }
+    }
+
     func testOurCSVReadsBackTheSameInEveryDialect() throws {
         let ours = Array((CSVWriter.record(["line", "jid", "name", "groups"]) + CSVWriter.record(["2", "a@x", "Zoë; \"Z\", Å", "5A;Choir"])
                           + CSVWriter.record(["3", "b@x", "'=1+1", "multi\nline"]) + CSVWriter.record([""])).utf8)
