@@ -57,7 +57,7 @@ public final class BatchRun {
         // are carried into the new report: rewriting it never loses one.
         carried = BatchReport.unlisted(earlier, rows: sheet.rows)
         known = earlier.filter { !(shape?.forget.contains($0.key) ?? false) }
-        let identity = shape?.identity ?? BatchInput.identity(input: sheet.input, configuration: configuration)
+        let identity = shape?.identity ?? BatchInput.identity(inputSHA256: sheet.inputSHA256, configuration: configuration)
         let path = try BatchInput.journalPath(identity: identity, report: reportPath, stateDirectory: stateDirectory)
         let start: BatchJournal.Start = shape != nil ? .continueUnfinished : configuration.resume ? .resume : .fresh
         journal = try BatchJournal(path: path, identity: identity, start: start)

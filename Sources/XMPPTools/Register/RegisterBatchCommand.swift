@@ -320,9 +320,30 @@ extension RegisterTool {
             configuration.reportByGroup = options.reportByGroup.map(source.absolute)
             let output = BatchOutput(program: env.program, json: context.common.json, quiet: context.common.quiet,
                                      showProgress: Output.stderrIsTTY && !context.common.quiet)
+            if options.dryRun && !options.strict {
+                // Row by row: a dry run holds no more than the accounts seen (for duplicates).
+                let rows = try source.rows(configuration: &configuration, format: options.format, map: options.map, output: output)
+                try configuration.directoryMap?.check(generatePasswords: options.generatePasswords)
+                noteColumns(rows.columns, output: output)
+                return try BatchDryRun.report(rows.next, json: context.common.json, output: output)
+            }
             let sheet = try source.sheet(configuration: &configuration, format: options.format, map: options.map, output: output)
             try configuration.directoryMap?.check(generatePasswords: options.generatePasswords)
-            let columns = sheet.columns
+            noteColumns(sheet.columns, output: output)
+            let invalid = sheet.invalid
+            if options.strict && !invalid.isEmpty {
+                for bad in invalid { output.row(RowOutcome(invalid: bad)) }
+                throw ToolFailure(.badInput, "\(invalid.count) invalid row\(invalid.count == 1 ? "" : "s"); nothing was sent (--strict)")
+            }
+            if options.dryRun {
+                var rows = sheet.rows.makeIterator()
+                return try BatchDryRun.report({ rows.next() }, json: context.common.json, output: output)
+            }
+            try execute(sheet, configuration: configuration, output: output)
+        }
+
+        /// What the header's columns mean for this run, said before the rows.
+        private func noteColumns(_ columns: BatchColumns, output: BatchOutput) {
             if options.sharedGroups && options.mode == .create && !columns.presentRosterColumns.isEmpty && !context.common.quiet {
                 output.note("no per-account rosters (--shared-groups): load the server's groups from "
                     + "'xmpp-register shared-groups \(options.input) --for prosody|ejabberd'")
@@ -331,13 +352,6 @@ extension RegisterTool {
             if options.mode != .create && !creationOnly.isEmpty {
                 output.note("ignoring profile and roster columns with --\(options.mode.rawValue): " + creationOnly.joined(separator: ", "))
             }
-            let invalid = sheet.invalid
-            if options.strict && !invalid.isEmpty {
-                for bad in invalid { output.row(RowOutcome(invalid: bad)) }
-                throw ToolFailure(.badInput, "\(invalid.count) invalid row\(invalid.count == 1 ? "" : "s"); nothing was sent (--strict)")
-            }
-            if options.dryRun { return try BatchDryRun.report(sheet, json: context.common.json, output: output) }
-            try execute(sheet, configuration: configuration, output: output)
         }
 
         private var env: ToolEnvironment { context.environment }
