@@ -9,7 +9,9 @@
 #   make check-docs                        fails when man/ or completions/ differ from the specs
 #   make deb                               xmpp-tools_VERSION_ARCH.deb (scripts/make-deb; lintian-clean)
 #
-# Variables: PREFIX, DESTDIR, BINDIR, MANDIR, BASHCOMPDIR, ZSHCOMPDIR, FISHCOMPDIR;
+# Variables: PREFIX, DESTDIR, BINDIR, LIBEXECDIR (xmpp-tools/xmpp-tools-slips, the slip printer
+# xmpp-register handout runs, and xmpp-tools/xmpp-tools-http, the HTTPS program of shared-groups
+# --apply; found as ../libexec/xmpp-tools/ from BINDIR), MANDIR, BASHCOMPDIR, ZSHCOMPDIR, FISHCOMPDIR;
 # SWIFT (the swift driver); SWIFTFLAGS (added to every swift command, e.g.
 # SWIFTFLAGS="--scratch-path /tmp/build"); BUILDDIR=DIR installs programs already built in DIR
 # without building.
@@ -17,6 +19,7 @@
 PREFIX      ?= /usr/local
 DESTDIR     ?=
 BINDIR      ?= $(PREFIX)/bin
+LIBEXECDIR  ?= $(PREFIX)/libexec
 MANDIR      ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
@@ -50,6 +53,8 @@ install: $(if $(BUILDDIR),,build)
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)'
 	$(INSTALL_PROGRAM) '$(BIN)/xmpp-tools' '$(DESTDIR)$(BINDIR)/'
 	for tool in $(TOOLS); do ln -sf xmpp-tools '$(DESTDIR)$(BINDIR)/'"$$tool"; done
+	$(INSTALL) -d '$(DESTDIR)$(LIBEXECDIR)/xmpp-tools'
+	$(INSTALL_PROGRAM) '$(BIN)/xmpp-tools-slips' '$(BIN)/xmpp-tools-http' '$(DESTDIR)$(LIBEXECDIR)/xmpp-tools/'
 	$(INSTALL) -d '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man7'
 	$(INSTALL_DATA) $(TOOLS:%=man/%.1) '$(DESTDIR)$(MANDIR)/man1/'
 	$(INSTALL_DATA) $(PAGES7) '$(DESTDIR)$(MANDIR)/man7/'
@@ -63,6 +68,8 @@ install-strip:
 
 uninstall:
 	rm -f $(TOOLS:%='$(DESTDIR)$(BINDIR)/%') '$(DESTDIR)$(BINDIR)/xmpp-tools'
+	rm -f '$(DESTDIR)$(LIBEXECDIR)/xmpp-tools/xmpp-tools-slips' '$(DESTDIR)$(LIBEXECDIR)/xmpp-tools/xmpp-tools-http'
+	-rmdir '$(DESTDIR)$(LIBEXECDIR)/xmpp-tools' 2>/dev/null
 	rm -f $(TOOLS:%='$(DESTDIR)$(MANDIR)/man1/%.1') $(PAGES7:man/%='$(DESTDIR)$(MANDIR)/man7/%')
 	rm -f $(TOOLS:%='$(DESTDIR)$(BASHCOMPDIR)/%') $(TOOLS:%='$(DESTDIR)$(ZSHCOMPDIR)/_%') \
 	      $(TOOLS:%='$(DESTDIR)$(FISHCOMPDIR)/%.fish')

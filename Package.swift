@@ -30,9 +30,15 @@ let package = Package(
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CResolv"),
+        // HTTP for servers' admin interfaces (ejabberd's mod_http_api): the field's client.
+        .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // IDNA2008/UTS #46 (libidn2) and libunistring's Unicode data and normalization forms, for
         // the PRECIS profiles of JIDs and for SASLprep: one Unicode version for both.
         .systemLibrary(name: "CLibIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev", "libunistring-dev"])]),
+        // Printed account slips: QR codes (libqrencode), and the PDF laid out by Pango (shaping of
+        // accented, CJK and right-to-left names, fonts through fontconfig) and drawn by cairo.
+        .systemLibrary(name: "CLibQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
 
         // Pure and protocol layers.
         // Text as people hand it to the tools and see it: CSV and JSON readers and writers, LDIF,
@@ -47,16 +53,31 @@ let package = Package(
         ]),
         .target(name: "XMPPServices", dependencies: ["XMPPConnection", "XMPPStanzas", "XMLTree", "CryptoPrimitives"]),
         .target(name: "XMPPStorage", dependencies: ["XMPPStanzas", "TextFormats", "CSQLite3"]),
+        // Servers' own admin interfaces, beside XMPP: ejabberd's HTTP API (through xmpp-tools-http)
+        // and Prosody's admin shell (prosodyctl shell).
+        .target(name: "ServerAdmin", dependencies: ["TextFormats"]),
+        // HTTPS with libcurl, for xmpp-tools-http alone: libcurl brings two dozen libraries (Kerberos,
+        // LDAP, GnuTLS, libssh2...) that the loader would map at every tool's start (--help went from
+        // 6.6 to 9.6 ms, bench/help), so the tools run this program when an admin API is used.
+        .target(name: "HTTPHelper", dependencies: ["TextFormats", "CLibCurl"]),
         .target(name: "CPNGStream", dependencies: ["CLibPNG", "CLibJPEG", "CLibLCMS2", "CLibWebP"]),
         .target(name: "PNGImage", dependencies: ["CPNGStream", "CLibPNG"]),
+        // What is handed to people: QR codes (as a matrix, or as text for a terminal), slips and the
+        // printer's request. The PDF is drawn by SlipPrinter in a program of its own
+        // (xmpp-tools-slips): Pango, cairo and GLib are about 40 libraries the loader would map at
+        // every start of every tool.
+        .target(name: "Handouts", dependencies: ["CLibQREncode", "TextFormats"]),
+        .target(name: "SlipPrinter", dependencies: ["Handouts", "CPangoCairo"]),
         // Accounts by the thousand: the batch engine (CSV rows, journal, pipelined registration,
         // log-in phase, report) without the command line; XMPPTools' batch command drives it.
         .target(name: "XMPPBatch", dependencies: [
             "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "TextFormats", "CryptoPrimitives", "XMLTree",
+            "ServerAdmin",
         ]),
         .target(name: "Arguments", dependencies: ["TextFormats"]),
         .target(name: "XMPPTools", dependencies: [
             "Arguments", "XMPPBatch", "TextFormats", "CryptoPrimitives", "XMPPServices", "XMPPConnection", "XMPPStanzas", "XMPPStorage", "PNGImage", "XMLTree",
+            "ServerAdmin", "Handouts",
         ]),
 
         // Thin executables.
@@ -70,8 +91,13 @@ let package = Package(
         // copy of the code, the six names as links to it).
         .executableTarget(name: "xmpp-tools", dependencies: ["XMPPTools"]),
 
+        // The slip printer xmpp-register handout runs: a request on stdin, the PDF on stdout.
+        .executableTarget(name: "xmpp-tools-slips", dependencies: ["Handouts", "SlipPrinter"]),
+
         // Writes man/ and completions/ from the specs (`make docs`); a development tool, not a product.
         .executableTarget(name: "xmpp-tools-docgen", dependencies: ["XMPPTools"]),
+        // The tools' HTTPS program (HTTPHelper), installed in libexec/xmpp-tools/.
+        .executableTarget(name: "xmpp-tools-http", dependencies: ["HTTPHelper"]),
 
         // libFuzzer targets (fuzz/README.md): built with -sanitize=fuzzer by fuzz/run; in plain
         // builds each one replays input files through the same entry point.
@@ -93,11 +119,13 @@ let package = Package(
         .testTarget(name: "XMPPServicesTests", dependencies: ["XMPPServices", "XMPPConnection", "CryptoPrimitives", "XMPPStanzas", "XMLTree"]),
         .testTarget(name: "XMPPStorageTests", dependencies: ["XMPPStorage", "XMPPStanzas"]),
         .testTarget(name: "PNGImageTests", dependencies: ["PNGImage", "CLibWebP"], exclude: ["Data"]),
-        .testTarget(name: "XMPPBatchTests", dependencies: ["XMPPBatch", "XMPPStorage", "XMPPServices", "XMPPConnection", "XMPPStanzas", "TextFormats", "ShellTestSupport"]),
+        .testTarget(name: "XMPPBatchTests", dependencies: ["XMPPBatch", "XMPPStorage", "XMPPServices", "XMPPConnection", "XMPPStanzas", "TextFormats", "ShellTestSupport", "ServerAdmin"]),
         // Shell runners and the help/man/completion readers both docs test targets use.
         .target(name: "ShellTestSupport", dependencies: ["Arguments"], path: "Tests/ShellTestSupport"),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments", "ShellTestSupport", "TextFormats"]),
         .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"]),
+        .testTarget(name: "HandoutsTests", dependencies: ["Handouts"]),
+        .testTarget(name: "SlipPrinterTests", dependencies: ["SlipPrinter", "Handouts"]),
         .testTarget(name: "XMPPToolsTests", dependencies: ["XMPPTools", "XMPPBatch", "ShellTestSupport", "XMPPConnection", "XMPPStanzas", "XMPPServices"]),
         // Reads Sources/ and docs/ARCHITECTURE.md: the import graph is the documented one.
         .testTarget(name: "ArchitectureTests"),

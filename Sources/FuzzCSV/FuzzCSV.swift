@@ -11,7 +11,8 @@ import TextFormats
 /// reads in again with the same fields. Fields are untrusted text that the tools print and put
 /// into JSON, so each is also checked through `TerminalText` (no raw control or bidi character
 /// survives) and `JSONValue` (the quoted string holds none either and `JSONParser` reads it back
-/// unchanged). `CSVReader.table`, the spreadsheet reader, runs on the same bytes.
+/// unchanged). `CSVReader.table`, the spreadsheet reader, runs on the same bytes, and what it
+/// reads is written back in the file's `CSVDialect` and read again.
 enum FuzzCSVTarget: FuzzTarget {
     static func run(_ data: UnsafeBufferPointer<UInt8>) {
         guard let selector = data.first else { return }
@@ -60,6 +61,26 @@ extension FuzzCSVTarget {
             FuzzReplay.invariant(record.fields.count <= limits.maxFields && record.fields.allSatisfy { $0.utf8.count <= limits.maxFieldBytes },
                                  "table record on line \(record.line) over the limits")
             for field in record.fields { checkPrinted(field) }
+        }
+        checkDialect(bytes, table: table)
+    }
+
+    /// The dialect found in the bytes is the one the reader used, and a report written in it
+    /// (`CSVDialect.rewrite` of `CSVWriter`'s output, as --report-by-group writes class files)
+    /// reads back with the same fields.
+    static func checkDialect(_ bytes: [UInt8], table: CSVTable) {
+        let dialect = CSVDialect(of: bytes)
+        FuzzReplay.invariant(Character(Unicode.Scalar(dialect.delimiter)) == table.delimiter,
+                             "dialect delimiter \(dialect.delimiter) but the table's \(table.delimiter.debugDescription)")
+        var written = ""
+        for record in [table.header] + table.rows { written += CSVWriter.record(record.fields) }
+        guard let expected = try? CSVReader.parse(Array(written.utf8)).map(\.fields) else { return }
+        let rewritten = dialect.rewrite(Array(written.utf8))
+        do throws(CSVError) {
+            let back = try CSVReader.table(rewritten, delimiter: dialect.delimiter).map { [$0.header] + $0.rows }?.map(\.fields) ?? []
+            FuzzReplay.invariant(back == expected, "\(expected) written in \(dialect) reads back as \(back)")
+        } catch {
+            FuzzReplay.invariant(false, "\(expected) written in \(dialect) is refused: \(error)")
         }
     }
 

@@ -39,6 +39,13 @@ extension CSVReader {
         return CSVTable(header: header, rows: rows, delimiter: Character(Unicode.Scalar(used)))
     }
 
+    /// The bytes as UTF-8: UTF-16 with a byte-order mark (LE or BE) is decoded; anything else is
+    /// left as it is.
+    static func utf8(_ bytes: [UInt8]) throws(CSVError) -> [UInt8] {
+        guard var decoder = UTF16Pieces(startOf: bytes) else { return bytes }
+        return try decoder.decode(Array(bytes.dropFirst(2)), final: true)
+    }
+
     /// Excel's `sep=;` first line: the delimiter it names and the bytes after that line.
     static func excelSeparatorLine(_ bytes: [UInt8]) -> (UInt8, [UInt8])? {
         guard bytes.count >= 5, bytes.starts(with: Array("sep=".utf8)) || bytes.starts(with: Array("SEP=".utf8)) else { return nil }
@@ -55,9 +62,11 @@ extension CSVReader {
     /// `headerDelimiter` would read no further.
     static func headerLineEnds(in bytes: [UInt8]) -> Bool {
         var quoted = false
-        for b in bytes {
+        for (i, b) in bytes.enumerated() {
             if b == UInt8(ascii: "\"") { quoted.toggle(); continue }
-            if !quoted && (b == 0x0A || b == 0x0D) { return true }
+            if !quoted && b == 0x0A { return true }
+            // A CR ends the line either way; whether an LF follows (the dialect's line end) is known one byte later.
+            if !quoted && b == 0x0D { return i + 1 < bytes.count }
         }
         return false
     }

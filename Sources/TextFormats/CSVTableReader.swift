@@ -16,6 +16,8 @@ public struct CSVTableReader: Sendable {
     public private(set) var header: CSVRecord?
     /// The delimiter the file uses, once settled.
     public private(set) var delimiter: UInt8?
+    /// How the file was written (`CSVDialect(of:)` of the whole), once settled.
+    public private(set) var dialect: CSVDialect?
 
     /// A reader of a spreadsheet's CSV with `CSVReader.table`'s rules (`delimiter`: as given there).
     public init(limits: CSVLimits = CSVLimits(), delimiter: UInt8? = nil) {
@@ -99,6 +101,14 @@ public struct CSVTableReader: Sendable {
         var text = preamble
         // A BOM, "sep=X", a line break of up to two bytes: 10 bytes decide both.
         guard ended || text.count >= 10 else { return }
+        // The dialect's line end is the first line's: the header's, or the sep= line's.
+        guard ended || CSVReader.headerLineEnds(in: text) else { return }
+        let encoding: CSVDialect.Encoding
+        switch utf16 {
+        case .some(.some(let decoder)): encoding = decoder.littleEndian ? .utf16LittleEndian : .utf16BigEndian
+        default: encoding = .utf8
+        }
+        dialect = CSVDialect(encoding: encoding, text: text)
         if text.starts(with: [0xEF, 0xBB, 0xBF]) { text.removeFirst(3) }
         var firstLine = 1
         var chosen = requested
@@ -107,10 +117,7 @@ public struct CSVTableReader: Sendable {
             text = rest
             firstLine = 2
         }
-        if chosen == nil {
-            guard ended || CSVReader.headerLineEnds(in: text) else { return }
-            chosen = CSVReader.headerDelimiter(text)
-        }
+        if chosen == nil { chosen = CSVReader.headerDelimiter(text) }
         let used = chosen ?? UInt8(ascii: ",")
         delimiter = used
         preamble = []

@@ -33,7 +33,7 @@ public struct BatchColumns: Sendable, Equatable {
         String(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil })
     }
     /// The columns applied after registration.
-    static let profileColumns = ["nickname", "fullname", "email", "avatar"]
+    public static let profileColumns = ["nickname", "fullname", "email", "avatar"]
     /// The columns that build rosters between the batch's accounts (`RosterPlan`).
     static let rosterColumns = ["groups", "contacts"]
 

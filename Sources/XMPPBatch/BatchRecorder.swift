@@ -79,6 +79,9 @@ final class BatchRecorder {
     /// Rows this run finished (or created, with their profile still to set).
     private(set) var finishedThisRun = 0
     private var counted: Set<Int> = []
+    /// Rows whose roster this run finished (done), counted once each.
+    private(set) var rostersThisRun = 0
+    private var rostersCounted: Set<Int> = []
 
     init(journal: BatchJournal, events: BatchEvents) {
         self.journal = journal
@@ -106,5 +109,13 @@ final class BatchRecorder {
             if outcome.status.isFinal { events.rowFinished(outcome) }
         }
         events.rowsFinished(finishedThisRun)
+    }
+
+    /// Commits roster states; counts the rosters this run finished.
+    func recordRoster(_ updates: [(line: Int, state: String, error: String?)]) throws(JournalError) {
+        try journal.recordRoster(updates)
+        for u in updates where u.state == RosterPhase.State.done.rawValue && rostersCounted.insert(u.line).inserted {
+            rostersThisRun += 1
+        }
     }
 }

@@ -7,7 +7,8 @@ import XMPPStorage
 /// The `--report FILE` CSV, rebuilt from the journal so it is complete whatever happened to the
 /// process: `line,jid,status,error,profile`, then `roster` when the batch has a contacts column,
 /// then `password` when the batch has generated (or carried over) passwords, then `note`, then
-/// the row's own `name` and `groups` when the CSV has such columns (`ReportPeople`). Written atomically with mode 0600 (it may hold passwords).
+/// the row's own `name` and `groups` when the CSV has such columns (`ReportPeople`), then
+/// `handed_out` once `xmpp-register handout` has printed slips from the report (`HandoutStamps`). Written atomically with mode 0600 (it may hold passwords).
 enum BatchReport {
     /// The report's bytes for `entries` (one row each, by line).
     /// With `invites` (`--invite`), the secret column is the invite instead of a password: `invite`
@@ -16,11 +17,13 @@ enum BatchReport {
     /// passwords of accounts the CSV no longer lists, kept from the earlier report as rows of
     /// status `kept` after the CSV's (no line).
     static func csv(_ entries: [JournalEntry], includePasswords: Bool, invites: Bool = false, people: ReportPeople = ReportPeople(),
-                    carried: [String: String] = [:]) -> [UInt8] {
+                    carried: [String: String] = [:], stamps: HandoutStamps = HandoutStamps()) -> [UInt8] {
         let secret = invites ? ["invite", "landing_page"] : includePasswords ? ["password"] : []
         let rosters = entries.contains { $0.roster != nil }
+        // `handed_out` (when the earlier report had it) comes last: the other columns keep their places.
+        let stamped = stamps.present ? [HandoutStamps.column] : []
         var text = record(["line", "jid", "status", "error", "profile"] + (rosters ? ["roster"] : []) + secret + ["note"]
-                          + people.header)
+                          + people.header + stamped)
         for e in entries.sorted(by: { $0.line < $1.line }) {
             var fields = [String(e.line), e.jid, e.status.rawValue, e.error ?? "", profileText(e.profile)]
             if rosters { fields.append(e.roster ?? "") }
@@ -29,7 +32,9 @@ enum BatchReport {
                 fields += [invite?.uri ?? "", invite?.landingPage ?? ""]
             } else if includePasswords { fields.append(e.generatedPassword ?? "") }
             fields.append(e.note ?? "")
-            text += record(fields + people.fields(line: e.line))
+            let shown = invites ? InviteSecret(journalText: e.generatedPassword)?.uri : e.generatedPassword
+            let stamp = stamps.present ? [stamps.stamp(jid: e.jid, secret: shown)] : []
+            text += record(fields + people.fields(line: e.line) + stamp)
         }
         for (jid, secret) in carried.sorted(by: { $0.key < $1.key }) {
             var fields = ["", jid, "kept", "", ""]
@@ -39,7 +44,9 @@ enum BatchReport {
                 fields += [invite?.uri ?? "", invite?.landingPage ?? ""]
             } else { fields.append(secret) }
             fields.append("not in this CSV: its password is kept from the earlier report")
-            text += record(fields + people.header.map { _ in "" })
+            let shown = invites ? InviteSecret(journalText: secret)?.uri : secret
+            let stamp = stamps.present ? [stamps.stamp(jid: jid, secret: shown)] : []
+            text += record(fields + people.header.map { _ in "" } + stamp)
         }
         return Array(text.utf8)
     }
@@ -86,6 +93,31 @@ enum BatchReport {
             if !password.isEmpty { known[CSVWriter.restored(record.fields[jidColumn])] = password }
         }
         return known
+    }
+
+    /// The records of the report at `path`, its fields restored (`CSVWriter.restored`); nil
+    /// when there is no such file. Read as spreadsheets' CSV is (`CSVReader.table`), so that a
+    /// report split by group, in the input's dialect, reads too. Only the user's own file,
+    /// writable by nobody else, in a directory nobody else can write in, is believed: a planted
+    /// report would hand out its passwords (`FileTrust`).
+    static func restoredRecords(at path: String) throws(BatchError) -> [CSVRecord]? {
+        try restoredReport(at: path)?.records
+    }
+
+    /// The same with the file's dialect.
+    static func restoredReport(at path: String) throws(BatchError) -> (records: [CSVRecord], dialect: CSVDialect)? {
+        do { try FileTrust.requireSafeDirectory(directory(of: path)) } catch { throw .unsafeReport(error) }
+        let bytes: [UInt8]?
+        do { bytes = try SecureFile.read(path, trusted: true, maxBytes: 256 << 20) } catch {
+            throw .unreadableReport(path: path, reason: error.description)
+        }
+        guard let bytes else { return nil }
+        var records: [CSVRecord]
+        do { records = try CSVReader.table(bytes).map { [$0.header] + $0.rows } ?? [] } catch {
+            throw .notAReport(path: path, reason: "\(error)")
+        }
+        for i in records.indices { records[i].fields = records[i].fields.map(CSVWriter.restored) }
+        return (records, CSVDialect(of: bytes))
     }
 
     /// The passwords of `known` whose accounts `rows` do not list: the new report keeps them.

@@ -7,6 +7,11 @@ public struct ProfileColumns: Sendable, Equatable {
     public var email: String?
     /// A readable PNG, JPEG or WebP image: its absolute path, or its bytes.
     public var avatar: AvatarSource?
+    /// Text fields to clear (`xmpp-register sync`: an emptied cell of a column the file has).
+    public var cleared: [String] = []
+    /// An email address to take out of the vCard (`xmpp-register sync`: the one a changed or
+    /// emptied email cell replaces).
+    public var replacedEmail: String?
 
     /// Builds the columns of one row.
     init(nickname: String? = nil, fullname: String? = nil, email: String? = nil, avatar: AvatarSource? = nil) {
@@ -16,9 +21,10 @@ public struct ProfileColumns: Sendable, Equatable {
         self.avatar = avatar
     }
 
-    /// Names of the columns this row gives a value for, in a fixed order.
+    /// Names of the columns this row gives a value for or clears, in a fixed order.
     public var names: [String] {
-        [("nickname", nickname != nil), ("fullname", fullname != nil), ("email", email != nil), ("avatar", avatar != nil)]
+        [("nickname", nickname != nil || cleared.contains("nickname")), ("fullname", fullname != nil || cleared.contains("fullname")),
+         ("email", email != nil || cleared.contains("email")), ("avatar", avatar != nil)]
             .compactMap { $0.1 ? $0.0 : nil }
     }
 

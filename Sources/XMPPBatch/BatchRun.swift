@@ -22,6 +22,8 @@ public final class BatchRun {
     private let known: [String: String]
     /// Those of accounts this CSV does not list: written to the new report again, never lost.
     private let carried: [String: String]
+    /// When the earlier report's slips were printed (`xmpp-register handout`), kept in the new one.
+    private let stamps: HandoutStamps
     private var recorder: BatchRecorder?
 
     /// How `sync` shapes a run: its own journal identity and first rows, and the accounts whose
@@ -30,6 +32,8 @@ public final class BatchRun {
         var identity: String
         var entries: [JournalEntry]
         var forget: Set<String>
+        /// Passwords of accounts taken over from another report (`sync --adopt-report`), by JID.
+        var adopted: [String: String] = [:]
     }
 
     /// Reads the earlier report's passwords (refusing a report that holds other accounts'), then
@@ -56,7 +60,8 @@ public final class BatchRun {
         // A report's passwords of accounts this CSV does not list (a row removed, another shard's)
         // are carried into the new report: rewriting it never loses one.
         carried = BatchReport.unlisted(earlier, rows: sheet.rows)
-        known = earlier.filter { !(shape?.forget.contains($0.key) ?? false) }
+        stamps = reportPath.map { HandoutStamps(report: $0) } ?? HandoutStamps()
+        known = earlier.filter { !(shape?.forget.contains($0.key) ?? false) }.merging(shape?.adopted ?? [:]) { own, _ in own }
         let identity = shape?.identity ?? BatchInput.identity(inputSHA256: sheet.inputSHA256, configuration: configuration)
         let path = try BatchInput.journalPath(identity: identity, report: reportPath, stateDirectory: stateDirectory)
         let start: BatchJournal.Start = shape != nil ? .continueUnfinished : configuration.resume ? .resume : .fresh
@@ -95,14 +100,6 @@ public final class BatchRun {
         }
     }
 
-    /// The passwords the run knows for `jids` (the CSV's are the rows' own): the journal's,
-    /// taken over from the report or generated.
-    func journalPasswords() throws -> [String: String] {
-        var out: [String: String] = [:]
-        for e in try journal.entries() { if let p = e.generatedPassword { out[e.jid] = p } }
-        return out
-    }
-
     /// Works through `plan`, reaching each domain's server through `endpoint`, telling `events`
     /// of every outcome once it is journaled, and stopping early once `shouldStop` says so.
     /// A fatal error (TLS, a server that refuses every request, the journal) is thrown once
@@ -118,6 +115,8 @@ public final class BatchRun {
 
     /// Rows this run finished (created ones whose profile is still to set included).
     public var finishedThisRun: Int { recorder?.finishedThisRun ?? 0 }
+    /// Rosters this run finished (the roster phase's work, beside the rows' own).
+    public var rostersThisRun: Int { recorder?.rostersThisRun ?? 0 }
 
     /// What `finish()` found and did.
     public struct Finish {
@@ -149,7 +148,7 @@ public final class BatchRun {
         let people = ReportPeople(rows: sheet.rows, columns: sheet.columns)
         do {
             try SecureFile.writeSecret(BatchReport.csv(entries, includePasswords: includePasswords, invites: configuration.invite,
-                                                       people: people, carried: carried), to: reportPath)
+                                                       people: people, carried: carried, stamps: stamps), to: reportPath)
             try BatchReport.syncDirectory(of: reportPath)
         } catch {
             result.reportFailure = error
@@ -158,7 +157,7 @@ public final class BatchRun {
         if let directory = configuration.reportByGroup {
             do {
                 try GroupReports.write(entries, people: people, includePasswords: includePasswords, invites: configuration.invite,
-                                       to: directory)
+                                       stamps: stamps, dialect: sheet.dialect, to: directory)
             } catch {
                 result.groupReportFailure = error
             }

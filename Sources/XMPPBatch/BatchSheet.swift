@@ -11,6 +11,9 @@ public struct BatchSheet: Sendable {
     public let rows: [CheckedRow]
     /// What to tell the user about the input before the rows (an LDIF's map: columns no entry fills).
     public let notes: [String]
+    /// How the CSV was written (delimiter, encoding, BOM, line ends): the report split by group
+    /// is written the same way (`GroupReports`). RFC 4180 for an LDIF input.
+    public let dialect: CSVDialect
 
     /// Every row `reader` has left.
     public init(reader: BatchSheetReader) throws(BatchError) {
@@ -20,6 +23,7 @@ public struct BatchSheet: Sendable {
         columns = reader.columns
         notes = reader.notes
         inputSHA256 = reader.inputSHA256
+        dialect = reader.dialect
     }
 
     /// Parses and validates `input`; `name` names it in errors ("standard input" or its path),

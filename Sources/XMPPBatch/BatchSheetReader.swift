@@ -75,6 +75,10 @@ public final class BatchSheetReader {
     /// The SHA-256 of the whole input (it identifies the batch to its journal); once every row was read.
     public var inputSHA256: [UInt8] { input.inputSHA256 }
 
+    /// How the CSV was written (delimiter, encoding, BOM, line ends): the report split by group
+    /// is written the same way (`GroupReports`). RFC 4180 for an LDIF input.
+    public var dialect: CSVDialect { csv?.dialect ?? .rfc4180 }
+
     private func inShard(_ row: CheckedRow) -> Bool {
         guard let shard = configuration.shard else { return true }
         return BatchInput.shard(of: row.shardKey, count: shard.count) == shard.index - 1

@@ -64,9 +64,6 @@ struct EndpointPool: Sendable {
         return order + resting
     }
 
-    /// Whether `index` is backing off at `now`.
-    func isResting(_ index: Int, now: ContinuousClock.Instant) -> Bool { members[index].notBefore > now }
-
     /// `index` refused a connect or dropped a stream: it backs off for `delay(failures)`. Failures
     /// while it already backs off (its other streams dropping with it) do not count again.
     /// True when it just went into back-off.

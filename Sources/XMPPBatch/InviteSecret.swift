@@ -37,3 +37,28 @@ struct InviteSecret: Equatable {
 
     var journalText: String { uri + (landingPage.map { "\t" + $0 } ?? "") }
 }
+
+/// One account invite made by the server's XEP-0401 create-account command (`xmpp-register
+/// invite`), read from its completed answer as the batch reads each row's.
+public struct AccountInvite: Sendable, Equatable {
+    public static let node = AdminRequests.inviteNode
+    /// The xmpp: URI (XEP-0401) a client opens.
+    public let uri: String
+    /// The server's web page for it (https:), when it has one.
+    public let landingPage: String?
+    /// When it stops working, as the server says (XEP-0082), when it does.
+    public let expires: String?
+
+    /// The invite in `answer`, if it is an xmpp: invite for `domain` (`InviteSecret`); nil otherwise.
+    public init?(answer: AdHocCommand, domain: String) {
+        guard answer.status == .completed, let uri = answer.form?.field("uri")?.values.first,
+              let secret = InviteSecret(checking: uri, landingPage: answer.form?.field("landing-url")?.values.first, domain: domain) else {
+            return nil
+        }
+        self.uri = secret.uri
+        landingPage = secret.landingPage
+        expires = answer.form?.field("expire")?.values.first.flatMap { text in
+            text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F } ? text : nil
+        }
+    }
+}

@@ -15,13 +15,20 @@ public struct Profile: Sendable, Equatable {
     public var email: String?
     /// An image (a file, or its bytes), resized by the avatar pipeline and published as XEP-0153 and XEP-0084.
     public var avatar: AvatarSource?
+    /// Text fields to clear (nickname, fullname, email).
+    public var cleared: Set<String> = []
+    /// An email address to take out of the vCard (the one `email` replaces, or a cleared one).
+    public var replacedEmail: String?
 
     /// Builds a profile.
-    public init(nickname: String? = nil, fullname: String? = nil, email: String? = nil, avatar: AvatarSource? = nil) {
+    public init(nickname: String? = nil, fullname: String? = nil, email: String? = nil, avatar: AvatarSource? = nil,
+                cleared: Set<String> = [], replacedEmail: String? = nil) {
         self.nickname = nickname
         self.fullname = fullname
         self.email = email
         self.avatar = avatar
+        self.cleared = cleared
+        self.replacedEmail = replacedEmail
     }
 
     /// True when there is nothing to apply.
@@ -119,9 +126,9 @@ public enum ProfileApplier {
     @discardableResult
     public static func apply(_ profile: Profile, avatarPNG: [UInt8]?, on connection: Connection) throws -> ProfileApplied {
         var stored: [String] = []
-        if profile.fullname != nil { stored.append("FN") }
-        if profile.nickname != nil { stored.append("NICKNAME") }
-        if profile.email != nil { stored.append("EMAIL") }
+        if profile.fullname != nil || profile.cleared.contains("fullname") { stored.append("FN") }
+        if profile.nickname != nil || profile.cleared.contains("nickname") { stored.append("NICKNAME") }
+        if profile.email != nil || profile.cleared.contains("email") { stored.append("EMAIL") }
         guard !profile.isEmpty else { return ProfileApplied(storedInVCard: []) }
         guard let png = avatarPNG else {
             var card = try VCardService.fetch(on: connection, jid: nil)
@@ -149,9 +156,9 @@ public enum ProfileApplier {
     /// `ProfileMirrorError`, so the row's profile stays pending rather than "applied" without it.
     private static func mirror(_ profile: Profile, on connection: Connection) throws -> ProfileApplied {
         var fields: [VCardField] = []
-        if profile.nickname != nil { fields.append(.nickname) }
-        if profile.fullname != nil { fields.append(.fullname) }
-        if profile.email != nil { fields.append(.email) }
+        if profile.nickname != nil || profile.cleared.contains("nickname") { fields.append(.nickname) }
+        if profile.fullname != nil || profile.cleared.contains("fullname") { fields.append(.fullname) }
+        if profile.email != nil || profile.cleared.contains("email") { fields.append(.email) }
         guard !fields.isEmpty else { return ProfileApplied(storedInVCard: []) }
         let result = try ProfileWriter.write(on: connection, stores: [.vcard4, .nick], access: nil, fields: fields) { card in
             var c = card
@@ -178,8 +185,12 @@ public enum ProfileApplier {
         return applied
     }
 
-    /// The profile's text fields written into `card`; an email already there is not added twice.
-    private static func edit(_ card: inout VCard, with profile: Profile) {
+    /// The profile's text fields written into `card`; an email already there is not added twice,
+    /// the one it replaces is taken out, and cleared fields are emptied.
+    static func edit(_ card: inout VCard, with profile: Profile) {
+        if profile.cleared.contains("nickname") { card.nickname = nil }
+        if profile.cleared.contains("fullname") { card.fullName = nil }
+        if let old = profile.replacedEmail, old != profile.email { card.emails.removeAll { $0.address == old } }
         if let nickname = profile.nickname { card.nickname = nickname }
         if let fullname = profile.fullname { card.fullName = fullname }
         if let email = profile.email, !card.emails.contains(where: { $0.address == email }) {

@@ -62,7 +62,9 @@ enum ProfileStep {
         let wanted = row.profile.names.filter { !alreadyApplied.contains($0) }
         guard !wanted.isEmpty else { return (.applied, nil, nil) }
         let profile = Profile(nickname: row.profile.nickname, fullname: row.profile.fullname,
-                              email: wanted.contains("email") ? row.profile.email : nil, avatar: row.profile.avatar)
+                              email: wanted.contains("email") ? row.profile.email : nil, avatar: row.profile.avatar,
+                              cleared: Set(row.profile.cleared.filter(wanted.contains)),
+                              replacedEmail: wanted.contains("email") ? row.profile.replacedEmail : nil)
         var attempts = 0
         while true {
             do {

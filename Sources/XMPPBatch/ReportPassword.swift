@@ -12,10 +12,14 @@ public enum ReportPassword {
     }
 
     /// Puts `password` into `jid`'s row of `report` (rewritten atomically, mode 0600), and into
-    /// the row's journal entry when the journal (`report`.journal) still holds one.
+    /// the row's journal entry when the journal (`report`.journal) still holds one. The row's
+    /// `handed_out` is emptied: the slip printed before shows the old password.
     public static func replace(report: String, jid: String, password: String) throws {
         var (records, row, column) = try locate(report: report, jid: jid)
         records[row].fields[column] = password
+        if let stamp = records[0].fields.firstIndex(of: HandoutStamps.column), stamp < records[row].fields.count {
+            records[row].fields[stamp] = ""
+        }
         var text = ""
         for record in records { text += BatchReport.record(record.fields) }
         try SecureFile.writeSecret(Array(text.utf8), to: report)
@@ -25,15 +29,9 @@ public enum ReportPassword {
 
     /// The report's records (fields restored), the row of `jid` and the password column.
     private static func locate(report: String, jid: String) throws(BatchError) -> (records: [CSVRecord], row: Int, column: Int) {
-        do { try FileTrust.requireSafeDirectory(BatchReport.directory(of: report)) } catch { throw .unsafeReport(error) }
-        let bytes: [UInt8]?
-        do { bytes = try SecureFile.read(report, trusted: true, maxBytes: 256 << 20) } catch {
-            throw .unreadableReport(path: report, reason: error.description)
+        guard let records = try BatchReport.restoredRecords(at: report) else {
+            throw .unreadableReport(path: report, reason: "no such file")
         }
-        guard let bytes else { throw .unreadableReport(path: report, reason: "no such file") }
-        var records: [CSVRecord]
-        do { records = try CSVReader.parse(bytes) } catch { throw .notAReport(path: report, reason: "\(error)") }
-        for i in records.indices { records[i].fields = records[i].fields.map(CSVWriter.restored) }
         guard let header = records.first?.fields, let jidColumn = header.firstIndex(of: "jid"),
               header.contains("status") else {
             throw .notAReport(path: report, reason: "no jid and status columns")

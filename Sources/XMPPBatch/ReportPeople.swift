@@ -40,7 +40,8 @@ struct ReportPeople: Sendable {
 /// `--report-by-group DIR`: the report split into one file per group of the groups column,
 /// `DIR/group-NAME.csv` (a row in several groups is in each), and `DIR/ungrouped.csv` for rows
 /// in none; each has the report's columns, mode 0600, written atomically, in a directory only the
-/// user can enter (made 0700 when missing).
+/// user can enter (made 0700 when missing), in the input CSV's dialect (`CSVDialect`), so that a
+/// spreadsheet opens them as it opened the export.
 enum GroupReports {
     /// The file name of `group`'s report: `group-` and the name as it is, except that `%`, `/`,
     /// control and other characters a file name or a shell would trip on are percent-encoded
@@ -67,6 +68,7 @@ enum GroupReports {
 
     /// Writes the split of `entries` (the report's rows) under `directory`.
     static func write(_ entries: [JournalEntry], people: ReportPeople, includePasswords: Bool, invites: Bool,
+                      stamps: HandoutStamps = HandoutStamps(), dialect: CSVDialect = .rfc4180,
                       to directory: String) throws(StorageError) {
         // A directory the user named: made 0700 when missing, and used only when it is the
         // user's own, not a link, and nobody else can write in it or above it (the files are 0600
@@ -81,11 +83,13 @@ enum GroupReports {
             for group in groups { members[group, default: []].append(entry) }
         }
         for (group, rows) in members.sorted(by: { $0.key < $1.key }) {
-            try SecureFile.writeSecret(BatchReport.csv(rows, includePasswords: includePasswords, invites: invites, people: people),
+            try SecureFile.writeSecret(dialect.rewrite(BatchReport.csv(rows, includePasswords: includePasswords, invites: invites,
+                                                                       people: people, stamps: stamps)),
                                        to: directory + "/" + fileName(group: group))
         }
         if !ungrouped.isEmpty {
-            try SecureFile.writeSecret(BatchReport.csv(ungrouped, includePasswords: includePasswords, invites: invites, people: people),
+            try SecureFile.writeSecret(dialect.rewrite(BatchReport.csv(ungrouped, includePasswords: includePasswords, invites: invites,
+                                                                       people: people, stamps: stamps)),
                                        to: directory + "/ungrouped.csv")
         }
         try BatchReport.syncDirectory(of: directory + "/ungrouped.csv")

@@ -237,6 +237,6 @@ final class RosterPhase {
     static let stopGrace = Duration.seconds(2)
 
     private func record(_ updates: [(line: Int, state: String, error: String?)]) throws {
-        try recorder.journal.recordRoster(updates)
+        try recorder.recordRoster(updates)
     }
 }

@@ -189,7 +189,7 @@ public struct SharedGroups: Sendable {
         for pass in 0..<2 {
             for (g, group) in groups.enumerated() where pass == 0 || !group.displays.isEmpty {
                 let shown = pass == 0 ? "" : group.displays.map { ids[$0] }.joined(separator: ",")
-                out += "$EJABBERDCTL srg_create " + [ids[g], domain, group.name, "xmpp-register shared-groups", shown]
+                out += "$EJABBERDCTL srg_create " + [ids[g], domain, group.name, SharedGroups.marker, shown]
                     .map(SharedGroups.shellWord).joined(separator: " ") + "\n"
             }
         }

@@ -41,6 +41,17 @@ public final class SyncRun {
         }
     }
 
+    /// What to tell the administrator about the file before the plan: a `groups` column without
+    /// `contacts` files nobody under anything (groups name the rows' own group; `contacts` says
+    /// whom each row sees), so no roster is made.
+    public var fileNotes: [String] {
+        let columns = Set(sheet.columns.presentRosterColumns)
+        guard columns.contains("groups"), !columns.contains("contacts") else { return [] }
+        return ["the file has a groups column but no contacts column, so sync makes no roster: add contacts "
+                + "(for class rosters, each pupil's contacts = its own group, e.g. 'Class 5A;Teachers'; with --map, "
+                + "map an attribute to contacts too)"]
+    }
+
     /// Every managed account of every domain, by bare JID.
     public var managed: [String: SyncState.Account] {
         states.values.reduce(into: [:]) { all, state in all.merge(state.accounts) { a, _ in a } }
@@ -62,9 +73,129 @@ public final class SyncRun {
         }
     }
 
+    /// True when the report's journal holds an interrupted sync: running sync again continues it
+    /// with the plan it recorded, so the server is not read (a half-applied plan is not drift).
+    public static func continuesInterruptedRun(reportPath: String?) -> Bool {
+        reportPath.map { BatchJournal.isUnfinished($0 + ".journal") } ?? false
+    }
+
+    /// Passwords of adopted accounts from `--adopt-report` (not yet in the sync's report).
+    private var adoptedPasswords: [String: String] = [:]
+
+    /// `--adopt`: the file's accounts that exist on the server but that sync did not create (the
+    /// administrator's commands say which exist) go under management, as if sync had applied
+    /// the file to them: their profile fields as the file says, and as roster items the file's
+    /// contacts adopted with them; the refresh then reads their rosters, so what a batch did not finish
+    /// is planned like drift. Nothing is created again and no password changes. `passwords`:
+    /// the report's and `--adopt-report`'s, by JID; an account without one is adopted all the
+    /// same, and the plan says its profile and roster cannot be checked.
+    public func adopt(on channel: any StanzaChannel, reportPath: String?, adoptReport: String?) throws {
+        var candidates: [BatchRow] = []
+        for row in rows {
+            let standing = managed[row.jid.bare.description]?.standing
+            if standing == nil || standing == .notManaged { candidates.append(row) }
+        }
+        guard !candidates.isEmpty else { return }
+        var inventory = SyncRefresh()
+        try inventory.learnExistence(of: candidates.map(\.jid.bare), on: channel)
+        let own = try reportPath.map { path throws(BatchError) in try BatchReport.knownPasswords(at: path) } ?? [:]
+        let other = try adoptReport.map { path throws(BatchError) in try BatchReport.knownPasswords(at: path) } ?? [:]
+        let existing = Set(candidates.filter { inventory.exists($0.jid) == true }.map(\.jid.bare))
+        guard !existing.isEmpty else { return }
+        // The pairs among the adopted accounts are taken as made (a batch of the same file made
+        // them; the refresh reads what it did not finish); a pair with any other account is new.
+        // An account without a password cannot log in to approve a subscription: no roster has it.
+        let present = existing.filter { own[$0.description] != nil || other[$0.description] != nil }
+        let roster = RosterPlan(rows: rows.map(CheckedRow.valid))
+        let today = SyncClock.today()
+        for row in candidates where existing.contains(row.jid.bare) {
+            let key = row.jid.bare.description
+            let password = own[key] ?? other[key]
+            var state = states[row.jid.domain] ?? SyncState(domain: row.jid.domain)
+            state.accounts[key] = SyncState.Account(
+                standing: .active, nickname: row.profile.nickname, fullname: row.profile.fullname, email: row.profile.email,
+                avatar: row.profile.avatar.flatMap { facts.avatarDigests[$0.key] },
+                contacts: password == nil ? [] : (roster.contacts[row.line] ?? []).filter { present.contains($0.jid.bare) },
+                note: "adopted by sync on \(today)")
+            state.accounts[key]?.withoutPassword = password == nil
+            states[row.jid.domain] = state
+            if own[key] == nil, let password { adoptedPasswords[key] = password }
+            facts.adopted[key] = password != nil
+        }
+    }
+
+    /// True when a refresh has something to read: managed accounts, or rows sync never saw.
+    public var hasAnythingToRefresh: Bool { !refreshable.isEmpty || rows.contains { managed[$0.jid.bare.description] == nil } }
+
+    /// The managed accounts the refresh reads: those sync created and has not seen deleted.
+    public var refreshable: [JID] {
+        managed.filter { [.active, .disabled].contains($0.value.standing) }.keys.sorted().compactMap { try? JID($0) }
+    }
+
+    /// Reads the server before planning (`SyncRefresh`): which managed accounts exist, through
+    /// the administrator's `channel`; then, with a report, for those in the file that exist, a
+    /// log-in as each with the password the report at `reportPath` holds (its enabled state and roster).
+    public func refresh(on channel: any StanzaChannel, reportPath: String?, jobs: Int,
+                        endpoint: (_ domain: String) throws -> BatchEndpoint,
+                        shouldStop: @escaping @Sendable () -> Bool) throws {
+        var refresh = SyncRefresh()
+        let accounts = refreshable
+        // The file's accounts sync has never seen are asked about too: one that exists was made
+        // before sync, and is not created (the plan names --adopt) rather than found at add-user.
+        let unseen = rows.map(\.jid.bare).filter { managed[$0.description] == nil }
+        try refresh.learnExistence(of: accounts + unseen, on: channel)
+        let listed = Set(rows.map(\.jid.bare))
+        let toRead = accounts.filter { listed.contains($0) && refresh.exists($0) != false && managed[$0.description]?.standing == .active }
+        // Without a report (a dry run's plan), only existence is read: no account is unverified for it.
+        guard let reportPath else {
+            facts.refresh = refresh
+            return
+        }
+        let passwords = try BatchReport.knownPasswords(at: reportPath).merging(adoptedPasswords) { own, _ in own }
+        try refresh.read(toRead, passwords: passwords, jobs: jobs, timeout: configuration.timeout, resource: configuration.resource,
+                         endpoint: endpoint, shouldStop: shouldStop)
+        facts.refresh = refresh
+    }
+
+    /// After a finished run: the accounts it created, enabled or whose roster it changed, read
+    /// back with a log-in each (`SyncRefresh.read`) and compared with what the state now says
+    /// sync left them with. What the server did not keep (a contact missing, a subscription
+    /// not both ways, an account still disabled or that does not log in) is returned, one line
+    /// each: the run reports it as a failure, and the next refresh plans it again as drift.
+    public func verify(_ plan: SyncPlan, reportPath: String, jobs: Int, endpoint: (_ domain: String) throws -> BatchEndpoint,
+                       shouldStop: @escaping @Sendable () -> Bool) throws -> [String] {
+        let touched = Set(plan.creations.map(\.jid) + plan.rosters.map(\.jid) + plan.reenable)
+        let accounts = touched.filter { managed[$0.description]?.standing == .active }.sorted { $0.description < $1.description }
+        guard !accounts.isEmpty else { return [] }
+        var reading = SyncRefresh()
+        try reading.read(accounts, passwords: try BatchReport.knownPasswords(at: reportPath), jobs: jobs, timeout: configuration.timeout,
+                         resource: configuration.resource, endpoint: endpoint, shouldStop: shouldStop)
+        var problems: [String] = []
+        for jid in accounts {
+            switch reading.readings[jid.description] {
+            case .roster(let items)?:
+                var server: [JID: RosterItem] = [:]
+                for item in items { server[item.jid.bare] = item }
+                for contact in managed[jid.description]?.contacts ?? [] {
+                    guard let live = server[contact.jid.bare] else {
+                        problems.append("\(jid): the server did not keep contact \(contact.jid.bare)")
+                        continue
+                    }
+                    if live.subscription != .both {
+                        problems.append("\(jid): contact \(contact.jid.bare) has subscription '\(live.subscription.rawValue)', not both")
+                    }
+                }
+            case .disabled?: problems.append("\(jid): still disabled on the server")
+            case .notVerifiable(let why)?: problems.append("\(jid): not verified (\(why))")
+            case nil: problems.append("\(jid): not verified")
+            }
+        }
+        return problems
+    }
+
     /// The plan.
     public func plan(prune: SyncPrune) -> SyncPlan {
-        SyncPlan(rows: rows, state: managed, facts: facts, prune: prune)
+        SyncPlan(rows: rows, state: managed, facts: facts, prune: prune, columns: Set(sheet.columns.presentProfileColumns))
     }
 
     /// What happened to one leaver or returning account.
@@ -80,7 +211,16 @@ public final class SyncRun {
     /// the administrator's authenticated `channel`; each outcome goes into the state at once.
     public func applyLeavers(_ plan: SyncPlan, on channel: any StanzaChannel, today: String) throws -> [AdminOutcome] {
         var out: [AdminOutcome] = []
-        for leaver in plan.leavers where leaver.action != .cannotDisable && !(leaver.action == .disable && leaver.wasDisabled) {
+        for leaver in plan.leavers where leaver.action == .gone {
+            // Nothing to send: the refresh found it deleted on the server.
+            try update(leaver.jid) { account in
+                account.standing = .deleted
+                account.note = "on the server, seen by sync on \(today)"
+                account.contacts = []
+            }
+            out.append(AdminOutcome(jid: leaver.jid, status: "deleted", note: "deleted on the server already"))
+        }
+        for leaver in plan.leavers where ![.cannotDisable, .gone].contains(leaver.action) && !(leaver.action == .disable && leaver.wasDisabled) {
             let command: ServiceAdministration.Command = leaver.action == .delete ? .deleteUser : .disableUser
             var outcome = AdminOutcome(jid: leaver.jid, status: leaver.action == .delete ? "deleted" : "disabled")
             do {
@@ -128,7 +268,7 @@ public final class SyncRun {
 
     /// True when the plan has work for a batch run (accounts, profiles or rosters).
     public static func needsBatch(_ plan: SyncPlan) -> Bool {
-        !plan.creations.isEmpty || !plan.profiles.isEmpty || !plan.rosters.isEmpty
+        !plan.creations.isEmpty || !plan.profiles.isEmpty || !plan.rosters.isEmpty || !plan.adoptions.isEmpty
     }
 
     /// The batch run of `plan`'s accounts, profiles and rosters: its journal is the report's
@@ -144,7 +284,8 @@ public final class SyncRun {
         let identity = "xmpp-register sync v1; domain=\(configuration.domain ?? "-"); "
             + "input-sha256=\(Hex.encode(sheet.inputSHA256)); plan-sha256=\(digest)"
         let shape = BatchRun.Shape(identity: identity, entries: plan.journalEntries(for: rows),
-                                   forget: Set(plan.creations.filter { $0.recreated != nil }.map(\.jid.description)))
+                                   forget: Set(plan.creations.filter { $0.recreated != nil }.map(\.jid.description)),
+                                   adopted: adoptedPasswords)
         return try BatchRun(sheet: sheet, configuration: configuration, reportPath: reportPath, stateDirectory: stateDirectory,
                             shape: shape)
     }
@@ -154,6 +295,7 @@ public final class SyncRun {
         var text = ""
         for c in plan.creations { text += "create \(c.line) \(c.jid) \(c.recreated != nil)\n" }
         for p in plan.profiles { text += "profile \(p.line) \(p.jid) \(p.fields.map(\.field)) \(p.avatar)\n" }
+        for a in plan.adoptions { text += "adopt \(a.line) \(a.jid)\n" }
         for r in plan.rosters {
             text += "roster \(r.line) \(r.jid) +\(r.add.map(\.jid)) ~\(r.update.map(\.jid)) -\(r.remove)\n"
         }
@@ -172,10 +314,13 @@ public final class SyncRun {
             var item = followUp.item
             let fields = Set(change.fields.map(\.field))
             let full = item.row.profile
-            item.row.profile = ProfileColumns(nickname: fields.contains("nickname") ? full.nickname : nil,
-                                              fullname: fields.contains("fullname") ? full.fullname : nil,
-                                              email: fields.contains("email") ? full.email : nil,
-                                              avatar: change.avatar ? full.avatar : nil)
+            var profile = ProfileColumns(nickname: fields.contains("nickname") ? full.nickname : nil,
+                                         fullname: fields.contains("fullname") ? full.fullname : nil,
+                                         email: fields.contains("email") ? full.email : nil,
+                                         avatar: change.avatar ? full.avatar : nil)
+            profile.cleared = change.fields.filter { $0.to == nil }.map(\.field)
+            profile.replacedEmail = change.fields.first { $0.field == "email" }?.from
+            item.row.profile = profile
             return (item, followUp.task)
         }
         let byLine = Dictionary(rows.map { ($0.line, $0) }, uniquingKeysWith: { a, _ in a })
@@ -209,6 +354,13 @@ public final class SyncRun {
             guard let entry = entries[row.line] else { continue }
             let key = row.jid.bare.description
             var state = states[row.jid.domain] ?? SyncState(domain: row.jid.domain)
+            if plan.existedBefore.contains(row.jid.bare) {
+                // Found by the refresh; remembered, so that a plan without one leaves it alone too.
+                state.accounts[key] = SyncState.Account(standing: .notManaged, note: "existed before sync, seen \(SyncClock.today())")
+                states[row.jid.domain] = state
+                touched.insert(row.jid.domain)
+                continue
+            }
             var account: SyncState.Account
             if created.contains(row.line) {
                 guard entry.status == .created else {

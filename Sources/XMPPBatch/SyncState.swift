@@ -33,9 +33,13 @@ public struct SyncState: Sendable, Equatable {
         public var contacts: [RosterItem] = []
         /// Who or what put the account in its standing, and when (shown in plans).
         public var note: String?
+        /// Adopted (`--adopt`) without its password: it cannot log in to approve a subscription,
+        /// so no roster of the managed set gets it, and its own profile and roster are not managed.
+        public var withoutPassword = false
 
         public init(standing: Standing = .active, nickname: String? = nil, fullname: String? = nil, email: String? = nil,
-                    avatar: String? = nil, contacts: [RosterItem] = [], note: String? = nil) {
+                    avatar: String? = nil, contacts: [RosterItem] = [], note: String? = nil, withoutPassword: Bool = false) {
+            self.withoutPassword = withoutPassword
             self.standing = standing
             self.nickname = nickname
             self.fullname = fullname
@@ -133,7 +137,7 @@ public struct SyncState: Sendable, Equatable {
             return (jid, .object([("standing", .string(a.standing.rawValue)), ("nickname", .optional(a.nickname)),
                                   ("fullname", .optional(a.fullname)), ("email", .optional(a.email)),
                                   ("avatar_sha256", .optional(a.avatar)), ("contacts", .array(contacts)),
-                                  ("note", .optional(a.note))]))
+                                  ("note", .optional(a.note))] + (a.withoutPassword ? [("without_password", .bool(true))] : [])))
         }
         return .object([("format", .string("xmpp-tools sync state 1")), ("domain", .string(domain)), ("accounts", .object(accounts))])
     }
@@ -151,6 +155,7 @@ public struct SyncState: Sendable, Equatable {
                   let standing = Standing(rawValue: standingText) else { throw DecodeFailure(description: "account \(jid)") }
             var account = Account(standing: standing, nickname: string(o, "nickname"), fullname: string(o, "fullname"),
                                   email: string(o, "email"), avatar: string(o, "avatar_sha256"), note: string(o, "note"))
+            if case .bool(true)? = field(o, "without_password") { account.withoutPassword = true }
             if case .array(let items)? = field(o, "contacts") {
                 for item in items {
                     guard case .object(let c) = item, let text = string(c, "jid"), let contact = try? JID(text) else {

@@ -36,6 +36,17 @@ public enum VCardService {
         return try reply(on: connection, id: id, jid: jid)
     }
 
+    /// One's own card from the reply to `request(for: nil, …)`, for a caller that reads its own
+    /// replies (a poll loop): an error answering "no card" is the empty card.
+    public static func ownCard(in reply: Iq) throws(VCardServiceError) -> VCard {
+        if reply.type == .error {
+            let e = reply.error ?? StanzaError(type: "cancel", condition: .undefinedCondition)
+            if [.itemNotFound, .serviceUnavailable].contains(e.condition) { return VCard() }
+            throw .connection(.stanzaError(e))
+        }
+        return try reply.payload.map { p throws(VCardServiceError) in try readCard(p) } ?? VCard()
+    }
+
     /// Waits for the reply to a request sent with `id` and reads it as `jid`'s card.
     static func reply(on connection: any StanzaChannel, id: String, jid: JID?) throws(VCardServiceError) -> VCard {
         let iq: Iq

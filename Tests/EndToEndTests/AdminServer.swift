@@ -102,9 +102,12 @@ final class AdminServer: @unchecked Sendable {
     }
 
     /// A tool runner whose home has the administrator logged in.
-    func adminRunner() throws -> ToolRunner {
+    func adminRunner() throws -> ToolRunner { try runner(as: adminJID, password: adminPassword) }
+
+    /// A runner in a fresh home whose active account is `jid`, logged in with `password`.
+    func runner(as jid: String, password: String) throws -> ToolRunner {
         let t = try ToolRunner(server: server)
-        let r = try logIn(t, adminJID, adminPassword)
+        let r = try logIn(t, jid, password)
         XCTAssertEqual(r.status, 0, r.stderr)
         return t
     }

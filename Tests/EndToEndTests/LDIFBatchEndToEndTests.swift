@@ -159,9 +159,10 @@ final class LDIFBatchEndToEndTests: XCTestCase {
         let tag = String(ToolRunner.username("").prefix(6))
         let domain = admin.server.domain
         try directory.add(Self.ldif(tag: tag, prefix: "ld", directory: directory))
-        func sync(_ extra: String) throws -> RunResult {
+        let search = directory.searchCommand("(&(objectClass=inetOrgPerson)(uid=ld\(tag)*))")
+        func sync(_ extra: String, from producer: String? = nil) throws -> RunResult {
             let pipeline = [
-                directory.searchCommand("(&(objectClass=inetOrgPerson)(uid=ld\(tag)*))"),
+                producer ?? search,
                 "| '\(Paths.binaries)/xmpp-register' sync - --format ldif --map uid=username,cn=fullname,jpegPhoto=avatar,ou=groups",
                 "--domain \(domain) --admin --report '\(ld.home)/sync-report.csv' \(extra)",
             ].joined(separator: " ") + " " + ld.serverArgs.map { "'\($0)'" }.joined(separator: " ")
@@ -192,5 +193,17 @@ final class LDIFBatchEndToEndTests: XCTestCase {
         XCTAssertEqual(((profiles.first?["fields"] as? [[String: Any]])?.first)?["to"] as? String, renamed)
         XCTAssertEqual(try sync("").status, 13)
         try Self.assertSameProfiles(ld, cs, tag: tag, fullnames: ["bo": renamed])
+
+        // A directory that is down prints nothing, and an export cut short ends inside a line:
+        // each is refused before any plan (issue 34: they disabled the school), and the directory
+        // itself still plans nothing.
+        let empty = try sync("", from: "printf ''")
+        XCTAssertEqual(empty.status, 9, empty.stderr)
+        XCTAssertTrue(empty.stderr.contains("no records"), empty.stderr)
+        let cut = try sync("", from: search + " | head -c -12")
+        XCTAssertEqual(cut.status, 9, cut.stderr)
+        XCTAssertTrue(cut.stderr.contains("cut short"), cut.stderr)
+        let still = try sync("--dry-run --json")
+        XCTAssertTrue(still.stdout.contains("\"changes\":false"), still.stdout + still.stderr)
     }
 }

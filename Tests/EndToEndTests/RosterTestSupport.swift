@@ -133,6 +133,12 @@ final class Watcher: @unchecked Sendable {
         }
     }
 
+    /// Standard error so far, as text.
+    var errorOutput: String {
+        lock.lock(); defer { lock.unlock() }
+        return String(decoding: errors, as: UTF8.self)
+    }
+
     /// Standard output so far, as text.
     var output: String {
         lock.lock(); defer { lock.unlock() }

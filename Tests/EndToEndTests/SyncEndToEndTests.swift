@@ -11,7 +11,7 @@ import XCTest
 final class SyncEndToEndTests: XCTestCase {
     /// Prosody 13 in its --defaults pass; ejabberd 24.12 at its defaults, started here in the
     /// ejabberd24 pass (CI has no --defaults pass of it). Other passes skip.
-    private static func server() throws -> AdminServer {
+    static func server() throws -> AdminServer {
         let env = ProcessInfo.processInfo.environment
         let kind = env["XT_SERVER"] ?? "prosody"
         let defaultsPass = env["XT_DEFAULTS"] == "1"
@@ -96,9 +96,11 @@ final class SyncEndToEndTests: XCTestCase {
         try write()
         let first = try sync()
         XCTAssertEqual(first.status, 13, first.stderr)
-        XCTAssertTrue(first.stderr.contains("sync done: 60 created, 1 already existed (left alone), 60 rosters changed in "), first.stderr)
-        XCTAssertTrue(first.stderr.contains("\(admin.adminJID) existed already and sync did not create it"), first.stderr)
-        var passwords = try reportPasswords(report)
+        XCTAssertTrue(first.stderr.contains("sync done: 60 created, 60 rosters changed in "), first.stderr)
+        // The refresh found the administrator's account: not created, not managed, and --adopt named.
+        XCTAssertTrue(first.stdout.contains("skip     \(admin.adminJID)  (it existed before sync: not managed, left alone; --adopt manages it)"),
+                      first.stdout)
+        var passwords = try Self.reportPasswords(report)
         XCTAssertEqual(passwords.count, 60)
         let stateFile = t.home + "/state/xmpp-tools/sync/\(domain).json"
         let mode = (try FileManager.default.attributesOfItem(atPath: stateFile)[.posixPermissions] as? NSNumber)?.intValue
@@ -107,8 +109,9 @@ final class SyncEndToEndTests: XCTestCase {
         try checkRoster(t, of: school.teachers[0], school: school, passwords: passwords)
         let firstHash = try avatarHash(t, photographed, passwords)
 
-        // 2. The same file: nothing planned, and nothing sent — not even a connection (the
-        // server given is a closed port), the report untouched.
+        // 2. The same file: nothing planned (the refresh finds the server as sync left it), and
+        // with --no-refresh nothing sent — not even a connection (the server given is a closed
+        // port), the report untouched.
         let unchanged = try plan()
         XCTAssertEqual(unchanged["changes"] as? Bool, false, "\(unchanged)")
         XCTAssertEqual(unchanged["unchanged"] as? Int, 60)
@@ -117,7 +120,8 @@ final class SyncEndToEndTests: XCTestCase {
         XCTAssertEqual(own.status, 0, own.stderr)
         XCTAssertEqual((try ToolRunner.json(own) as? [[String: Any]])?.count, 0, "the administrator's roster is untouched: \(own.stdout)")
         let reportBefore = try Data(contentsOf: URL(fileURLWithPath: report))
-        let none = try sync(server: ["--server", "127.0.0.1:9", "--ca-file", t.server.caFile])
+        XCTAssertEqual(unchanged["refreshed"] as? Bool, true)
+        let none = try sync(["--no-refresh"], server: ["--server", "127.0.0.1:9", "--ca-file", t.server.caFile])
         XCTAssertEqual(none.status, 0, none.stderr)
         XCTAssertTrue(none.stdout.contains("Nothing to change; 60 managed accounts unchanged."), none.stdout)
         XCTAssertTrue(none.stdout.contains("skip     \(admin.adminJID)"), none.stdout)
@@ -186,7 +190,7 @@ final class SyncEndToEndTests: XCTestCase {
         let oldPassword = passwords[deleted]
         let left = try sync()
         XCTAssertEqual(left.status, 13, left.stderr)
-        passwords = try reportPasswords(report)
+        passwords = try Self.reportPasswords(report)
         XCTAssertNotEqual(passwords[deleted], oldPassword, "created again with a new password")
         XCTAssertTrue(try admin.logsIn(deleted, try XCTUnwrap(passwords[deleted])))
         XCTAssertNotNil(passwords[leaver], "the leaver's password stays in the report")
@@ -234,7 +238,7 @@ final class SyncEndToEndTests: XCTestCase {
     }
 
     /// The report's password of each JID.
-    private func reportPasswords(_ path: String) throws -> [String: String] {
+    static func reportPasswords(_ path: String) throws -> [String: String] {
         var out: [String: String] = [:]
         for row in try BatchPasswordFlowEndToEndTests.report(path) {
             if let jid = row["jid"], let password = row["password"], !password.isEmpty { out[jid] = password }

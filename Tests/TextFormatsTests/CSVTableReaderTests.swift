@@ -3,13 +3,16 @@ import XCTest
 
 /// `CSVTableReader` given the input in pieces gives what `CSVReader.table` gives for the whole:
 /// the same header, records, lines and delimiter, or the same error, wherever the pieces are cut
-/// (inside a CRLF, a doubled quote, a UTF-16 surrogate pair, the BOM or the `sep=` line).
+/// (inside a CRLF, a doubled quote, a UTF-16 surrogate pair, the BOM or the `sep=` line), and
+/// the dialect `CSVDialect(of:)` finds in the whole.
 final class CSVTableReaderTests: XCTestCase {
     private struct Outcome: Equatable {
         var header: CSVRecord?
         var rows: [CSVRecord]
         var delimiter: UInt8?
         var error: CSVError?
+        /// The dialect, for a file that has a header.
+        var dialect: CSVDialect?
     }
 
     private func inPieces(_ bytes: [UInt8], size: Int, limits: CSVLimits = CSVLimits()) -> Outcome {
@@ -25,7 +28,8 @@ final class CSVTableReaderTests: XCTestCase {
                 try reader.append(Array(bytes[offset..<end]))
                 offset = end
             }
-            return Outcome(header: reader.header, rows: rows, delimiter: reader.header == nil ? nil : reader.delimiter)
+            return Outcome(header: reader.header, rows: rows, delimiter: reader.header == nil ? nil : reader.delimiter,
+                           dialect: reader.header == nil ? nil : reader.dialect)
         } catch {
             return Outcome(header: nil, rows: [], delimiter: nil, error: error)
         }
@@ -34,7 +38,7 @@ final class CSVTableReaderTests: XCTestCase {
     private func whole(_ bytes: [UInt8], limits: CSVLimits = CSVLimits()) -> Outcome {
         do {
             guard let table = try CSVReader.table(bytes, limits: limits) else { return Outcome(rows: []) }
-            return Outcome(header: table.header, rows: table.rows, delimiter: table.delimiter.asciiValue)
+            return Outcome(header: table.header, rows: table.rows, delimiter: table.delimiter.asciiValue, dialect: CSVDialect(of: bytes))
         } catch {
             return Outcome(header: nil, rows: [], delimiter: nil, error: error)
         }

@@ -115,6 +115,37 @@ final class BatchReportTests: XCTestCase {
     /// Issue 27 item 7: the report carries the row's own name and groups, and --report-by-group
     /// writes one 0600 file per group (a row in two groups in both, rows in none apart) in a
     /// 0700 directory, with file names no group can turn into a path.
+    /// Issue 38: a semicolon-separated export with a BOM (Excel where the decimal mark is a comma)
+    /// gets its class files back the same way, so the spreadsheet shows their accents; the
+    /// handout reads such a file and keeps its dialect when it marks it.
+    func testTheReportSplitByGroupIsInTheInputsDialect() throws {
+        let directory = try scratchDirectory("dialect")
+        let csv: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("username;fullname;groups\r\nann;Ann Ärger;Class 5A\r\nbob;Bob, Jr.;Class 5A\r\n".utf8)
+        var configuration = BatchConfiguration()
+        configuration.domain = "school.example"
+        configuration.generatePasswords = true
+        let sheet = try BatchSheet(input: csv, name: "x.csv", configuration: configuration, baseDirectory: directory)
+        XCTAssertEqual(sheet.dialect.delimiter, UInt8(ascii: ";"))
+        let people = ReportPeople(rows: sheet.rows, columns: sheet.columns)
+        let entries = [JournalEntry(line: 2, jid: "ann@school.example", status: .created, generatedPassword: "pa"),
+                       JournalEntry(line: 3, jid: "bob@school.example", status: .created, generatedPassword: "pb")]
+        try GroupReports.write(entries, people: people, includePasswords: true, invites: false, dialect: sheet.dialect, to: directory + "/split")
+        let path = directory + "/split/group-Class 5A.csv"
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        XCTAssertEqual(Array(bytes.prefix(3)), [0xEF, 0xBB, 0xBF], "the BOM that makes Excel read UTF-8")
+        XCTAssertEqual(String(decoding: bytes.dropFirst(3), as: UTF8.self),
+                       "line;jid;status;error;profile;password;note;name;groups\r\n"
+                       + "2;ann@school.example;created;;;pa;;Ann Ärger;Class 5A\r\n"
+                       + "3;bob@school.example;created;;;pb;;\"Bob, Jr.\";Class 5A\r\n")
+        let handout = try HandoutReport(path: path)
+        XCTAssertEqual(handout.rows.map(\.name), ["Ann Ärger", "Bob, Jr."])
+        try handout.markHandedOut([handout.rows[0]], at: "2026-12-04T18:00:00Z")
+        let marked = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        XCTAssertEqual(String(decoding: marked, as: UTF8.self), "\u{FEFF}line;jid;status;error;profile;password;note;name;groups;handed_out\r\n"
+                       + "2;ann@school.example;created;;;pa;;Ann Ärger;Class 5A;2026-12-04T18:00:00Z\r\n"
+                       + "3;bob@school.example;created;;;pb;;\"Bob, Jr.\";Class 5A;\r\n")
+    }
+
     func testTheReportSplitByGroupHasOneFilePerGroupWithNames() throws {
         let directory = try scratchDirectory("groups")
         let csv = "username,fullname,groups\nann,Ann Ärger,Class 5A;Teachers\nbob,=Bob,5/A\ncy,,\n"

@@ -86,12 +86,36 @@ final class SyncPlanTests: XCTestCase {
         XCTAssertTrue(plan.creations.isEmpty && plan.leavers.isEmpty)
     }
 
-    func testAnEmptiedCellChangesNothing() throws {
+    func testAnEmptiedCellClearsTheFieldAndANewEmailReplacesTheOld() throws {
+        let csv = "username,fullname,email\na1,Ann,ann@mail.example\na2,Abe,abe@mail.example\n"
+        let r = try rows(csv)
+        let state = applied(SyncPlan(rows: r, state: [:], facts: SyncFacts(), prune: .disable), r)
+        let next = try rows("username,fullname,email\na1,Ann,\na2,,abe@new.example\n")
+        let plan = SyncPlan(rows: next, state: state, facts: SyncFacts(), prune: .disable, columns: ["fullname", "email"])
+        let a1 = plan.profiles.first { $0.jid.description == "a1@x.org" }
+        XCTAssertEqual(a1?.fields, [SyncPlan.FieldChange(field: "email", from: "ann@mail.example", to: nil)])
+        let a2 = plan.profiles.first { $0.jid.description == "a2@x.org" }
+        XCTAssertEqual(a2?.fields, [SyncPlan.FieldChange(field: "fullname", from: "Abe", to: nil),
+                                    SyncPlan.FieldChange(field: "email", from: "abe@mail.example", to: "abe@new.example")])
+        // The log-in's edit: the cleared field emptied, the old address out, the new one in;
+        // an address the user added stays.
+        var card = VCard()
+        card.fullName = "Abe"
+        card.emails = [VCard.Email(address: "abe@mail.example", types: ["internet"]), VCard.Email(address: "own@home.example", types: [])]
+        ProfileApplier.edit(&card, with: Profile(email: "abe@new.example", cleared: ["fullname"], replacedEmail: "abe@mail.example"))
+        XCTAssertNil(card.fullName)
+        XCTAssertEqual(card.emails.map(\.address), ["own@home.example", "abe@new.example"])
+    }
+
+    func testAColumnTheFileDoesNotHaveIsNotManaged() throws {
         let r = try rows(school)
         let state = applied(SyncPlan(rows: r, state: [:], facts: SyncFacts(), prune: .disable), r)
         var cleared = state
         cleared["a1@x.org"]?.nickname = "Annie"  // applied earlier; the file has no nickname column now
-        XCTAssertTrue(SyncPlan(rows: r, state: cleared, facts: SyncFacts(), prune: .disable).isEmpty)
+        XCTAssertTrue(SyncPlan(rows: r, state: cleared, facts: SyncFacts(), prune: .disable, columns: ["fullname", "avatar"]).isEmpty)
+        // Had the file a nickname column, its empty cell would clear the field.
+        let plan = SyncPlan(rows: r, state: cleared, facts: SyncFacts(), prune: .disable, columns: ["nickname", "fullname", "avatar"])
+        XCTAssertEqual(plan.profiles.map(\.fields), [[SyncPlan.FieldChange(field: "nickname", from: "Annie", to: nil)]])
     }
 
     func testAMovedPupilChangesBothClassesRostersBothSides() throws {
@@ -188,6 +212,17 @@ final class SyncPlanTests: XCTestCase {
         let without = try rows(school.replacingOccurrences(of: "t2,Tom Teacher,Teachers,Teachers,\n", with: ""))
         XCTAssertTrue(SyncPlan(rows: without, state: state, facts: SyncFacts(disableOffered: ["x.org": true]), prune: .delete).leavers.isEmpty,
                       "never disabled or deleted")
+    }
+
+    func testAWholeGroupLeavingIsNamed() throws {
+        let r = try rows(school)
+        let state = applied(SyncPlan(rows: r, state: [:], facts: SyncFacts(), prune: .disable), r)
+        let without5B = try rows(school.replacingOccurrences(of: "b1,Bea,Class 5B,Class 5B;Teachers,\n", with: "")
+            .replacingOccurrences(of: "b2,Bob,Class 5B,Class 5B;Teachers,\n", with: ""))
+        let plan = SyncPlan(rows: without5B, state: state, facts: SyncFacts(disableOffered: ["x.org": true]), prune: .disable)
+        XCTAssertEqual(plan.groupsLeaving, [SyncPlan.GroupLeaving(name: "Class 5B", accounts: 2)])
+        let oneLeaves = try rows(school.replacingOccurrences(of: "b2,Bob,Class 5B,Class 5B;Teachers,\n", with: ""))
+        XCTAssertEqual(SyncPlan(rows: oneLeaves, state: state, facts: SyncFacts(disableOffered: ["x.org": true]), prune: .disable).groupsLeaving, [])
     }
 
     func testTheRemovalLimit() {

@@ -84,6 +84,13 @@ final class BatchOutputTests: XCTestCase {
         ]
         let summary = BatchSummary(entries: entries, ranFor: 1, finishedThisRun: 2)
         XCTAssertEqual(summary.text, "3 rows: 2 created (1 without their profile yet), 1 not done; this run finished 2 in 1.0 s (2/s)")
+        // Interrupted in the roster passes of a run that found the rows done: what it did is the rosters.
+        let rostered = [JournalEntry(line: 2, jid: "a@x.org", status: .created, roster: "done"),
+                        JournalEntry(line: 3, jid: "b@x.org", status: .created, roster: "pending")]
+        XCTAssertEqual(BatchSummary(entries: rostered, ranFor: 4, finishedThisRun: 0, rostersThisRun: 1).text,
+                       "2 rows: 2 created, 1 roster done, 1 roster not done; this run finished 1 roster in 4.0 s")
+        XCTAssertEqual(BatchSummary(entries: rostered, ranFor: 1, finishedThisRun: 2, rostersThisRun: 1).text,
+                       "2 rows: 2 created, 1 roster done, 1 roster not done; this run finished 2 rows and 1 roster in 1.0 s (2/s)")
         XCTAssertFalse(summary.allSucceeded)
     }
 }

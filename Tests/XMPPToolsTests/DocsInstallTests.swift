@@ -24,6 +24,8 @@ final class DocsInstallTests: XCTestCase {
         var expected: [String: Int] = ["usr/share/man/man7/xmpp-tools.7": 0o644,
                                        "usr/share/man/man7/xmpp-tools-provisioning.7": 0o644]
         expected["usr/bin/xmpp-tools"] = 0o755  // the one program; each tool's name is a link to it
+        expected["usr/libexec/xmpp-tools/xmpp-tools-slips"] = 0o755  // xmpp-register handout's slip printer
+        expected["usr/libexec/xmpp-tools/xmpp-tools-http"] = 0o755  // shared-groups --apply's HTTPS (libcurl)
         for spec in AllSpecs.tools {
             expected["usr/share/man/man1/\(spec.name).1"] = 0o644
             expected["usr/share/bash-completion/completions/" + spec.name] = 0o644
@@ -52,6 +54,24 @@ final class DocsInstallTests: XCTestCase {
             XCTAssertEqual(help.status, 0, spec.name)
             XCTAssertTrue(help.stdout.hasPrefix("Usage: \(spec.name) "), spec.name)
         }
+
+        // The installed xmpp-register finds its slip printer in ../libexec/xmpp-tools.
+        let report = destination.path + "/report.csv"
+        try Data("line,jid,status,error,profile,password,note\r\n2,a@school.example,created,,,Pw7x,\r\n".utf8)
+            .write(to: URL(fileURLWithPath: report))
+        XCTAssertEqual(chmod(report, 0o600), 0)
+        XCTAssertEqual(chmod(destination.path, 0o700), 0)
+        let handout = try Shell.run(destination.path + "/usr/bin/xmpp-register", ["handout", report, "-o", destination.path + "/s.pdf"])
+        XCTAssertEqual(handout.status, 0, handout.stderr)
+        for file in [report, destination.path + "/s.pdf"] { try FileManager.default.removeItem(atPath: file) }
+        // And its HTTPS program: an answer (a refused connection) from it, not "not installed".
+        let csv = destination.path + "/g.csv"
+        try Data("username,groups,contacts\na,G,G\nb,G,G\n".utf8).write(to: URL(fileURLWithPath: csv))
+        let apply = try Shell.run(destination.path + "/usr/bin/xmpp-register",
+                                  ["shared-groups", csv, "--domain", "localhost", "--for", "ejabberd", "--apply", "--api", "https://127.0.0.1:1/api"])
+        XCTAssertEqual(apply.status, 6, apply.stderr)
+        XCTAssertTrue(apply.stderr.contains("Couldn't connect"), apply.stderr)
+        try FileManager.default.removeItem(atPath: csv)
 
         let uninstall = try make(["uninstall"] + variables)
         XCTAssertEqual(uninstall.status, 0, uninstall.stderr)

@@ -19,7 +19,10 @@ sync, instance 3 (every run `xmpp-register sync --admin --report`; XT_BENCH_SYNC
   sync: accounts     the school without its roster columns, as the first sync of an empty state
   sync: rosters      the whole CSV: the roster phase (with XT_BENCH_SEED=1 on Prosody, the rosters
                      are seeded instead, and sync's state is told so, as a finished sync leaves it)
-  sync: no change    the whole CSV again: the plan is empty, nothing is sent
+  sync: no change    the whole CSV again, refreshed (the default): the server is read (which accounts
+                     exist, a log-in as each that reads its roster), the plan is empty, nothing is
+                     sent; an account outside the school logs in every second meanwhile
+  sync: no refresh   the same with --no-refresh: the plan from sync's state alone, no connection
   sync: one pupil    the CSV with one more pupil in class 1: its account, its roster, its class's
                      and the teachers'
 XT_BENCH_ONLY=sync runs only the sync rows.
@@ -60,6 +63,7 @@ def start_server():
     values = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
     values = {k: v.strip("'") for k, v in values.items()}
     password = f"boss-{os.getpid()}-{time.time_ns()}"
+    values["password"] = password
     sh(f"{root}/scripts/test-server", "ctl", values["XT_DIR"], "register", "boss", "localhost", password)
     subprocess.run([f"{bin_dir}/xmpp-login", "boss@localhost", "--password-stdin", "-q", "--server",
                     f"127.0.0.1:{values['XT_PORT']}", "--ca-file", values["XT_CA_FILE"]],
@@ -118,16 +122,20 @@ def seed_prosody(server, path):
     server.update({k: v.strip("'") for k, v in (line.split("=", 1) for line in out.splitlines() if "=" in line)})
 
 
-def step(server, argv, name):
-    """Runs argv; returns (wall, client CPU, server CPU, exit status)."""
+def step(server, argv, name, stdin=None):
+    """Runs argv (stdin: text for its standard input); returns (wall, client CPU, server CPU, exit status)."""
     before = process_cpu(server["XT_PID"])
     start = time.perf_counter()
-    p = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(argv, env=env, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if stdin:
+        p.stdin.write(stdin)
+        p.stdin.close()
     _, status, usage = os.wait4(p.pid, 0)
     wall = time.perf_counter() - start
     err = p.stderr.read()
     code = os.waitstatus_to_exitcode(status)
-    if code != 0 and not (code == 13 and name.startswith("sync")):  # sync's 13: changes made
+    if code != 0 and not (code == 13 and (name.startswith("sync") or name.endswith("groups"))):  # 13: changes made
         print(f"bench: {name} exited {code}: {err.strip()[-2000:]}", file=sys.stderr)
     return wall, usage.ru_utime + usage.ru_stime, process_cpu(server["XT_PID"]) - before, code
 
@@ -138,8 +146,8 @@ def batch(server, csv, report):
             "--ca-file", server["XT_CA_FILE"]]
 
 
-def sync(server, csv, report):
-    return [f"{bin_dir}/xmpp-register", "-a", "boss@localhost", "sync", csv, "--admin", "--report", report,
+def sync(server, csv, report, *extra):
+    return [f"{bin_dir}/xmpp-register", "-a", "boss@localhost", "sync", csv, "--admin", "--report", report, *extra,
             "--jobs", jobs, "-q", "--server", f"127.0.0.1:{server['XT_PORT']}", "--ca-file", server["XT_CA_FILE"]]
 
 
@@ -159,17 +167,17 @@ def seed_sync_state(path):
 class LoginProbe(threading.Thread):
     """Logs an account outside the school in with xmpp-login, again and again, until stopped."""
 
-    def __init__(self, server):
+    def __init__(self, server, user="probe"):
         super().__init__(daemon=True)
         self.server, self.times, self.failures, self.stop = server, [], 0, threading.Event()
-        self.password = "probe-password-1"
-        sh(f"{root}/scripts/test-server", "ctl", server["XT_DIR"], "register", "probe", "localhost", self.password)
-        self.env = dict(env, HOME=work + "/probe", XDG_STATE_HOME=work + "/probe/state", XDG_CONFIG_HOME=work + "/probe/config")
+        self.password, self.user = "probe-password-1", user
+        sh(f"{root}/scripts/test-server", "ctl", server["XT_DIR"], "register", user, "localhost", self.password)
+        self.env = dict(env, HOME=f"{work}/{user}", XDG_STATE_HOME=f"{work}/{user}/state", XDG_CONFIG_HOME=f"{work}/{user}/config")
 
     def run(self):
         while not self.stop.is_set():
             start = time.perf_counter()
-            r = subprocess.run([f"{bin_dir}/xmpp-login", "probe@localhost", "--password-stdin", "-q",
+            r = subprocess.run([f"{bin_dir}/xmpp-login", f"{self.user}@localhost", "--password-stdin", "-q",
                                 "--server", f"127.0.0.1:{self.server['XT_PORT']}", "--ca-file", self.server["XT_CA_FILE"]],
                                env=self.env, input=self.password + "\n", text=True, capture_output=True)
             self.times.append(time.perf_counter() - start)
@@ -179,38 +187,52 @@ class LoginProbe(threading.Thread):
 
 
 def shared_groups_rows():
-    """The school through the server's shared roster groups (instance 4)."""
+    """The school through the server's shared roster groups (instance 4), kept by `shared-groups
+    --apply` through the server's own admin interface (ejabberd's HTTP API, Prosody's groups file
+    and admin shell), then one more pupil the same way."""
     server = start_server()
     try:
         school = csv_file("shared-school.csv")
         report = os.path.join(work, "shared-report.csv")
         accounts = step(server, batch(server, school, report) + ["--shared-groups"], "shared accounts")
-        tool = f"{bin_dir}/xmpp-register shared-groups {school} --domain localhost"
         if kind.startswith("prosody"):
-            # What the operator's guide asks once: mod_groups and groups_file in the config.
+            # What the operator's guide asks once: mod_groups and groups_file in the config, a restart.
             config = os.path.join(server["XT_DIR"], "prosody.cfg.lua")
             groups = os.path.join(server["XT_DIR"], "groups.txt")
+            open(groups, "w").close()
             with open(config, encoding="utf-8") as f:
                 text = f.read()
             text = text.replace("modules_enabled = {", 'modules_enabled = {\n  "groups";', 1)
             text = text.replace('VirtualHost "localhost"', f'groups_file = "{groups}"\nVirtualHost "localhost"', 1)
             with open(config, "w", encoding="utf-8") as f:
                 f.write(text)
-            load = f"{tool} --for prosody > {groups} && {root}/scripts/test-server restart {server['XT_DIR']} >/dev/null"
+            out = sh(f"{root}/scripts/test-server", "restart", server["XT_DIR"])
+            server.update({k: v.strip("'") for k, v in (line.split("=", 1) for line in out.splitlines() if "=" in line)})
+            interface = ["--for", "prosody", "--groups-file", groups, "--prosodyctl", f"{root}/scripts/test-server ctl {server['XT_DIR']}"]
         else:
-            script = os.path.join(work, "shared-groups.sh")
-            load = (f"{tool} --for ejabberd > {script} && "
-                    f"EJABBERDCTL='{root}/scripts/test-server ctl {server['XT_DIR']}' /bin/sh {script} >/dev/null")
-        groups_step = step(server, ["/bin/sh", "-c", load], "shared groups")
-        return [("shared: accounts", *accounts), ("shared: groups", *groups_step),
+            # The packaged api_permissions: loopback and the administrator, whose password is given.
+            interface = ["--for", "ejabberd", "--api", server["XT_API_URL"], "--ca-file", server["XT_CA_FILE"],
+                         "-a", "boss@localhost", "--password-stdin"]
+        password = server["password"] + "\n" if kind.startswith("ejabberd") else None
+
+        def apply(csv_path):
+            return [f"{bin_dir}/xmpp-register", "shared-groups", csv_path, "--domain", "localhost", "--apply", "-q"] + interface
+        groups_step = step(server, apply(school), "shared groups", stdin=password)
+        more = csv_file("shared-more.csv", extra=1)
+        more_accounts = step(server, batch(server, more, report) + ["--shared-groups"], "shared more accounts")
+        more_groups = step(server, apply(more), "shared more groups", stdin=password)
+        return [("shared: accounts", *accounts), ("shared: groups (--apply)", *groups_step),
                 ("shared: school", accounts[0] + groups_step[0], accounts[1] + groups_step[1], accounts[2] + groups_step[2],
-                 accounts[3] or groups_step[3])]
+                 accounts[3] or (groups_step[3] if groups_step[3] != 13 else 0)),
+                ("shared: one more pupil", more_accounts[0] + more_groups[0], more_accounts[1] + more_groups[1],
+                 more_accounts[2] + more_groups[2], more_accounts[3] or (more_groups[3] if more_groups[3] != 13 else 0))]
     finally:
         sh(f"{root}/scripts/test-server", "stop", server["XT_DIR"])
 
 
 rows = []
 probe = None
+refresh_probe = None
 only_shared = os.environ.get("XT_BENCH_ONLY") == "shared"
 if only_shared:
     rows = shared_groups_rows()
@@ -247,7 +269,12 @@ if os.environ.get("XT_BENCH_SYNC", "1") == "1" and not only_shared:
             seed_sync_state(school)
         else:
             rows.append(("sync: rosters", *step(mine, sync(mine, school, report), "sync rosters")))
+        refresh_probe = LoginProbe(mine, "refreshprobe")
+        refresh_probe.start()
         rows.append(("sync: no change", *step(mine, sync(mine, school, report), "sync no change")))
+        refresh_probe.stop.set()
+        refresh_probe.join()
+        rows.append(("sync: no refresh", *step(mine, sync(mine, school, report, "--no-refresh"), "sync no refresh")))
         more = csv_file("sync-more.csv", extra=1)
         if os.environ.get("XT_BENCH_PLAN") == "1":  # what the one-pupil sync plans, on stderr
             import json
@@ -279,4 +306,8 @@ for name, wall, client, server, code in rows:
 if probe and probe.times:
     ordered = sorted(probe.times)
     print(f"log-ins by another account during 'rosters': {len(probe.times)}, {probe.failures} failed, "
+          f"median {ordered[len(ordered) // 2]:.2f} s, longest {ordered[-1]:.2f} s")
+if refresh_probe and refresh_probe.times:
+    ordered = sorted(refresh_probe.times)
+    print(f"log-ins by another account during the refreshed 'sync: no change': {len(refresh_probe.times)}, {refresh_probe.failures} failed, "
           f"median {ordered[len(ordered) // 2]:.2f} s, longest {ordered[-1]:.2f} s")

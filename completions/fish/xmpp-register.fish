@@ -15,11 +15,11 @@ function __xmpp_register_position
             switch $token
                 case --
                     set ended 1
-                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --report-by-group --domain --shard --format --map --prune --max-removals --for
+                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --report-by-group --domain --shard --format --map --adopt-report --prune --max-removals --for --api --groups-file --prosodyctl -o --output --group --paper --sign-in
                     set skip 1
             end
         else if test -z "$cmd"
-            if contains -- $token create form passwd delete disable enable batch sync shared-groups
+            if contains -- $token create form passwd delete disable enable batch sync shared-groups handout invite
                 set cmd $token
             else
                 set cmd create
@@ -128,6 +128,9 @@ complete -c xmpp-register -n '__xmpp_register_at batch 0' -x -a '(__xmpp_registe
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l admin -d 'Use the logged-in administrator\'s XEP-0133 commands (required: sync creates, disables and deletes with them).'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l report -x -a '(__xmpp_register_files csv CSV)' -d 'The report of the managed accounts and their passwords (mode 0600, atomic); required to apply.'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l dry-run -d 'Print the plan and stop; nothing is changed or written.'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l no-refresh -d 'Plan from sync\'s state only, without reading the server first (no connection when nothing changed).'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l adopt -d 'Put the file\'s accounts that exist but that sync did not create under management (no account re-created, no password changed).'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l adopt-report -x -a '(__xmpp_register_files csv CSV)' -d 'A batch report holding the passwords of the accounts --adopt adopts (default: those in --report).'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l prune -x -a 'disable delete' -d 'What happens to accounts that left the file (default disable, where the server offers it).'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l yes -d 'Apply a plan that removes more accounts than --max-removals.'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l max-removals -x -d 'Accounts a plan may disable or delete without --yes (default: 10% of the managed ones, at least 5).'
@@ -140,7 +143,20 @@ complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l for -x -a 
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l format -x -a 'csv ldif' -d 'The input\'s format: csv or ldif (default: ldif when FILE ends in .ldif or its first line, comments aside, starts with dn: or version:; else csv).'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l domain -x -d 'Domain for a username column and for JIDs written without @.'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l map -x -d 'For an LDIF input (FILE ending in .ldif, or starting with dn:), which attribute fills which column, as for batch --map.'
+complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l apply -d 'Change the server\'s groups to match, through its admin interface, sending only what differs.'
+complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l dry-run -d 'With --apply: print the changes and stop.'
+complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l api -x -d 'ejabberd\'s HTTP API for --apply (default https://DOMAIN:5443/api).'
+complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l groups-file -x -a '(__xmpp_register_files txt TXT)' -d 'Prosody\'s groups_file for --apply: rewritten, then mod_groups reloaded.'
+complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l prosodyctl -x -d 'How to run prosodyctl for --apply (default prosodyctl; e.g. \'sudo prosodyctl\').'
+complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
+complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups 0' -x -a '(__xmpp_register_files csv CSV)'
+complete -c xmpp-register -n '__xmpp_register_at handout +0' -s o -l output -x -a '(__xmpp_register_files pdf PDF)' -d 'Write the PDF to FILE (mode 0600), or - for standard output when it is not a terminal.'
+complete -c xmpp-register -n '__xmpp_register_at handout +0' -l group -x -d 'Only the rows of this group (the report\'s groups column).'
+complete -c xmpp-register -n '__xmpp_register_at handout +0' -l all -d 'Print every row\'s slip, also those printed before.'
+complete -c xmpp-register -n '__xmpp_register_at handout +0' -l paper -x -a 'a4 letter' -d 'a4 (default) or letter.'
+complete -c xmpp-register -n '__xmpp_register_at handout +0' -l sign-in -x -d 'The short text under each slip saying how to sign in (replaces the default).'
+complete -c xmpp-register -n '__xmpp_register_at handout 0' -x -a '(__xmpp_register_files csv CSV)'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a form -d 'Show the fields a server asks for before it creates an account.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a passwd -d 'Change the password of the account and refresh its cached session.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a delete -d 'Delete the account from the server and forget its session.'
@@ -149,3 +165,5 @@ complete -c xmpp-register -n '__xmpp_register_at "" 0' -a enable -d 'Re-enable a
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a batch -d 'Create, delete or re-password many accounts listed in a CSV or LDIF file.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a sync -d 'Make the server\'s managed accounts, profiles and rosters what a CSV file says: plan, then apply.'
 complete -c xmpp-register -n '__xmpp_register_at "" 0' -a shared-groups -d 'Write a batch CSV\'s rosters as the server\'s shared roster groups.'
+complete -c xmpp-register -n '__xmpp_register_at "" 0' -a handout -d 'Print a report\'s accounts as slips to hand out (PDF).'
+complete -c xmpp-register -n '__xmpp_register_at "" 0' -a invite -d 'Make an account invite (its QR code on a terminal).'

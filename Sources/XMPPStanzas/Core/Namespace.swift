@@ -20,8 +20,6 @@ public enum Namespace {
     public static let roster = "jabber:iq:roster"
     /// XEP-0237 roster versioning stream feature.
     public static let rosterVersioning = "urn:xmpp:features:rosterver"
-    /// RFC 6121 §3.4 subscription pre-approval stream feature.
-    public static let preApproval = "urn:xmpp:features:pre-approval"
     /// XEP-0172 user nickname (sent with subscription requests).
     public static let nick = "http://jabber.org/protocol/nick"
     /// XEP-0077 in-band registration (IQ payload).
@@ -34,8 +32,6 @@ public enum Namespace {
     public static let outOfBand = "jabber:x:oob"
     /// XEP-0158 CAPTCHA forms.
     public static let captcha = "urn:xmpp:captcha"
-    /// XEP-0231 bits of binary (CAPTCHA images).
-    public static let bitsOfBinary = "urn:xmpp:bob"
     /// XEP-0054 vcard-temp.
     public static let vcardTemp = "vcard-temp"
     /// XEP-0153 vCard-based avatar update in presence.
@@ -44,16 +40,10 @@ public enum Namespace {
     public static let vcard4 = "urn:ietf:params:xml:ns:vcard-4.0"
     /// XEP-0292 vCard4 PEP node.
     public static let vcard4Node = "urn:xmpp:vcard4"
-    /// XEP-0398 user avatar to vCard-based avatar conversion (account disco feature).
-    public static let pepVCardConversion = "urn:xmpp:pep-vcard-conversion:0"
     /// XEP-0060 publish-subscribe.
     public static let pubsub = "http://jabber.org/protocol/pubsub"
-    /// XEP-0060 publish-subscribe events.
-    public static let pubsubEvent = "http://jabber.org/protocol/pubsub#event"
     /// XEP-0060 publish-subscribe owner use cases (node configuration).
     public static let pubsubOwner = "http://jabber.org/protocol/pubsub#owner"
-    /// XEP-0060 publish-subscribe application-specific error conditions.
-    public static let pubsubErrors = "http://jabber.org/protocol/pubsub#errors"
     /// XEP-0060 §7.1.5 publish-options FORM_TYPE.
     public static let pubsubPublishOptions = "http://jabber.org/protocol/pubsub#publish-options"
     /// XEP-0060 §16.4 node configuration FORM_TYPE.
@@ -66,8 +56,6 @@ public enum Namespace {
     public static let ping = "urn:xmpp:ping"
     /// XEP-0092 Software Version.
     public static let softwareVersion = "jabber:iq:version"
-    /// XEP-0030 service discovery, info.
-    public static let discoInfo = "http://jabber.org/protocol/disco#info"
     /// XEP-0030 service discovery, items.
     public static let discoItems = "http://jabber.org/protocol/disco#items"
     /// XEP-0050 ad-hoc commands (also the disco node listing a server's commands).
@@ -78,8 +66,6 @@ public enum Namespace {
     public static let invite = "urn:xmpp:invite"
     /// XEP-0379 / XEP-0445 pre-authenticated roster subscription and registration token.
     public static let preauth = "urn:xmpp:pars:0"
-    /// XEP-0445 stream feature: the server takes a registration token before XEP-0077.
-    public static let registrationToken = "urn:xmpp:ibr-token:0"
     /// XEP-0368 / XEP-0440 SASL channel-binding type capability.
     public static let saslChannelBinding = "urn:xmpp:sasl-cb:0"
     /// XEP-0388 Extensible SASL Profile (SASL2).
@@ -88,6 +74,4 @@ public enum Namespace {
     public static let bind2 = "urn:xmpp:bind:0"
     /// XEP-0484 Fast Authentication Streamlining Tokens.
     public static let fast = "urn:xmpp:fast:0"
-    /// XEP-0198 stream management (recognised in features, not used).
-    public static let streamManagement = "urn:xmpp:sm:3"
 }

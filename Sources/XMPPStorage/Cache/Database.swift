@@ -146,16 +146,6 @@ public final class Database {
         }
     }
 
-    /// `PRAGMA user_version`, used for schema versions.
-    public var userVersion: Int {
-        get { Int((try? query("PRAGMA user_version").first?.first?.int) ?? 0) }
-    }
-
-    /// Sets `PRAGMA user_version`.
-    public func setUserVersion(_ version: Int) throws(StorageError) {
-        try execute("PRAGMA user_version=\(version)")
-    }
-
     /// True when SQLite's quick integrity check passes.
     public func isHealthy() -> Bool {
         // Not `(try? integrityProblem()) == .some(nil)`: try? flattens a thrown error to nil,

@@ -100,6 +100,13 @@ public final class BatchJournal {
 
     deinit { _ = close(lockDescriptor) }
 
+    /// True when `path` holds a journal whose run has not finished (read only; no lock taken):
+    /// `xmpp-register sync` then continues that run with the plan it recorded.
+    public static func isUnfinished(_ path: String) -> Bool {
+        guard access(path, F_OK) == 0, let db = try? Database(path: path, durability: .full) else { return false }
+        return (try? meta(db, "finished")) != "1"
+    }
+
     /// Every recorded row, by line.
     public func entries() throws(JournalError) -> [JournalEntry] {
         let rows: [[SQLValue]]

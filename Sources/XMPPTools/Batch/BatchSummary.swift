@@ -19,7 +19,9 @@ struct BatchSummary {
     var total = 0
     var text = ""
 
-    init(entries: [JournalEntry], ranFor seconds: Double, finishedThisRun: Int) {
+    /// `rostersThisRun`: the rosters this run finished, counted beside the rows it finished, so
+    /// a run interrupted (or resumed) in its roster passes says what it did.
+    init(entries: [JournalEntry], ranFor seconds: Double, finishedThisRun: Int, rostersThisRun: Int = 0) {
         total = entries.count
         for e in entries {
             counts[e.status, default: 0] += 1
@@ -48,8 +50,11 @@ struct BatchSummary {
         }
         if rostersLeft > 0 { parts.append("\(rostersLeft) roster\(rostersLeft == 1 ? "" : "s") not done") }
         let rate = seconds > 0 ? Double(finishedThisRun) / seconds : 0
+        let rows = rostersThisRun == 0 ? "\(finishedThisRun)" : finishedThisRun == 0 ? "" : "\(finishedThisRun) row\(finishedThisRun == 1 ? "" : "s")"
+        let rosters = rostersThisRun == 0 ? "" : "\(rostersThisRun) roster\(rostersThisRun == 1 ? "" : "s")"
         text = "\(total) row\(total == 1 ? "" : "s"): " + (parts.isEmpty ? "nothing to do" : parts.joined(separator: ", "))
-            + "; this run finished \(finishedThisRun) in " + BatchSummary.seconds(seconds) + " (\(Int(rate.rounded()))/s)"
+            + "; this run finished " + [rows, rosters].filter { !$0.isEmpty }.joined(separator: " and ") + " in " + BatchSummary.seconds(seconds)
+            + (finishedThisRun > 0 ? " (\(Int(rate.rounded()))/s)" : "")
     }
 
     /// True when every row ended without an error.

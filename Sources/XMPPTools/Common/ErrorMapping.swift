@@ -118,12 +118,17 @@ public enum ErrorMapping {
 
     /// Ad-hoc command errors: not permitted (12), not offered (4), a failed command (1), values
     /// that do not answer its form (2), or the connection's.
-    public static func failure(for error: AdHocError) -> ToolFailure {
+    /// `account`, when given, is the account the command ran as: named when it is not an
+    /// administrator (the active account may not be the one meant).
+    public static func failure(for error: AdHocError, account: JID? = nil) -> ToolFailure {
         switch error {
         case .forbidden(let node, _):
             let admin = node.hasPrefix(Namespace.admin + "#") || node.hasPrefix(Namespace.invite + "#")
-            return ToolFailure(.notPermitted, error.description
-                + (admin ? ": the account is not an administrator of this server" : ""))
+            guard admin, let account else {
+                return ToolFailure(.notPermitted, error.description + (admin ? ": the account is not an administrator of this server" : ""))
+            }
+            return ToolFailure(.notPermitted, error.description + ": \(account) is not an administrator of this server "
+                               + "(the account commands act as: pass -a ADMIN, or make the administrator active with xmpp-login ADMIN)")
         case .notOffered: return ToolFailure(.notFound, error.description)
         case .failed(let node, let message): return ToolFailure(.failed, "\(node): \(message)")
         case .badAnswer(_, let e):

@@ -218,7 +218,9 @@ extension RegisterTool {
                 "--report-by-group DIR writes the report once more, split by the groups column, for handing passwords "
                     + "(or invites) out class by class: DIR/group-NAME.csv for each group with the rows of its members (a row in "
                     + "several groups is in each file), and DIR/ungrouped.csv for rows in none, each with the report's "
-                    + "columns (name included), mode 0600, written atomically whenever the report is. DIR is made with mode "
+                    + "columns (name included), mode 0600, written atomically whenever the report is, and in the CSV's own "
+                    + "dialect (its delimiter, byte-order mark or UTF-16, sep= line and line ends: a spreadsheet opens them as it "
+                    + "opened the export; RFC 4180 for an LDIF input). DIR is made with mode "
                     + "0700 when missing, and refused when another user owns it or others can write in it. In NAME, the "
                     + "group's letters, digits, spaces and _ ( ) + , . - stay as they are, and every other character (/, %, $, "
                     + "control characters) is percent-encoded as UTF-8 bytes (5/A becomes group-5%2FA.csv), "
@@ -395,7 +397,8 @@ extension RegisterTool {
             let groupProblem = finish.groupReportFailure.map { failure in
                 "cannot write the report split by group: \(failure) (the report \(reportPath ?? "") has every row)"
             }
-            let summary = BatchSummary(entries: finish.entries, ranFor: output.elapsedSeconds, finishedThisRun: batch.finishedThisRun)
+            let summary = BatchSummary(entries: finish.entries, ranFor: output.elapsedSeconds, finishedThisRun: batch.finishedThisRun,
+                                       rostersThisRun: batch.rostersThisRun)
             try BatchVerdict(end: end, fatal: fatal, summary: summary, finished: finish.finished, journalPath: batch.journal.path,
                              reportPath: reportPath, reportProblem: reportProblem ?? groupProblem,
                              journalUntouched: batch.journal.serverUntouched()).conclude(output: output)

@@ -1,6 +1,8 @@
 import Arguments
+import ServerAdmin
 import TextFormats
 import XMPPBatch
+import XMPPStorage
 
 extension RegisterTool {
     /// `xmpp-register shared-groups FILE.csv --for prosody|ejabberd`: the batch CSV's rosters
@@ -13,6 +15,15 @@ extension RegisterTool {
         static let map = Option<String>(
             "map", value: "ATTR=COLUMN,...",
             help: "For an LDIF input (FILE ending in .ldif, or starting with dn:), which attribute fills which column, as for batch --map.")
+        static let apply = Flag("apply", help: "Change the server's groups to match, through its admin interface, sending only what differs.")
+        static let dryRun = Flag("dry-run", help: "With --apply: print the changes and stop.")
+        static let api = Option<String>(
+            "api", value: "URL", help: "ejabberd's HTTP API for --apply (default https://DOMAIN:5443/api).")
+        static let groupsFile = Option<String>(
+            "groups-file", value: "PATH", help: "Prosody's groups_file for --apply: rewritten, then mod_groups reloaded.",
+            completion: .file(extensions: ["txt"]))
+        static let prosodyctl = Option<String>(
+            "prosodyctl", value: "COMMAND", help: "How to run prosodyctl for --apply (default prosodyctl; e.g. 'sudo prosodyctl').")
 
         static let spec = CommandSpec(
             "shared-groups", summary: "Write a batch CSV's rosters as the server's shared roster groups.",
@@ -53,6 +64,27 @@ extension RegisterTool {
                     + "by its byte, so no text of the CSV reaches the shell as code. Run it as ejabberd's administrator: sh groups.sh (EJABBERDCTL names another command, "
                     + "such as 'sudo ejabberdctl'). Running it again is harmless; a member removed from the CSV stays in "
                     + "its group until ejabberdctl srg_user_del removes it.",
+                "--apply keeps the server's groups in step with FILE through the server's own admin interface, sending only "
+                    + "what differs, so it can run after every change of the school's list: a new pupil is one member added, a "
+                    + "move one removed and one added, a leaver one removed. The changes are printed one a line on standard "
+                    + "output first (--dry-run stops there), a count on standard error after. For ejabberd it uses "
+                    + "mod_http_api (--api URL, default https://DOMAIN:5443/api, on in ejabberd 24.12's packaged configuration, "
+                    + "whose api_permissions allow it from the server's own machine, loopback, to an administrator: when the "
+                    + "API refuses without one, the password of the account the command runs as (-a, or the active one) is "
+                    + "asked for on the terminal, or read with --password-stdin or --password-file, used for this run only "
+                    + "and never kept; --ca-file for a private certificate): groups are made, given their displayed groups and members, and a group that this tool "
+                    + "made (its description is 'xmpp-register shared-groups') and FILE no longer has is deleted, as are the "
+                    + "groups an earlier version named with 32-bit identifiers; other groups are never touched. ejabberd "
+                    + "pushes each change to the members who are online: their rosters change at once. For Prosody it "
+                    + "rewrites --groups-file PATH (atomically; the file the VirtualHost's groups_file names, mode 0644) when "
+                    + "its text changes, then reloads mod_groups through Prosody 13's admin shell (prosodyctl shell module "
+                    + "reload groups DOMAIN; --prosodyctl COMMAND runs it, e.g. 'sudo -u prosody prosodyctl'): nobody is "
+                    + "disconnected, and each account sees its new contacts at its next log-in, since mod_groups builds a "
+                    + "roster when it is loaded. mod_groups must be loaded once by hand (\"groups\" in modules_enabled, "
+                    + "groups_file, a restart); until then --apply says so. Exit status 0 when nothing was to change, 13 "
+                    + "when changes were made (also with --dry-run, when there are changes to make), 6 when the admin "
+                    + "interface cannot be reached, 12 when it refuses for want of rights, 1 for its other failures (the error "
+                    + "says how many changes were made first).",
                 "The result is checked against the CSV's pairs before anything is printed: a CSV the server's model "
                     + "cannot express exactly (a row with a contact of its own that the other members of its group lack, "
                     + "a row in no group that has contacts) is refused with the first pair that would differ, exit status "
@@ -60,7 +92,7 @@ extension RegisterTool {
                     + "batch, with --shared-groups so that it sets no roster. An LDIF input is read as batch reads it "
                     + "(detected by its name or its first line; --map as for batch).",
             ],
-            options: [target, Batch.format, domain, map],
+            options: [target, Batch.format, domain, map, apply, dryRun, api, groupsFile, prosodyctl] + PasswordSource.declarations,
             positionals: [file],
             examples: [
                 Example("xmpp-register shared-groups school.csv --domain school.example --for prosody > school-groups.txt",
@@ -77,9 +109,15 @@ extension RegisterTool {
         let domain: String?
         let map: String?
         let format: BatchInputFormat?
+        let applyOptions: (apply: Bool, dryRun: Bool, api: String?, groupsFile: String?, prosodyctl: String)
+
+        /// The administrator's password, for an API that wants it (ejabberd's packaged
+        /// api_permissions: loopback and an administrator).
+        let password: PasswordSource
 
         init(_ invocation: Invocation) throws {
-            context = invocation.context
+            context = invocation.passwordContext
+            password = invocation.password
             input = invocation.command.argument(Self.file.name) ?? "-"
             do {
                 guard let kind = try invocation.command.value(Self.target) else { throw ToolFailure(.usage, "--for SERVER is required: prosody (a groups file) or ejabberd (an ejabberdctl script)") }
@@ -87,12 +125,15 @@ extension RegisterTool {
                 domain = try invocation.command.value(Self.domain)
                 map = try invocation.command.value(Self.map)
                 format = try invocation.command.value(Batch.format)
+                applyOptions = (invocation.command[Self.apply], invocation.command[Self.dryRun], try invocation.command.value(Self.api),
+                                try invocation.command.value(Self.groupsFile), try invocation.command.value(Self.prosodyctl) ?? "prosodyctl")
             } catch let error as ArgumentError {
                 throw ToolFailure(.usage, error.reason.description)
             }
         }
 
         func run() throws {
+            if input == "-" { try password.refuseStandardInput(sharedWith: "the CSV") }
             var configuration = BatchConfiguration()
             configuration.domain = domain
             configuration.generatePasswords = true  // passwords play no part here
@@ -102,7 +143,80 @@ extension RegisterTool {
             let sheet = try source.sheet(configuration: &configuration, format: format, map: map, output: output)
             let groups: SharedGroups
             do { groups = try SharedGroups(sheet: sheet, kind: kind) } catch { throw ToolFailure(.badInput, error.description) }
-            Output.out(kind == .prosody ? groups.prosodyFile() : groups.ejabberdScript(source: source.name))
+            guard applyOptions.apply else {
+                Output.out(kind == .prosody ? groups.prosodyFile() : groups.ejabberdScript(source: source.name))
+                return
+            }
+            let steps = kind == .prosody ? try prosodySteps(groups) : try ejabberdSteps(groups)
+            for step in steps.steps { Output.textLine(step.description) }
+            if applyOptions.dryRun || steps.steps.isEmpty {
+                if !context.common.quiet { Output.err(steps.steps.isEmpty ? "nothing to change" : "\(steps.steps.count) changes; nothing was sent (--dry-run)") }
+                if steps.steps.isEmpty { return }
+                throw StatusOnly(.changesMade)
+            }
+            var done = 0
+            do {
+                try steps.apply { _ in done += 1 }
+            } catch let error as AdminError {
+                throw ToolFailure(Self.exitCode(error), "\(done) of \(steps.steps.count) changes made: " + error.description)
+            } catch let error as StorageError {
+                throw ToolFailure(.failed, error.description)
+            }
+            if !context.common.quiet { Output.err("\(done) change\(done == 1 ? "" : "s") made on \(groups.domain)") }
+            throw StatusOnly(.changesMade)
+        }
+
+        /// What --apply would change on ejabberd, and how to carry it out.
+        private func ejabberdSteps(_ groups: SharedGroups) throws -> (steps: [SharedGroupsApply.Step], apply: ((SharedGroupsApply.Step) -> Void) throws -> Void) {
+            guard !context.common.insecure else { throw ToolFailure(.usage, "--insecure is not for the admin API: give --ca-file for a private certificate") }
+            let url = applyOptions.api ?? "https://\(groups.domain):5443/api"
+            do throws(any Error) {
+                var api = try EjabberdAPI(url: url, caFile: context.common.caFile, timeoutSeconds: context.common.timeout)
+                let current: [EjabberdAPI.SharedGroup]
+                do throws(any Error) {
+                    current = try SharedGroupsApply.ejabberdCurrent(api, host: groups.domain)
+                } catch AdminError.refused(_, let status, _) where status == 401 || status == 403 {
+                    // The packaged api_permissions let loopback in for an administrator only: the
+                    // account's password, asked for (or --password-stdin, --password-file), never kept.
+                    let admin = try context.accountJID()
+                    let secret = try password.read(prompt: "Password for \(admin) (ejabberd's admin API): ")
+                    api = try EjabberdAPI(url: url, caFile: context.common.caFile, timeoutSeconds: context.common.timeout,
+                                          credentials: (admin.description, secret))
+                    current = try SharedGroupsApply.ejabberdCurrent(api, host: groups.domain)
+                }
+                let wanted = groups.ejabberdGroups
+                let steps = SharedGroupsApply.ejabberdSteps(wanted: wanted, current: current)
+                return (steps, { [api] done in try SharedGroupsApply.apply(steps, wanted: wanted, api: api, host: groups.domain, done: done) })
+            } catch let error as AdminError {
+                throw ToolFailure(Self.exitCode(error), error.description)
+            }
+        }
+
+        /// An admin interface's failure as an exit status: unreachable is a network failure (6),
+        /// a refusal for want of rights 12, anything else 1.
+        static func exitCode(_ error: AdminError) -> ExitCode {
+            switch error {
+            case .unreachable: return .network
+            case .refused(_, let status, _) where status == 401 || status == 403: return .notPermitted
+            default: return .failed
+            }
+        }
+
+        /// What --apply would change on Prosody: the groups file and a reload, when the text differs.
+        private func prosodySteps(_ groups: SharedGroups) throws -> (steps: [SharedGroupsApply.Step], apply: ((SharedGroupsApply.Step) -> Void) throws -> Void) {
+            guard let file = applyOptions.groupsFile else {
+                throw ToolFailure(.usage, "--apply --for prosody needs --groups-file PATH: the file the VirtualHost's groups_file names")
+            }
+            let path = PathText.absolute(file, from: context.environment.currentDirectory)
+            let text = groups.prosodyFile()
+            let existing: [UInt8]?
+            do { existing = try SecureFile.read(path, maxBytes: 64 << 20) } catch { throw ToolFailure(.failed, error.description) }
+            let steps = SharedGroupsApply.prosodySteps(text: text, existing: existing, path: path, host: groups.domain)
+            let shell = ProsodyShell(prosodyctl: applyOptions.prosodyctl, timeoutSeconds: max(context.common.timeout, 30))
+            return (steps, { done in
+                try SharedGroupsApply.applyProsody(text: text, path: path, host: groups.domain, shell: shell)
+                for step in steps { done(step) }
+            })
         }
     }
 }

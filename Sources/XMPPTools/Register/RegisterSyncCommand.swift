@@ -16,6 +16,11 @@ extension RegisterTool {
             "report", value: "FILE", help: "The report of the managed accounts and their passwords (mode 0600, atomic); required to apply.",
             completion: .file(extensions: ["csv"]))
         static let dryRun = Flag("dry-run", help: "Print the plan and stop; nothing is changed or written.")
+        static let adopt = Flag("adopt", help: "Put the file's accounts that exist but that sync did not create under management (no account re-created, no password changed).")
+        static let adoptReport = Option<String>(
+            "adopt-report", value: "REPORT", help: "A batch report holding the passwords of the accounts --adopt adopts (default: those in --report).",
+            completion: .file(extensions: ["csv"]))
+        static let noRefresh = Flag("no-refresh", help: "Plan from sync's state only, without reading the server first (no connection when nothing changed).")
         static let prune = Option<SyncPrune>.choice(
             "prune", value: "HOW", help: "What happens to accounts that left the file (default disable, where the server offers it).")
         static let yes = Flag("yes", help: "Apply a plan that removes more accounts than --max-removals.")
@@ -33,12 +38,32 @@ extension RegisterTool {
                 "FILE lists every account that should exist in the managed set, with the columns batch reads (jid or "
                     + "username with --domain, optionally password, nickname, fullname, email, avatar, groups and contacts; "
                     + "see xmpp-register batch), or a directory's entries as LDIF (--format ldif, --map, as batch reads "
-                    + "them: ldapsearch -LLL … | xmpp-register sync - --admin …). sync compares it with what it applied last time and makes a plan: accounts "
-                    + "to create, profile fields to change (by field), avatars to replace, roster items to add, change or "
+                    + "them: ldapsearch -LLL … | xmpp-register sync - --admin …). sync first reads the server (the refresh, below), compares the file with it and with what it "
+                    + "applied last time, and makes a plan: accounts to create, profile fields to change (by field), avatars to replace, roster items to add, change or "
                     + "remove (both sides of every pair), and the accounts that left the file. --dry-run prints the plan "
-                    + "and changes nothing (when someone left, it asks the server whether it offers disable-user); "
-                    + "otherwise the plan is printed and applied. A file that has not changed plans "
-                    + "nothing and sends nothing: no connection is even opened.",
+                    + "and changes nothing; "
+                    + "otherwise the plan is printed and applied.",
+                "The refresh, by default, reads what the server holds of every managed account before planning, as "
+                    + "terraform plan does: whether it exists, through the administrator's XEP-0133 commands (ejabberd's "
+                    + "get-registered-users-list, one command for the domain; Prosody's user-stats, one per account), then, "
+                    + "with --report, a log-in as each account in the file with the report's password (--jobs at a time) "
+                    + "that reads whether it is enabled (Prosody 13 refuses a disabled account's log-in with "
+                    + "account-disabled), its roster and its vcard-temp card. What changed on the server is drift, each difference on its own "
+                    + "'drift' line with what the plan does: 'deleted on the server: created again, with a new password'; "
+                    + "'disabled on the server: enabled'; 'contact J removed by its user: added again'; 'contact J: "
+                    + "subscription none on the server: asked again'; 'contact J renamed or regrouped on the server: the "
+                    + "file's name and groups again'; 'fullname changed on the server: 'xXx': 'Ann' from the file' (nickname "
+                    + "and full name, for the columns the file has; an email of the file missing from the card is added "
+                    + "again); a leaver already deleted on the server is only forgotten. Contacts the "
+                    + "users added themselves are never looked at. An account whose report password no longer logs in (its "
+                    + "user changed it) is listed as 'unverified': not checked, never drift. Without --report the refresh "
+                    + "checks only existence. After applying, the accounts the run created, enabled or whose roster it "
+                    + "changed are read back the same way: what the server did not keep (a contact missing, a subscription "
+                    + "not both ways, an account still disabled) is named and counted as failed (exit status 1), and the "
+                    + "next sync plans it again. --no-refresh plans from the state alone, as before: a file that has not "
+                    + "changed then plans nothing and sends nothing, and no connection is even opened. Avatars are compared "
+                    + "with the state only (the image file's SHA-256), and a nickname set only in the PEP nickname node "
+                    + "(XEP-0172), not in the card, is not seen.",
                 "sync manages only the accounts it created. Its state, per domain, is "
                     + "$XDG_STATE_HOME/xmpp-tools/sync/DOMAIN.json (mode 0600, directories 0700, replaced atomically; no "
                     + "password): the accounts it made, whether each is active, disabled or deleted, and the profile fields, "
@@ -46,9 +71,21 @@ extension RegisterTool {
                     + "not create (the administrator's own, one made by batch or by hand) is never changed, disabled or "
                     + "deleted: a row naming one is reported 'exists' the first time, then planned as 'skip', and no "
                     + "roster of another account gets it from sync. A file with an invalid row is refused whole (exit "
-                    + "status 9): a row that cannot be read must not count as a leaver. sync compares with its state, not with the server: a change made in a client "
-                    + "(a renamed contact, a photo set by the user) is not undone, and an emptied cell leaves the field "
-                    + "on the server as it is (a new value replaces it; an email is added beside the old one).",
+                    + "status 9): a row that cannot be read must not count as a leaver. For the profile columns the file has, the "
+                    + "file is the whole truth: a new value replaces the one sync set (an email replaces the address sync "
+                    + "set; other addresses the user added stay), and an emptied cell clears the field. A column the file "
+                    + "does not have is not managed: to leave a field to the users, leave its column out. A photo changed in "
+                    + "a client is not seen until the file's image changes.",
+                "--adopt puts the file's accounts that exist but that sync did not create (made by batch on day 1, "
+                    + "or by hand) under management; they come first in the plan ('adopt'). Nothing is created again and "
+                    + "no password changes: sync takes the file's profile values as applied and, with the account's "
+                    + "password, reads its roster (the refresh) and plans what a batch of the same file left undone. The "
+                    + "passwords come from --report (give batch's report as sync's --report) or from --adopt-report "
+                    + "REPORT, a batch report whose passwords are then kept in --report. An account adopted without a "
+                    + "password (made by hand) is managed for what the administrator's commands do (enable, disable, "
+                    + "delete, and a password reset with xmpp-register passwd --admin); its profile and roster are neither "
+                    + "read nor changed, no roster of the managed set gets it, and the plan says so. Without --adopt such "
+                    + "an account is left alone, as below.",
                 "Accounts that left the file (leavers) come first in the plan. They are disabled with XEP-0133 "
                     + "disable-user where the server offers it (Prosody 13's mod_admin_adhoc); Prosody 0.12 and ejabberd "
                     + "(23.01, 24.12) offer no disable-user, and the plan then keeps them as they are and says that "
@@ -57,8 +94,8 @@ extension RegisterTool {
                     + "comes back into the file is enabled again (reenable-user) with its old password. An account deleted "
                     + "with --prune delete, or with xmpp-register delete --admin (which tells sync's state), that is still "
                     + "or again in the file is planned as 'create' with a note saying so, and gets a new password. An "
-                    + "account deleted by other means (prosodyctl, ejabberdctl) is unknown to sync until a change logs in "
-                    + "to it and fails, naming the account.",
+                    + "account deleted by other means (prosodyctl, ejabberdctl) is found by the refresh and created again "
+                    + "with a new password; with --no-refresh it is unknown to sync until a change logs in to it and fails.",
                 "A truncated export must not wipe a school: a plan that disables or deletes more than --max-removals "
                     + "accounts (default 10% of the managed ones, but at least 5) stops before sending anything, with exit "
                     + "status 14, until it is run again with --yes; so does a plan that disables or deletes every managed "
@@ -74,24 +111,33 @@ extension RegisterTool {
                     + "cancels both subscriptions). An interrupted sync (Ctrl-C, a crash) is continued by running the same "
                     + "sync again: the state takes a run's outcome only once every row is finished. A row that failed is "
                     + "planned again next time.",
-                "--json prints the plan as one JSON object: changes (true or false), managed, unchanged, removals, "
-                    + "removal_limit, leavers (jid, action: disable, delete or cannot-disable, note), enable (JIDs), not_managed "
+                "--json prints the plan as one JSON object: format_version (\"1.1\"; a new minor version only adds "
+                    + "fields), changes (true or false), refreshed (true unless --no-refresh), managed, unchanged, removals, "
+                    + "removal_limit, leavers (jid, action: disable, delete, cannot-disable or gone, note), enable (JIDs), "
+                    + "drift (jid, what, action), unverified (jid, why), not_managed "
                     + "(JIDs), create "
                     + "(line, jid, note), profile (line, jid, fields: field, from, to; avatar: true or false) and roster "
                     + "(line, jid, add and update: jid, name, groups; remove: JIDs). Applying, one JSON Line per account "
                     + "follows: leavers and returning accounts as {jid, status: disabled, deleted, enabled or failed, error, "
                     + "note}, then the rows as batch --json prints them.",
                 "Exit status: 0 when there was nothing to change (with --dry-run: the plan is empty), 13 when changes "
-                    + "were made and none failed (--dry-run: the plan has changes), 1 when some change failed (the next sync "
-                    + "plans it again), 14 when the removal limit stopped it. The other statuses are those of batch.",
+                    + "were made and none failed (--dry-run: the plan has changes or drift), 1 when some change failed (the next sync "
+                    + "plans it again), 14 when the removal limit stopped it. The other statuses are those of batch. For "
+                    + "a cron job that watches for drift, sync --dry-run exits 0 for an empty plan and 13 for one that is not "
+                    + "empty, distinct from every failure (1 to 12, 130, 143): "
+                    + "xmpp-register sync school.csv --admin --report school-pw.csv --dry-run -q; [ $? = 13 ] && mail ...",
             ],
-            options: [admin, report, dryRun, prune, yes, maxRemovals, domain, jobs, format, map],
+            options: [admin, report, dryRun, noRefresh, adopt, adoptReport, prune, yes, maxRemovals, domain, jobs, format, map],
             positionals: [file],
             examples: [
                 Example("xmpp-register sync school.csv --admin --report school-pw.csv --dry-run",
                         "Show what would change: accounts to create, fields, photos, rosters, leavers."),
                 Example("xmpp-register sync school.csv --admin --report school-pw.csv",
                         "Apply it; the new accounts' passwords are in school-pw.csv."),
+                Example("xmpp-register sync school.csv --admin --report school-pw.csv --adopt",
+                        "Put a school made earlier with batch --report school-pw.csv under sync, passwords unchanged."),
+                Example("xmpp-register sync school.csv --admin --report school-pw.csv --dry-run --json | jq '.drift'",
+                        "What changed on the server since the last sync."),
                 Example("xmpp-register sync school.csv --admin --report school-pw.csv --dry-run --json | jq '.leavers[].jid'",
                         "List the accounts that left the file."),
                 Example("xmpp-register sync school.csv --admin --report school-pw.csv --prune delete --yes",
@@ -102,6 +148,10 @@ extension RegisterTool {
         let context: AccountContext
         let input: String
         let options: (report: String?, dryRun: Bool, prune: SyncPrune, yes: Bool, maxRemovals: Int?, domain: String?, jobs: Int)
+        /// False with `--no-refresh`.
+        let refresh: Bool
+        /// `--adopt`, and `--adopt-report`.
+        let adoption: (on: Bool, report: String?)
         /// `--format`, `--map`: the input's format and an LDIF's attribute map, as batch takes them.
         let reading: (format: BatchInputFormat?, map: String?)
 
@@ -117,8 +167,13 @@ extension RegisterTool {
                            command[Self.yes], try command.value(Self.maxRemovals), try command.value(Self.domain),
                            try command.value(Self.jobs) ?? BatchConfiguration.defaultJobs)
                 reading = (try command.value(Self.format), try command.value(Self.map))
+                refresh = !command[Self.noRefresh]
+                adoption = (command[Self.adopt], try command.value(Self.adoptReport))
             } catch {
                 throw ToolFailure(.usage, error.reason.description)
+            }
+            if adoption.report != nil && !adoption.on {
+                throw ToolFailure(.usage, "--adopt-report names the passwords of accounts to adopt: give --adopt with it")
             }
             if options.report == nil && !options.dryRun {
                 throw ToolFailure(.usage, "sync needs --report FILE (mode 0600): the managed accounts' passwords are kept there")
@@ -151,16 +206,33 @@ extension RegisterTool {
             let adminJID = try context.accountJID()
             let sync = try SyncRun(sheet: sheet, configuration: configuration, stateDirectory: env.paths.state,
                                    domains: [adminJID.domain] + (options.domain.map { [$0] } ?? []))
-            // The server is asked only when someone left: whether it offers disable-user.
+            // Without a refresh, the server is asked only when someone left: whether it offers disable-user.
             let askFor = options.prune == .disable ? sync.domainsWithLeavers : []
+            for note in sync.fileNotes { output.note(note) }
+            let continuing = SyncRun.continuesInterruptedRun(reportPath: reportPath)
+            if refresh && continuing {
+                output.note("continuing an interrupted sync as it was planned; the server is read again at the next sync")
+            }
+            let refreshing = refresh && !continuing && sync.hasAnythingToRefresh
             var adminLink: (connection: Connection, jid: JID)?
             defer { adminLink?.connection.close() }
-            if !askFor.isEmpty {
+            if !askFor.isEmpty || refreshing || adoption.on {
                 let (connection, admin) = try context.connectWithSession()
                 adminLink = (connection, admin)
-                do { try sync.learnDisableUser(domains: askFor, on: connection) } catch {
-                    throw ErrorMapping.failure(for: error)
+                if adoption.on {
+                    do {
+                        try sync.adopt(on: connection, reportPath: reportPath, adoptReport: adoption.report.map(source.absolute))
+                    } catch let error as AdHocError {
+                        throw ErrorMapping.failure(for: error, account: adminJID)
+                    }
                 }
+                do { try sync.learnDisableUser(domains: askFor, on: connection) } catch {
+                    throw ErrorMapping.failure(for: error, account: adminJID)
+                }
+            }
+            // Accounts adopted just now are read too.
+            if refresh && !continuing && sync.hasAnythingToRefresh, let link = adminLink {
+                try refreshState(sync, on: link.connection, reportPath: reportPath, output: output)
             }
             let plan = sync.plan(prune: options.prune)
             let limit = options.maxRemovals ?? SyncPlan.defaultRemovalLimit(managed: plan.managed)
@@ -183,10 +255,41 @@ extension RegisterTool {
             try apply(plan, sync: sync, reportPath: reportPath, adminLink: &adminLink, output: output)
         }
 
+        /// Reads the server before planning: which managed accounts exist (the administrator's
+        /// commands) and, with the report's passwords, each one's enabled state and roster.
+        private func refreshState(_ sync: SyncRun, on connection: Connection, reportPath: String?, output: BatchOutput) throws {
+            if reportPath == nil {
+                output.note("without --report, the refresh checks only which managed accounts exist, not whether they are enabled "
+                            + "or what their rosters hold (it logs in as each with the report's password)")
+            }
+            StopSignal.install(secondSignalKills: true)
+            let endpoints = try accountEndpoints()
+            do {
+                try sync.refresh(on: connection, reportPath: reportPath, jobs: options.jobs, endpoint: endpoints.endpoint(for:),
+                                 shouldStop: { StopSignal.stopRequested })
+            } catch let error as AdHocError {
+                throw ErrorMapping.failure(for: error, account: connection.boundJID?.bare)
+            } catch let error as SyncRefreshInterrupted {
+                throw ToolFailure(StopSignal.pending == 2 ? .interrupted : .terminated, error.description)
+            }
+            for domain in sync.facts.refresh?.unchecked ?? [] {
+                output.note("\(domain)'s server offers this administrator no command that tells which accounts exist "
+                            + "(get-registered-users-list, user-stats): deleted accounts are not seen")
+            }
+        }
+
+        /// Where the accounts' log-ins connect: the command line's settings, or for the
+        /// administrator's domain what xmpp-login remembered for the administrator.
+        private func accountEndpoints() throws -> BatchEndpoints {
+            let jid = try context.accountJID()
+            let administrator = try env.accounts.load().accounts[jid.bare.description].map { (jid: jid, settings: $0) }
+            return BatchEndpoints(context: context, administrator: administrator)
+        }
+
         private func apply(_ plan: SyncPlan, sync: SyncRun, reportPath: String, adminLink: inout (connection: Connection, jid: JID)?,
                            output: BatchOutput) throws {
             var adminOutcomes: [SyncRun.AdminOutcome] = []
-            let adminWork = plan.removals > 0 || !plan.reenable.isEmpty
+            let adminWork = plan.removals > 0 || !plan.reenable.isEmpty || plan.leavers.contains { $0.action == .gone }
             if adminWork {
                 if adminLink == nil {
                     let (connection, admin) = try context.connectWithSession()
@@ -221,15 +324,24 @@ extension RegisterTool {
             let foreign = try sync.absorb(finish, plan: plan)
             for jid in foreign { output.note("\(jid) existed already and sync did not create it: it is left alone") }
             let reportProblem = finish.reportFailure.map { "cannot write the report: \($0) (the journal \(run.journal.path) has every outcome)" }
-            let summary = BatchSummary(entries: finish.entries, ranFor: output.elapsedSeconds, finishedThisRun: run.finishedThisRun)
+            let summary = BatchSummary(entries: finish.entries, ranFor: output.elapsedSeconds, finishedThisRun: run.finishedThisRun,
+                                       rostersThisRun: run.rostersThisRun)
             if fatal != nil || end == .interrupted || reportProblem != nil {
                 var verdict = BatchVerdict(end: end, fatal: fatal, summary: summary, finished: finish.finished, journalPath: run.journal.path,
                                            reportPath: reportPath, reportProblem: reportProblem)
                 verdict.resumeHint = "; run the same sync again to continue (journal: \(run.journal.path))"
                 try verdict.conclude(output: output)
             }
-            try conclude(SyncSummary(admin: adminOutcomes, entries: finish.entries, plan: plan, seconds: output.elapsedSeconds),
-                         reportPath: reportPath, output: output)
+            var result = SyncSummary(admin: adminOutcomes, entries: finish.entries, plan: plan, seconds: output.elapsedSeconds)
+            if refresh && finish.finished && result.failures == 0 {
+                // What it applied, read back: what the server did not keep is a failure, not "changed".
+                let endpoints = try accountEndpoints()
+                let problems = try sync.verify(plan, reportPath: reportPath, jobs: options.jobs, endpoint: endpoints.endpoint(for:),
+                                               shouldStop: { StopSignal.stopRequested })
+                for problem in problems { output.note(problem) }
+                result.notKept(problems.count, seconds: output.elapsedSeconds)
+            }
+            try conclude(result, reportPath: reportPath, output: output)
         }
 
         /// 13 when every change went through, 1 when some failed.

@@ -14,7 +14,7 @@ public enum RegisterTool {
                 + "XMPP_PASSWORD or a prompt that asks twice, never from the command line.",
         ],
         commands: [Create.self, Form.self, Passwd.self, Delete.self, Disable.self, Enable.self, Batch.self, Sync.self,
-                   SharedGroupsCommand.self],
+                   SharedGroupsCommand.self, Handout.self, Invite.self],
         defaultCommand: Create.self,
         examples: [
             Example("xmpp-register alice@example.org --login",

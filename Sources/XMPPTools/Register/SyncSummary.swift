@@ -7,6 +7,8 @@ struct SyncSummary {
     var text = ""
     /// Changes that failed: the next sync plans them again.
     var failures = 0
+    /// The counts, without the time.
+    private var parts: [String] = []
 
     init(admin: [SyncRun.AdminOutcome], entries: [JournalEntry], plan: SyncPlan, seconds: Double) {
         let creations = Set(plan.creations.map(\.line))
@@ -23,9 +25,21 @@ struct SyncSummary {
         failures = admin.filter { $0.status == "failed" }.count
             + entries.filter { !$0.status.isFinal || $0.status == .failed || $0.error != nil || $0.roster == "failed"
                 || $0.roster == "pending" || $0.roster == "requested" }.count
-        var parts = counts.filter { $0.n > 0 }.map { "\($0.n) " + ($0.n == 1 ? $0.one : $0.many) }
+        parts = counts.filter { $0.n > 0 }.map { "\($0.n) " + ($0.n == 1 ? $0.one : $0.many) }
         if failures > 0 { parts.append("\(failures) failed") }
+        text = SyncSummary.line(parts, seconds)
+    }
+
+    /// `count` results the read-back after the run found the server did not keep: failures.
+    mutating func notKept(_ count: Int, seconds: Double) {
+        guard count > 0 else { return }
+        failures += count
+        parts.append("\(count) not kept by the server (read back after the run)")
+        text = SyncSummary.line(parts, seconds)
+    }
+
+    private static func line(_ parts: [String], _ seconds: Double) -> String {
         let tenths = Int((seconds * 10).rounded())
-        text = (parts.isEmpty ? "nothing changed" : parts.joined(separator: ", ")) + " in \(tenths / 10).\(tenths % 10) s"
+        return (parts.isEmpty ? "nothing changed" : parts.joined(separator: ", ")) + " in \(tenths / 10).\(tenths % 10) s"
     }
 }

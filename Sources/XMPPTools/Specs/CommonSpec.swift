@@ -8,9 +8,6 @@ public enum CommonSpec {
     /// The option group every subcommand of every tool accepts: `CommonOptions`' declarations.
     public static var options: [OptionSpec] { CommonOptions.declarations.map(\.spec) }
 
-    /// `--password-file` and `--password-stdin`, for commands that take a password.
-    public static var passwordOptions: [OptionSpec] { PasswordSource.declarations.map(\.spec) }
-
     /// The exit statuses, from `ExitCode`.
     public static var exitCodes: [ExitStatus] {
         ExitCode.allCases.map { ExitStatus($0.rawValue, $0.meaning) }

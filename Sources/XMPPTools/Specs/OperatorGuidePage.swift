@@ -62,7 +62,8 @@ public enum OperatorGuidePage {
                         + "anyone but the person: each row gets an xmpp: invitation URI (and the server's landing "
                         + "page with mod_invites_page) to send them; they choose their password when they redeem it "
                         + "in their client, or with xmpp-register JID --invite URI. The best choice where people have "
-                        + "a client that opens such links."),
+                        + "a client that opens such links. For one person at a time, xmpp-register invite makes one "
+                        + "and shows it as a QR code on the terminal, for them to scan off the screen."),
             ], style: .plain),
         .paragraph(
             "xmpp-register form DOMAIN shows what the server asks for before it creates an account, and "
@@ -90,10 +91,23 @@ public enum OperatorGuidePage {
         .paragraph(
             "With --generate-passwords every new account gets a random password, written only into the "
                 + "--report file (CSV, mode 0600): not to the terminal, not to the JSON rows, not to any log. "
-                + "Hand them out from that file (a mail merge, printed slips: it carries each row's name and groups "
-                + "when the CSV has them), or from one file per class with --report-by-group DIR, then keep them or "
+                + "Hand them out from that file (it carries each row's name and groups when the CSV has them), "
+                + "or from one file per class with --report-by-group DIR, then keep them or "
                 + "destroy them as your policy says. While a run is unfinished its journal (REPORT.journal) holds the only copy of the "
                 + "passwords made so far: finish the run with --resume rather than deleting it."),
+        .paragraph(
+            "Printed slips, one per person to cut apart, come from xmpp-register handout: a PDF (mode 0600, "
+                + "A4 or --paper letter) with each group of the CSV starting a page under its heading, and on "
+                + "each slip the name, the address, the server, a short sign-in text (--sign-in replaces it) and "
+                + "the password in a font where O and 0, l, 1 and I differ, or the invite as a QR code that "
+                + "Conversations, Monal and Siskin open. The report records when each slip was printed "
+                + "(handed_out), later runs keep that, and the next handout prints only what is new:"),
+        .literal(["xmpp-register sync school.csv --admin --report pw.csv",
+                  "xmpp-register handout pw.csv -o slips.pdf && lp slips.pdf",
+                  "# weeks later, new pupils in school.csv:",
+                  "xmpp-register sync school.csv --admin --report pw.csv",
+                  "xmpp-register handout pw.csv -o new.pdf         # their slips only",
+                  "xmpp-register handout pw.csv --group 'Class 5A' --all -o 5a.pdf"]),
         .paragraph(
             "Passwords in the CSV are used as given. Asking people to change theirs at first login is up to "
                 + "their client; an administrator can reset one with xmpp-register batch --admin --passwd (a "
@@ -154,32 +168,46 @@ public enum OperatorGuidePage {
         .paragraph(
             "Provisioning is not done once: pupils join and leave, names and photos change, classes are "
                 + "rearranged every year. xmpp-register sync FILE --admin --report REPORT takes the file as the whole "
-                + "managed set and works out the difference, as rsync --dry-run or terraform plan do: with --dry-run it "
-                + "prints the plan (--json for scripts) and sends nothing; without, it prints the plan and applies it. "
-                + "Keep one file (exported from the school's system every time) and one report, and run the same "
-                + "command each time; a file that did not change sends nothing and says 'Nothing to change' (exit "
-                + "status 0; 13 means changes were made, 1 that some failed and will be planned again, 14 that the "
-                + "removal limit stopped it)."),
+                + "managed set and works out the difference, as terraform plan does: it first reads the server (the "
+                + "refresh: which managed accounts exist, and, logging in as each with the report's password, whether "
+                + "it is enabled and what its roster holds), then compares; with --dry-run it prints the plan (--json "
+                + "for scripts) and sends nothing; without, it prints the plan and applies it. Keep one file (exported "
+                + "from the school's system every time) and one report, and run the same command each time; when "
+                + "neither the file nor the server changed it says 'Nothing to change' (exit status 0; 13 means changes "
+                + "were made, or with --dry-run that there are some, 1 that some failed and will be planned again, 14 "
+                + "that the removal limit stopped it). --no-refresh plans from sync's memory alone, without a "
+                + "connection."),
         .definitions(
             [
-                Definition("Managed", "the accounts sync created, and of them: the profile fields the file gives "
-                               + "(nickname, fullname, email), the avatar, the roster items the groups and contacts "
-                               + "columns make, and whether the account is enabled. Sync remembers what it applied "
-                               + "last ($XDG_STATE_HOME/xmpp-tools/sync/DOMAIN.json, no passwords) and sends only "
-                               + "the fields, photos and roster items that changed since."),
-                Definition("Never touched", "an account sync did not create: the administrator's own, one made by "
-                               + "batch, by hand or by another tool. A row naming one is reported 'exists' and left "
-                               + "alone. Nor: other roster items the users added themselves, their passwords (reset "
-                               + "them with xmpp-register passwd --admin), their messages and other data, a field "
-                               + "whose cell was emptied (the server keeps its value), a photo the user changed in "
-                               + "their client (until the file's image changes)."),
+                Definition("Managed", "the accounts sync created or adopted (--adopt), and of them: the profile "
+                               + "fields of the columns the file has (nickname, fullname, email: a new value replaces "
+                               + "the old, an emptied cell clears the field), the avatar, the roster items the groups "
+                               + "and contacts columns make, and whether the account exists and is enabled. Sync "
+                               + "remembers what it applied last ($XDG_STATE_HOME/xmpp-tools/sync/DOMAIN.json, no "
+                               + "passwords) and, after the refresh, sends only what the file changed or the server "
+                               + "lost."),
+                Definition("Drift", "what changed on the server behind sync's back, each on its own 'drift' line "
+                               + "of the plan with what sync does about it: an account deleted (prosodyctl, "
+                               + "ejabberdctl) is created again with a new password; one disabled by hand is enabled; a "
+                               + "managed contact its user removed is added again, both ways. A pupil who changed their "
+                               + "password cannot be read: the plan lists them as 'unverified', which is not drift. "
+                               + "For cron: xmpp-register sync … --dry-run -q exits 13 while there is anything to do."),
+                Definition("Never touched", "an account sync did not create and was not told to adopt: the "
+                               + "administrator's own, one made by batch, by hand or by another tool. A row naming one "
+                               + "is planned as 'skip' (naming --adopt) and left alone. Nor: other roster items the "
+                               + "users added themselves, their passwords (reset them with xmpp-register passwd "
+                               + "--admin), their messages and other data, a column the file does not have (leave a "
+                               + "column out to leave that field to the users), a photo the user changed in their "
+                               + "client (until the file's image changes)."),
                 Definition("Leavers", "accounts sync created that are no longer in the file. They come first in the "
                                + "plan, and every managed roster drops them. They are disabled where the server offers "
                                + "XEP-0133 disable-user (Prosody 13): their data stays, and a pupil who returns is "
                                + "enabled again with the old password. Prosody 0.12 and ejabberd offer no disable-user: "
                                + "the plan keeps them and says so; --prune delete deletes them (on every server). "
                                + "More than --max-removals leavers (10% of the managed accounts, at least 5) stop the "
-                               + "run until --yes: a half-exported file must not wipe a school."),
+                               + "run until --yes: a half-exported file must not wipe a school, while one class leaving "
+                               + "usually passes; a group whose every member leaves is named in the plan ('group' "
+                               + "lines), so a class leaving at once is seen as one."),
                 Definition("Deleted elsewhere", "an account deleted with xmpp-register delete --admin that the "
                                + "file still lists is planned as created again, with a new password, and the plan says "
                                + "so; it never comes back silently with its old password."),
@@ -191,10 +219,18 @@ public enum OperatorGuidePage {
                        + "has groups=Class 5A and contacts=Class 5A;Teachers, each teacher groups=Teachers and "
                        + "contacts=Teachers, so pupils see their class and the teachers, and teachers see everyone."),
         .paragraph("September, the first year: all accounts, profiles, photos and rosters; the passwords go to "
-                       + "school-pw.csv (mode 0600) for the slips:"),
+                       + "school-pw.csv (mode 0600) for the slips. A school made earlier with xmpp-register batch "
+                       + "--report school-pw.csv is planned as 'skip' lines naming --adopt: run the same sync with "
+                       + "--adopt once, and the accounts go under sync with nothing created again and no password "
+                       + "changed (accounts made by hand, with no password in the report, are adopted for enabling, "
+                       + "disabling and deleting only):"),
         .literal(["xmpp-login admin@school.example",
                   "xmpp-register sync school.csv --domain school.example --admin --report school-pw.csv --dry-run",
                   "xmpp-register sync school.csv --domain school.example --admin --report school-pw.csv"]),
+        .literal(["xmpp-register sync school.csv --domain school.example --admin --report school-pw.csv --adopt --dry-run"]),
+        .paragraph("During the year, a nightly cron job watches for drift and mails the plan when there is one:"),
+        .literal(["xmpp-register sync school.csv --domain school.example --admin --report school-pw.csv --dry-run > plan.txt",
+                  "[ $? = 13 ] && mail -s 'xmpp: sync plan' admin@school.example < plan.txt"]),
         .paragraph("A pupil moves from 5A to 5B (her row's groups and contacts change): the plan shows her roster "
                        + "losing 5A and gaining 5B, 5A's rosters losing her and 5B's gaining her, and the teachers "
                        + "filing her under 5B; nobody else is logged in to. A teacher marries and changes her name: one "
@@ -202,7 +238,9 @@ public enum OperatorGuidePage {
                        + "each time."),
         .paragraph("A lost photo: the file no longer has the pupil's image. An emptied avatar cell changes nothing, so "
                        + "the photo on the server stays; when a new photo is taken, its file in the avatar column is a "
-                       + "new image and replaces the old one (sync compares the image files' SHA-256)."),
+                       + "new image and replaces the old one (sync compares the image files' SHA-256). An e-mail "
+                       + "removed in the school's system (an emptied email cell) is removed from the account; a "
+                       + "changed one replaces the old address."),
         .paragraph("Pupils leave in July: their rows are gone from the export. On Prosody 13 the plan starts with "
                        + "'disable' lines; on ejabberd it says the server offers no disable-user, and the leavers are "
                        + "deleted with --prune delete once you are sure:"),
@@ -212,11 +250,14 @@ public enum OperatorGuidePage {
         .paragraph("Where the school keeps its people in a directory, the directory is the file: "
                        + "ldapsearch -LLL … | xmpp-register sync - --format ldif --map uid=username,cn=fullname,"
                        + "jpegPhoto=avatar,ou=groups --admin --report school-pw.csv, from a cron job; the photos come "
-                       + "from jpegPhoto, and a photo changed in the directory is a new image."),
+                       + "from jpegPhoto, and a photo changed in the directory is a new image. Groups alone make no "
+                       + "rosters (sync warns): the entries also need an attribute mapped to contacts, holding "
+                       + "each pupil's class and Teachers."),
         .paragraph("A new school year: the export has next year's classes and the new pupils. The plan creates "
                        + "the newcomers (their passwords join school-pw.csv, the others keep theirs), moves every pupil "
-                       + "whose class changed, and retires the leavers; a class's last year leaving all at once is more "
-                       + "than the removal limit, so check the plan and add --yes."),
+                       + "whose class changed, and retires the leavers: the plan names a class whose every pupil leaves "
+                       + "('group' lines); a class of the usual size passes the removal limit, more leavers than that "
+                       + "need a look at the plan and --yes."),
     ]
 
     private static let servers: [ManualPage.Block] = [
@@ -272,5 +313,19 @@ public enum OperatorGuidePage {
                        + "lacks) is refused, naming the pair."),
         .literal(["xmpp-register batch school.csv --domain school.example --admin --generate-passwords --report pw.csv --shared-groups",
                   "xmpp-register shared-groups school.csv --domain school.example --for prosody >/etc/prosody/school-groups.txt"]),
+        .paragraph("Through the year the groups follow the list with --apply, which changes the server's groups through "
+                       + "its own admin interface and sends only what differs: each time the school's export changes, "
+                       + "batch --shared-groups makes the new pupils' accounts and shared-groups --apply moves the "
+                       + "members (a new pupil is one member added, a move one removed and one added, a leaver one "
+                       + "removed). On ejabberd it uses mod_http_api (on by default on port 5443; run it on the server "
+                       + "itself, which the packaged api_permissions allow from loopback), and online members see the "
+                       + "change at once. On Prosody 13 it rewrites the groups file and reloads mod_groups through "
+                       + "the admin shell: nobody is disconnected, and each account sees the change at its next "
+                       + "log-in. --dry-run shows the changes first."),
+        .literal(["xmpp-register batch school.csv --domain school.example --admin --generate-passwords --report pw.csv --shared-groups",
+                  "xmpp-register shared-groups school.csv --domain school.example --for ejabberd --apply --dry-run",
+                  "xmpp-register shared-groups school.csv --domain school.example --for ejabberd --apply",
+                  "sudo xmpp-register shared-groups school.csv --domain school.example --for prosody --apply \\",
+                  "    --groups-file /etc/prosody/school-groups.txt --prosodyctl 'prosodyctl'"]),
     ]
 }
