@@ -13,8 +13,8 @@
 # xmpp-register handout runs, and xmpp-tools/xmpp-tools-http, the HTTPS program of shared-groups
 # --apply; found as ../libexec/xmpp-tools/ from BINDIR), MANDIR, BASHCOMPDIR, ZSHCOMPDIR, FISHCOMPDIR;
 # SWIFT (the swift driver); SWIFTFLAGS (added to every swift command, e.g.
-# SWIFTFLAGS="--scratch-path /tmp/build"); BUILDDIR=DIR installs programs already built in DIR
-# without building.
+# SWIFTFLAGS="--scratch-path /tmp/build"); LDFLAGS (-Wl,… linker options, default
+# "-Wl,-z,relro -Wl,-z,now"); BUILDDIR=DIR installs programs already built in DIR without building.
 
 PREFIX      ?= /usr/local
 DESTDIR     ?=
@@ -27,7 +27,13 @@ FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
 SWIFT      ?= swift
 SWIFTFLAGS ?=
-RELEASE    := -c release --static-swift-stdlib
+# Linker options, as dpkg-buildflags gives them (-Wl,… words only): by default Debian's hardening,
+# full RELRO (relocations read-only after start-up, symbols bound at once). Passed to the
+# linker through swift build's -Xlinker; they change only the link step.
+LDFLAGS    ?= -Wl,-z,relro -Wl,-z,now
+comma      := ,
+LINKFLAGS   = $(foreach word,$(subst $(comma), ,$(patsubst -Wl$(comma)%,%,$(filter -Wl$(comma)%,$(LDFLAGS)))),-Xlinker $(word))
+RELEASE     = -c release --static-swift-stdlib $(LINKFLAGS)
 INSTALL    ?= install
 INSTALL_PROGRAM ?= $(INSTALL) -m 755
 INSTALL_DATA    ?= $(INSTALL) -m 644
@@ -41,12 +47,16 @@ PAGES7 := $(wildcard man/*.7)
 # Where the release programs are: BUILDDIR, or what swift reports (asked only when installing).
 BIN = $(or $(BUILDDIR),$(shell $(SWIFT) build $(SWIFTFLAGS) $(RELEASE) --show-bin-path))
 
-.PHONY: all build install install-strip uninstall docs check-docs deb
+.PHONY: all build bindir install install-strip uninstall docs check-docs deb
 
 all: build
 
 build:
 	$(SWIFT) build $(SWIFTFLAGS) $(RELEASE)
+
+# Where `make build` puts the programs (scripts/make-deb packages them from there).
+bindir:
+	@echo '$(BIN)'
 
 install: $(if $(BUILDDIR),,build)
 	@test -n "$(TOOLS)" || { echo "no man/*.1 pages: run 'make docs' first" >&2; exit 1; }

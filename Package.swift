@@ -113,7 +113,7 @@ let package = Package(
 
         // One unit-test target per library module.
         .testTarget(name: "XMLTreeTests", dependencies: ["XMLTree"]),
-        .testTarget(name: "XMPPStanzasTests", dependencies: ["XMPPStanzas", "XMLTree"], exclude: ["Data"]),
+        .testTarget(name: "XMPPStanzasTests", dependencies: ["XMPPStanzas", "XMLTree", "ExportShapes"], exclude: ["Data"]),
         .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives"]),
         .testTarget(name: "XMPPConnectionTests", dependencies: ["XMPPConnection", "CryptoPrimitives", "XMPPStanzas", "XMLTree", "COpenSSL", "CResolv"]),
         .testTarget(name: "XMPPServicesTests", dependencies: ["XMPPServices", "XMPPConnection", "CryptoPrimitives", "XMPPStanzas", "XMLTree"]),
@@ -129,7 +129,9 @@ let package = Package(
         .testTarget(name: "XMPPToolsTests", dependencies: ["XMPPTools", "XMPPBatch", "ShellTestSupport", "XMPPConnection", "XMPPStanzas", "XMPPServices"]),
         // Reads Sources/ and docs/ARCHITECTURE.md: the import graph is the documented one.
         .testTarget(name: "ArchitectureTests"),
-        .testTarget(name: "EndToEndTests", dependencies: ["XMPPStanzas"]),
+        // Address-book exports made by the tests, shared by the reader's and the import's tests.
+        .target(name: "ExportShapes", path: "Tests/ExportShapes"),
+        .testTarget(name: "EndToEndTests", dependencies: ["XMPPStanzas", "ExportShapes"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -19,16 +19,45 @@ extension CompletionRenderer {
     }
 
     private static func bashHelpers(_ spec: ToolSpec, _ id: String) -> [String] {
-        var request = ["    local line", "    local -a request=(\(CompletionRequest.subcommand) \"$1\")"]
+        var request = ["", "    local -a request=(\(CompletionRequest.subcommand) \"$1\")"]
         if let account = spec.accountOption {
             request.append("    [[ -n $account ]] && request+=(\(account.longName) \"$account\")")
         }
         return [
             "# Candidates the tool lists offline: '\(spec.name) \(CompletionRequest.subcommand) KIND', one per line.",
+            "# A group or JID may hold a space or a quote: each candidate is offered quoted as the word",
+            "# under the cursor is typed (bare or with backslashes: printf %q; after an opening ' or \":",
+            "# escaped for that quote, which readline keeps and closes), so it stays one word.",
             "\(id)__dynamic() {",
-        ] + request + [
+            "    local line typed=\"$cur\" plain=\"\" quote=\"\" char escaped",
+            "    local -i k",
+        ] + request.dropFirst() + [
+            #"    case "$typed" in"#,
+            #"        \'*) quote="'"; plain="${typed#?}"; typed="" ;;"#,
+            #"        \"*) quote='"'; typed="${typed#?}" ;;"#,
+            #"    esac"#,
+            #"    # What the typed word stands for: a backslash quotes the next character (inside "…" only \ " $ `)."#,
+            #"    for ((k = 0; k < ${#typed}; k++)); do"#,
+            #"        char="${typed:k:1}""#,
+            #"        if [[ $char == "\\" ]] && (( k + 1 < ${#typed} )); then"#,
+            #"            case "$quote${typed:k+1:1}" in ?|\"[\\\"\$\`]) k+=1; char="${typed:k:1}" ;; esac"#,
+            #"        fi"#,
+            #"        plain+="$char""#,
+            #"    done"#,
             "    while IFS= read -r line; do",
-            "        [[ $line == \"$cur\"* ]] && COMPREPLY+=(\"$line\")",
+            #"        [[ $line == "$plain"* ]] || continue"#,
+            #"        case "$quote" in"#,
+            #"            "'") line="${line//"'"/"'\\''"}" ;;"#,
+            #"            '"')"#,
+            #"                escaped="""#,
+            #"                for ((k = 0; k < ${#line}; k++)); do"#,
+            #"                    char="${line:k:1}""#,
+            #"                    case "$char" in [\\\"\$\`]) escaped+="\\$char" ;; *) escaped+="$char" ;; esac"#,
+            #"                done"#,
+            #"                line="$escaped" ;;"#,
+            #"            *) printf -v line '%q' "$line" ;;"#,
+            #"        esac"#,
+            #"        COMPREPLY+=("$line")"#,
             "    done < <(command \(spec.name) \"${request[@]}\" 2>/dev/null)",
             "}",
             "",

@@ -42,6 +42,38 @@ final class BuildDependencyTests: XCTestCase {
         XCTAssertEqual(try documented().sorted(), try installed().sorted())
     }
 
+    /// Each package README.md's "Build and install" table names for a command (the first
+    /// backquoted list of its row) is one scripts/install-deps installs, so a machine set up by
+    /// the scripts runs every command the README shows (issue 41: `make` and `make deb`'s
+    /// dpkg-dev were nowhere in the README).
+    func testReadmeCommandPackagesAreInstalledByInstallDeps() throws {
+        let readme = try text("README.md")
+        var rows: [String: [String]] = [:]
+        for line in readme.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 2, cells[1].hasPrefix("`") else { continue }
+            let packages = cells[1].split(separator: "`", omittingEmptySubsequences: false)[1]
+            rows[cells[0]] = packages.split(separator: " ").map(String.init)
+        }
+        XCTAssertEqual(rows["`make deb`"], ["make", "binutils", "dpkg-dev", "lintian"], "\(rows)")
+        XCTAssertEqual(rows["`make`"], ["make"], "\(rows)")
+        var installable: Set<String> = []
+        for list in try FileManager.default.contentsOfDirectory(atPath: Self.root.path + "/scripts/apt-packages.d")
+        where list.hasSuffix(".txt") {
+            for line in try text("scripts/apt-packages.d/" + list).split(separator: "\n") {
+                let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                installable.formUnion(content.split(separator: " ").map(String.init))
+            }
+        }
+        let base = try text("scripts/install-deps").components(separatedBy: "base=(")[1].components(separatedBy: "\n)")[0]
+        for line in base.split(separator: "\n") {
+            installable.formUnion((line.split(separator: "#").first ?? "").split(separator: " ").map(String.init))
+        }
+        for (command, packages) in rows {
+            XCTAssertEqual(Set(packages).subtracting(installable).sorted(), [], "\(command) needs what install-deps does not install")
+        }
+    }
+
     func testEverySystemLibraryProviderIsABuildDependency() throws {
         let manifest = try text("Package.swift")
         let pattern = try NSRegularExpression(pattern: #"\.apt\(\[([^\]]*)\]\)"#)

@@ -76,6 +76,30 @@ final class CompletionBehaviourTests: XCTestCase {
         XCTAssertEqual(try shell.bash(Samples.roster, ["xmpp-roster", "group", "bob", "a", ""]), ["Friends", "Work"])
     }
 
+    /// A group with a space and a contact with an apostrophe stay one word, whether the word is
+    /// typed bare, after a backslash or inside quotes (issue 41: `--group Work Stuff` was inserted).
+    func testBashQuotesDynamicCandidatesAsTheWordIsTyped() throws {
+        let shell = try CompletionHarness(
+            contacts: ["o'brien@example.org", "bob@example.org"], groups: ["Friends", "Work Stuff", "$HOME*"])
+        let group = ["xmpp-roster", "list", "--group"]
+        XCTAssertEqual(try shell.bash(Samples.roster, group + ["W"]), [#"Work\ Stuff"#])
+        XCTAssertEqual(try shell.bash(Samples.roster, group + [#"Work\ S"#]), [#"Work\ Stuff"#])
+        XCTAssertEqual(try shell.bash(Samples.roster, group + ["'W"]), ["Work Stuff"])
+        XCTAssertEqual(try shell.bash(Samples.roster, group + ["\"W"]), ["Work Stuff"])
+        for typed in ["W", #"Work\ "#, "'Work S", "\"Work"] {
+            XCTAssertEqual(try shell.bashArgument(Samples.roster, group + [typed]), "Work Stuff", typed)
+        }
+        for typed in ["$", #"\$H"#, "'$HO", "\"$"] {
+            XCTAssertEqual(try shell.bashArgument(Samples.roster, group + [typed]), "$HOME*", typed)
+        }
+        let contact = ["xmpp-roster", "remove"]
+        XCTAssertEqual(try shell.bash(Samples.roster, contact + ["o"]), [#"o\'brien@example.org"#])
+        for typed in ["o", #"o\'b"#, "'o", "\"o'"] {
+            XCTAssertEqual(try shell.bashArgument(Samples.roster, contact + [typed]), "o'brien@example.org", typed)
+        }
+        XCTAssertEqual(try shell.bash(Samples.roster, contact + [""]), [#"o\'brien@example.org"#, "bob@example.org"])
+    }
+
     // MARK: fish
 
     func testFishOffersSubcommandsContactsAndValues() throws {

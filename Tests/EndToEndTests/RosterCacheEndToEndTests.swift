@@ -88,6 +88,51 @@ final class RosterCacheEndToEndTests: XCTestCase {
     }
 }
 
+extension RosterCacheEndToEndTests {
+    /// Completion answers for the account the command would use: -a/--account on the line, then
+    /// XMPP_ACCOUNT (when not empty), then the active account (issue 41: it ignored XMPP_ACCOUNT).
+    func testCompletionUsesTheAccountTheCommandWould() throws {
+        let w = try RosterWorld()
+        let alice = try w.account("xa"), bob = try w.account("xb"), carol = try w.account("xc")
+        for (account, contact) in [(alice, "pa"), (bob, "pb"), (carol, "pc")] {
+            XCTAssertEqual(try w.roster(account, ["add", contact, "--no-subscribe", "--group", "G" + contact]).status, 0)
+        }
+        XCTAssertEqual(try w.tools.run("xmpp-login", ["switch", alice]).status, 0)
+        let domain = "@" + w.tools.server.domain
+        func complete(_ kind: String, _ extra: [String], env: [String: String]) throws -> String {
+            let r = try w.tools.run("xmpp-roster", ["__complete", kind] + extra, env: env)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return r.stdout
+        }
+        XCTAssertEqual(try complete("contacts", [], env: [:]), "pa\(domain)\n", "the active account")
+        XCTAssertEqual(try complete("contacts", [], env: ["XMPP_ACCOUNT": ""]), "pa\(domain)\n", "an empty XMPP_ACCOUNT is unset")
+        XCTAssertEqual(try complete("contacts", [], env: ["XMPP_ACCOUNT": bob]), "pb\(domain)\n", "XMPP_ACCOUNT")
+        XCTAssertEqual(try complete("groups", [], env: ["XMPP_ACCOUNT": bob]), "Gpb\n", "XMPP_ACCOUNT")
+        XCTAssertEqual(try complete("contacts", ["--account", carol], env: ["XMPP_ACCOUNT": bob]), "pc\(domain)\n",
+                       "--account on the line wins")
+
+        // The checked-in bash script, with the real tool, as a shell with XMPP_ACCOUNT exported.
+        let driver = """
+            source "$1/completions/bash/xmpp-roster" || exit 1
+            shift
+            COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 ))
+            _xmpp_roster xmpp-roster "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        func bash(_ words: [String], env: [String: String]) throws -> String {
+            var environment = w.tools.environment.merging(env) { $1 }
+            environment["PATH"] = Paths.binaries + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            let r = try Shell.run(["/bin/bash", "--norc", "--noprofile", "-c", driver, "bash", Paths.root] + words,
+                                  environment: environment)
+            XCTAssertEqual(r.stderr, "", "\(words)")
+            return r.stdout
+        }
+        XCTAssertEqual(try bash(["xmpp-roster", "remove", ""], env: ["XMPP_ACCOUNT": bob]), "pb\(domain)\n")
+        XCTAssertEqual(try bash(["xmpp-roster", "remove", ""], env: [:]), "pa\(domain)\n")
+        XCTAssertEqual(try bash(["xmpp-roster", "-a", carol, "remove", ""], env: ["XMPP_ACCOUNT": bob]), "pc\(domain)\n")
+    }
+}
+
 private final class Results: @unchecked Sendable {
     private let lock = NSLock()
     private var list: [String] = []

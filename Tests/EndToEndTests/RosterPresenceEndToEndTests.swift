@@ -92,6 +92,58 @@ final class RosterPresenceEndToEndTests: XCTestCase {
         XCTAssertEqual(events.filter { $0["event"] as? String == "online" }.map { $0["reconnected"] as? Bool }, [false, true])
     }
 
+    /// An item nothing changes (subscription from, the watch's own request pending) is never
+    /// printed, however often the watch reconnects (issue 41: printed before "online" and after
+    /// each reconnection); a retry that fails is logged as one, not as another lost connection,
+    /// and the waits are the documented 1 s, 2 s, 4 s … each lengthened by up to half.
+    func testWatchPrintsNoUnchangedItemAcrossTwoRestarts() throws {
+        let server = try TestServer.require()
+        try server.require("rfc6121-roster", "the expected roster and subscription states are RFC 6121's")
+        let w = try RosterWorld()
+        let alice = try w.account("ua"), bot = try w.account("ub")
+        XCTAssertEqual(try w.roster(alice, ["add", bot]).status, 0)
+        XCTAssertEqual(try w.roster(bot, ["approve", alice]).status, 0)
+        XCTAssertEqual(try w.roster(bot, ["add", alice]).status, 0)
+        let item = try XCTUnwrap(try w.contacts(bot)[alice])
+        XCTAssertEqual(item["subscription"] as? String, "from", "\(item)")
+        XCTAssertEqual(item["ask"] as? Bool, true, "\(item)")
+
+        let watcher = try w.watch(bot)
+        func reconnected(_ n: Int) throws {
+            let deadline = Date().addingTimeInterval(90)
+            while Date() < deadline, watcher.events.filter({ $0["reconnected"] as? Bool == true }).count < n {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            XCTAssertEqual(watcher.events.filter { $0["reconnected"] as? Bool == true }.count, n, watcher.stderr)
+        }
+        try server.restart()
+        try reconnected(1)
+        // Down long enough for at least one retry to fail, then up again.
+        server.stop()
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !watcher.stderr.contains("cannot connect again") { Thread.sleep(forTimeInterval: 0.05) }
+        try server.restart()
+        try reconnected(2)
+        XCTAssertEqual(watcher.stop(SIGTERM), 0, watcher.stderr)
+
+        let events = watcher.events
+        XCTAssertEqual(events.filter { $0["event"] as? String == "roster_push" }.count, 0, "\(events)")
+        XCTAssertEqual(events.filter { $0["event"] as? String == "online" }.map { $0["reconnected"] as? Bool },
+                       [false, true, true], "\(events)")
+        let lines = watcher.stderr.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.filter { $0.contains("connection lost (") }.count, 2, watcher.stderr)
+        let retries = lines.filter { $0.contains("cannot connect again (") }
+        XCTAssertGreaterThan(retries.count, 0, watcher.stderr)
+        // Each wait after a loss starts over at 1 s; the n-th in a row is 2^(n-1) s to 1.5 times that.
+        var streak = 0
+        for line in lines where line.contains("connection lost (") || line.contains("cannot connect again (") {
+            streak = line.contains("connection lost (") ? 1 : streak + 1
+            let seconds = try XCTUnwrap(Double(line.split(separator: " ").dropLast().last ?? ""), line)
+            let floor = Double(1 << (streak - 1))
+            XCTAssertTrue(seconds >= floor && seconds <= floor * 1.5, "\(line): wait \(streak) is \(floor)–\(floor * 1.5) s")
+        }
+    }
+
     func testWatchEndsWhenItsReaderGoes() throws {
         let w = try RosterWorld()
         let alice = try w.account("wr")

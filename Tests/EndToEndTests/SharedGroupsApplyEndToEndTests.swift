@@ -20,24 +20,6 @@ final class SharedGroupsApplyEndToEndTests: XCTestCase {
         }
     }
 
-    private func runOnce(_ pass: String) throws {
-        let env = ProcessInfo.processInfo.environment
-        guard (env["XT_SERVER"] ?? pass) == pass && env["XT_DEFAULTS"] != "1" else {
-            throw XCTSkip("runs once, in the \(pass) pass (its own private server)")
-        }
-    }
-
-    /// `account`'s contacts as JID → groups, by a fresh log-in.
-    private func contacts(_ t: ToolRunner, _ account: String, _ password: String) throws -> [String: [String]] {
-        let r = try t.run("xmpp-roster", ["list", "--no-presence", "--json", "-a", account] + t.serverArgs, password: password)
-        XCTAssertEqual(r.status, 0, r.stderr)
-        var out: [String: [String]] = [:]
-        for contact in try XCTUnwrap(try ToolRunner.json(r) as? [[String: Any]]) {
-            out[contact["jid"] as? String ?? ""] = (contact["groups"] as? [String] ?? []).sorted()
-        }
-        return out
-    }
-
     /// The instance's XT_* line `name` (DIR/env, as scripts/test-server writes it).
     private func setting(_ server: TestServer, _ name: String) throws -> String {
         let text = try String(contentsOfFile: server.directory + "/env", encoding: .utf8)
@@ -105,7 +87,7 @@ final class SharedGroupsApplyEndToEndTests: XCTestCase {
             XCTAssertEqual(r.status, 0, r.stderr)
         }
         let jid = { (user: String) in user + "@localhost" }
-        let contactsOf = { (user: String) in try self.contacts(t, jid(user), "pw-" + user) }
+        let contactsOf = { (user: String) in try self.sharedContacts(t, jid(user), "pw-" + user) }
         let (a1, a2, b3, b4, t1) = (school.pupils[0].name, school.pupils[1].name, school.pupils[2].name, school.pupils[3].name, school.teachers[0])
 
         // A teacher online throughout.
@@ -154,6 +136,6 @@ final class SharedGroupsApplyEndToEndTests: XCTestCase {
         // on ejabberd the cache that the watch and the lists shared misses a member pushed while
         // online (roster versioning over shared groups; see DESIGN-NOTES, left for its own fix).
         let fresh = try ToolRunner(server: server)
-        XCTAssertEqual(Set(try contacts(fresh, jid(t1), "pw-" + t1).keys), Set([a1, a2, b3, newPupil].map(jid)), "the teacher's next log-in")
+        XCTAssertEqual(Set(try sharedContacts(fresh, jid(t1), "pw-" + t1).keys), Set([a1, a2, b3, newPupil].map(jid)), "the teacher's next log-in")
     }
 }

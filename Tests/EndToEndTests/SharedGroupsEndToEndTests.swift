@@ -26,25 +26,6 @@ final class SharedGroupsEndToEndTests: XCTestCase {
         return (lines.joined(separator: "\n") + "\n", pupils, teachers)
     }
 
-    private func runOnce(_ pass: String) throws {
-        let env = ProcessInfo.processInfo.environment
-        guard (env["XT_SERVER"] ?? pass) == pass && env["XT_DEFAULTS"] != "1" else {
-            throw XCTSkip("runs once, in the \(pass) pass (its own private server)")
-        }
-    }
-
-    /// `account`'s contacts as JID → groups, each subscribed both ways.
-    private func contacts(_ t: ToolRunner, _ account: String, _ password: String) throws -> [String: [String]] {
-        let r = try t.run("xmpp-roster", ["list", "--no-presence", "--json", "-a", account] + t.serverArgs, password: password)
-        XCTAssertEqual(r.status, 0, r.stderr)
-        var out: [String: [String]] = [:]
-        for contact in try XCTUnwrap(try ToolRunner.json(r) as? [[String: Any]]) {
-            XCTAssertEqual(contact["subscription"] as? String, "both", "\(contact)")
-            out[contact["jid"] as? String ?? ""] = (contact["groups"] as? [String] ?? []).sorted()
-        }
-        return out
-    }
-
     private func ctl(_ server: TestServer, _ args: [String]) throws {
         let r = try Shell.run([Paths.root + "/scripts/test-server", "ctl", server.directory] + args, timeout: 60)
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -83,12 +64,12 @@ final class SharedGroupsEndToEndTests: XCTestCase {
         XCTAssertEqual(restart.status, 0, restart.stderr)
 
         let jid = { (user: String) in user + "@" + server.domain }
-        let pupil = try contacts(t, jid(pupils[0]), try XCTUnwrap(passwords[jid(pupils[0])]))
+        let pupil = try sharedContacts(t, jid(pupils[0]), try XCTUnwrap(passwords[jid(pupils[0])]))
         XCTAssertEqual(pupil, [jid(pupils[1]): [Self.classA], jid(teachers[0]): [Self.classA], jid(teachers[1]): [Self.classA]])
-        let other = try contacts(t, jid(pupils[2]), try XCTUnwrap(passwords[jid(pupils[2])]))
+        let other = try sharedContacts(t, jid(pupils[2]), try XCTUnwrap(passwords[jid(pupils[2])]))
         XCTAssertEqual(Set(other.keys), Set([jid(pupils[3])] + teachers.map(jid)))
         XCTAssertEqual(other[jid(pupils[3])], [Self.classB], "the group's name as the CSV has it")
-        let teacher = try contacts(t, jid(teachers[0]), try XCTUnwrap(passwords[jid(teachers[0])]))
+        let teacher = try sharedContacts(t, jid(teachers[0]), try XCTUnwrap(passwords[jid(teachers[0])]))
         XCTAssertEqual(Set(teacher.keys), Set(pupils.map(jid) + [jid(teachers[1])]))
         XCTAssertEqual(teacher[jid(teachers[1])], [Self.classA, Self.classB, "Teachers"].sorted(), "mod_groups files a contact under every group the two share")
     }
@@ -115,11 +96,11 @@ final class SharedGroupsEndToEndTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: t.home + "/x"), "no text of the CSV ran as a command")
 
         let jid = { (user: String) in user + "@" + server.domain }
-        let pupil = try contacts(t, jid(pupils[0]), "pw-" + pupils[0])
+        let pupil = try sharedContacts(t, jid(pupils[0]), "pw-" + pupils[0])
         XCTAssertEqual(pupil, [jid(pupils[1]): [Self.classA], jid(teachers[0]): ["Teachers"], jid(teachers[1]): ["Teachers"]])
-        let other = try contacts(t, jid(pupils[3]), "pw-" + pupils[3])
+        let other = try sharedContacts(t, jid(pupils[3]), "pw-" + pupils[3])
         XCTAssertEqual(other, [jid(pupils[2]): [Self.classB], jid(teachers[0]): ["Teachers"], jid(teachers[1]): ["Teachers"]])
-        let teacher = try contacts(t, jid(teachers[1]), "pw-" + teachers[1])
+        let teacher = try sharedContacts(t, jid(teachers[1]), "pw-" + teachers[1])
         XCTAssertEqual(teacher, [jid(pupils[0]): [Self.classA], jid(pupils[1]): [Self.classA], jid(pupils[2]): [Self.classB],
                                  jid(pupils[3]): [Self.classB], jid(teachers[0]): ["Teachers"]])
     }

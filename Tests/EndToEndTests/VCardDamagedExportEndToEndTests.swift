@@ -1,22 +1,12 @@
 import Foundation
+import ExportShapes
 import XCTest
 
 /// Issue 39: `xmpp-vcard import` of address-book exports as a BlackBerry and Outlook 2003 write
 /// them (the shapes made here): a damaged photo or a form feed costs that property, named on
 /// stderr, and the person's name, phones and addresses reach the server.
 final class VCardDamagedExportEndToEndTests: XCTestCase {
-    /// A BlackBerry-style 2.1 card, its `PHOTO;ENCODING=BASE64:` on line 7 folded and ended by a blank line.
-    private func blackBerry(photo base64: String) -> String {
-        var folded = ""
-        var rest = Substring(base64)
-        while !rest.isEmpty {
-            folded += " " + rest.prefix(72) + "\r\n"
-            rest = rest.dropFirst(72)
-        }
-        return "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Doe;Jane;;;\r\nFN:Jane Doe\r\nTEL;CELL:+1 555 0100\r\n"
-            + "ADR;WORK:;;1 Main St;Springfield;;12345;USA\r\nPHOTO;ENCODING=BASE64:\r\n" + folded + "\r\n"
-            + "EMAIL;INTERNET:jane@example.org\r\nEND:VCARD\r\n"
-    }
+    private func blackBerry(photo base64: String) -> String { VCardExportShapes.blackBerry(photo: base64) }
 
     private func assertJane(_ doc: [String: Any], file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(doc["fullname"] as? String, "Jane Doe", file: file, line: line)
@@ -61,11 +51,7 @@ final class VCardDamagedExportEndToEndTests: XCTestCase {
 
     func testAnOutlookFormFeedCostsOnlyTheCharacterAndANamelessCardIsRefused() throws {
         let (t, _) = try VCardEndToEndTests.account("ol")
-        let outlook = "BEGIN:VCARD\r\nVERSION:2.1\r\nN;LANGUAGE=en-us:Smith;John\r\nFN:John Smith\r\n"
-            + "ORG:Example Inc.\r\nTITLE:Manager\r\nTEL;WORK;VOICE:(555) 555-0100\r\n"
-            + "ADR;WORK;ENCODING=QUOTED-PRINTABLE:;;100 Main St=0D=0ASuite 5;Springfield;IL;62701;United States of A=\r\nmerica\r\n"
-            + "FBURL;ENCODING=QUOTED-PRINTABLE:http://example.org/freebusy/john.vfb=0C\r\n"
-            + "EMAIL;PREF;INTERNET:john@example.org\r\nREV:20061231T120000Z\r\nEND:VCARD\r\n"
+        let outlook = VCardExportShapes.outlook2003
         let path = t.home + "/outlook.vcf"
         try Data(outlook.utf8).write(to: URL(fileURLWithPath: path))
         let r = try t.run("xmpp-vcard", ["import", path])

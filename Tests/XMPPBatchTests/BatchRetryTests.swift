@@ -15,6 +15,17 @@ final class BatchRetryTests: XCTestCase {
         }
     }
 
+    /// `.above` never waits less than the nominal delay (the watch's documented 1 s, 2 s, 4 s …).
+    func testBackoffAboveNeverWaitsLessThanNominal() {
+        let backoff = Backoff(base: .seconds(1), maximum: .seconds(60), jitter: .above)
+        for failures in 1...30 {
+            let d = backoff.delay(failures: failures)
+            let nominal = min(Duration.seconds(1) * (1 << min(failures - 1, 20)), .seconds(60))
+            XCTAssertGreaterThanOrEqual(d, nominal)
+            XCTAssertLessThan(d, nominal * 1.5)
+        }
+    }
+
     func testThrottleClassification() {
         XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "cancel", condition: .conflict)), .exists)
         XCTAssertEqual(ReplyClassifier.verdict(StanzaError(type: "wait", condition: .policyViolation)), .retry)

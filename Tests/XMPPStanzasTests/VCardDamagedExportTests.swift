@@ -1,4 +1,5 @@
 import Foundation
+import ExportShapes
 import XCTest
 import XMLTree
 @testable import XMPPStanzas
@@ -10,19 +11,8 @@ final class VCardDamagedExportTests: XCTestCase {
     /// Bytes standing in for a photo (the reader never decodes them; the import's check does).
     static let photoBytes: [UInt8] = (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
 
-    /// A BlackBerry-style 2.1 export: `PHOTO;ENCODING=BASE64:` on line 7, its Base64 folded
-    /// over continuation lines and ended by a blank line, `base64` as given.
-    static func blackBerry(photo base64: String) -> String {
-        var folded = ""
-        var rest = Substring(base64)
-        while !rest.isEmpty {
-            folded += " " + rest.prefix(72) + "\r\n"
-            rest = rest.dropFirst(72)
-        }
-        return "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Doe;Jane;;;\r\nFN:Jane Doe\r\nTEL;CELL:+1 555 0100\r\n"
-            + "ADR;WORK:;;1 Main St;Springfield;;12345;USA\r\nPHOTO;ENCODING=BASE64:\r\n" + folded + "\r\n"
-            + "EMAIL;INTERNET:jane@example.org\r\nEND:VCARD\r\n"
-    }
+    /// A BlackBerry-style 2.1 export (`VCardExportShapes`), `base64` as its photo.
+    static func blackBerry(photo base64: String) -> String { VCardExportShapes.blackBerry(photo: base64) }
 
     /// The photo's Base64 with its last group cut short: the padding and the character before it gone.
     static var cutBase64: String {
@@ -33,11 +23,7 @@ final class VCardDamagedExportTests: XCTestCase {
     }
 
     /// An Outlook-2003-style 2.1 export: a form feed (=0C) inside a quoted-printable FBURL on line 10.
-    static let outlook2003 = "BEGIN:VCARD\r\nVERSION:2.1\r\nN;LANGUAGE=en-us:Smith;John\r\nFN:John Smith\r\n"
-        + "ORG:Example Inc.\r\nTITLE:Manager\r\nTEL;WORK;VOICE:(555) 555-0100\r\n"
-        + "ADR;WORK;ENCODING=QUOTED-PRINTABLE:;;100 Main St=0D=0ASuite 5;Springfield;IL;62701;United States of A=\r\nmerica\r\n"
-        + "FBURL;ENCODING=QUOTED-PRINTABLE:http://example.org/freebusy/john.vfb=0C\r\n"
-        + "EMAIL;PREF;INTERNET:john@example.org\r\nREV:20061231T120000Z\r\nEND:VCARD\r\n"
+    static let outlook2003 = VCardExportShapes.outlook2003
 
     func testABlackBerryPhotoWithItsLastGroupCutShortCostsOnlyThePhoto() throws {
         let entry = try XCTUnwrap(try VCFReader.read(Self.blackBerry(photo: Self.cutBase64)).first)

@@ -8,9 +8,15 @@ import XMPPTools
 /// removes every file again. It installs programs that are already built (a release build in
 /// .build/release when there is one, else the build these tests run from), so it takes a second.
 final class DocsInstallTests: XCTestCase {
+    /// Linked with full RELRO (`-z relro -z now`, Debian's hardening LDFLAGS) unless the packager's
+    /// LDFLAGS say otherwise: without it lintian warns hardening-no-relro on Debian 13 (issue 41).
     func testMakeBuildsReleaseWithTheStaticStandardLibrary() throws {
         let plan = try make(["-n", "build", "SWIFT=swift", "SWIFTFLAGS="])
-        XCTAssertEqual(plan.stdout, "swift build  -c release --static-swift-stdlib\n")
+        XCTAssertEqual(plan.stdout, "swift build  -c release --static-swift-stdlib "
+                       + "-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now\n")
+        let own = try make(["-n", "build", "SWIFT=swift", "SWIFTFLAGS=", "LDFLAGS=-Wl,-z,relro -Wl,--as-needed"])
+        XCTAssertEqual(own.stdout, "swift build  -c release --static-swift-stdlib "
+                       + "-Xlinker -z -Xlinker relro -Xlinker --as-needed\n")
     }
 
     func testInstallAndUninstall() throws {

@@ -80,7 +80,7 @@ complete -c xmpp-login -l ca-file -x -a '(__xmpp_login_files pem PEM crt CRT)' -
 complete -c xmpp-login -l pin -x -d 'Accept only a server whose public key has this SHA-256; without --ca-file, the pin replaces certificate verification.'
 complete -c xmpp-login -l insecure -d 'Do not verify the server\'s certificate: anyone on the network path can read the session. Warns on every use, even with -q; never remembered, and not allowed with --pin or --ca-file.'
 complete -c xmpp-login -l timeout -x -d 'Give up on a network step (connect, TLS, a request) that takes longer than this many seconds.'
-complete -c xmpp-login -l resource -x -d 'Bind this resource instead of xmpp-tools.RANDOM.'
+complete -c xmpp-login -l resource -x -d 'Bind this resource instead of xmpp-tools.RANDOM; checked as a JID\'s resource is (exit status 9).'
 complete -c xmpp-login -l trace -d 'Print the XML exchanged with the server on standard error, credentials redacted.'
 complete -c xmpp-login -s q -l quiet -d 'Print no notes and no warnings, only data and errors.'
 complete -c xmpp-login -s h -l help -d 'Show this help and exit.'

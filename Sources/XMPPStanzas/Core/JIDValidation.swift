@@ -57,6 +57,10 @@ extension JID {
         return local
     }
 
+    /// `raw` as a resourcepart (RFC 7622 §3.4, PRECIS OpaqueString) in its canonical form, for a
+    /// resource given on its own (`--resource`); the same checks a JID's resource gets.
+    public static func resourcepart(_ raw: String) throws(JIDError) -> String { try validResource(raw) }
+
     static func validResource(_ raw: String) throws(JIDError) -> String {
         guard !raw.isEmpty else { throw .emptyResource }
         if isPlainASCIIResource(raw) { return raw }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import TextFormats
 import XMPPStanzas
 
@@ -103,6 +106,16 @@ extension SessionStore {
     /// keeps no SCRAM keys beside the token.
     public func save(_ session: FASTSession) throws(StorageError) {
         try write(session.json, for: session.jid)
+    }
+
+    /// Why nothing can be written where sessions and their locks live: "PATH: Read-only file
+    /// system" for the configuration directory (or its locks directory) when it is on a
+    /// read-only mount or not writable by the user; nil when it is writable or does not exist yet.
+    public func unwritableReason() -> String? {
+        for path in [paths.locksDirectory, paths.config] where access(path, F_OK) == 0 {
+            return access(path, W_OK) == 0 ? nil : path + ": " + errnoText()
+        }
+        return nil
     }
 
     /// Runs `body` holding `jid`'s session lock: a FAST authentication and the rotated token it

@@ -1,6 +1,7 @@
 import CryptoPrimitives
 import Arguments
 import XMPPConnection
+import XMPPStanzas
 
 /// The option group every tool accepts: declared here once (help, man pages and completions
 /// come from these declarations) and read back through them.
@@ -27,7 +28,7 @@ public struct CommonOptions: Sendable {
         "timeout", value: "SECONDS",
         help: "Give up on a network step (connect, TLS, a request) that takes longer than this many seconds.",
         in: 1...3600, default: 15)
-    static let resourceOption = Option<String>("resource", value: "NAME", help: "Bind this resource instead of xmpp-tools.RANDOM.")
+    static let resourceOption = Option<String>("resource", value: "NAME", help: "Bind this resource instead of xmpp-tools.RANDOM; checked as a JID's resource is (exit status 9).")
     static let traceFlag = Flag("trace", help: "Print the XML exchanged with the server on standard error, credentials redacted.")
     static let quietFlag = Flag("quiet", short: "q", help: "Print no notes and no warnings, only data and errors.")
 
@@ -89,7 +90,7 @@ public struct CommonOptions: Sendable {
             timeout = try command.value(Self.timeoutOption) ?? 15
             trace = command[Self.traceFlag]
             quiet = command[Self.quietFlag]
-            resource = try command.value(Self.resourceOption)
+            resource = try command.value(Self.resourceOption).map(Self.validResource)
         } catch let error as ArgumentError {
             throw ToolFailure(.usage, error.reason.description)
         } catch let error as ToolFailure {
@@ -133,6 +134,18 @@ public struct CommonOptions: Sendable {
         guard !other.isEmpty else { return }
         throw ToolFailure(.usage, "--insecure cannot be combined with \(other.joined(separator: " and ")): "
                           + "it would switch off the check \(other.count == 1 ? "that option asks" : "they ask") for")
+    }
+
+    /// `--resource NAME` in its canonical form: RFC 7622's resourcepart (PRECIS OpaqueString), so
+    /// what a server would refuse or replace is refused here, naming the character, as in a JID.
+    static func validResource(_ name: String) throws(ToolFailure) -> String {
+        do {
+            return try JID.resourcepart(name)
+        } catch .emptyResource {
+            throw ToolFailure(.badInput, "invalid --resource '': a resource cannot be empty; leave --resource out for xmpp-tools.RANDOM")
+        } catch {
+            throw ToolFailure(.badInput, "invalid --resource '\(JID.printable(name))': \(error)")
+        }
     }
 
     /// Checks `--pin` syntax.

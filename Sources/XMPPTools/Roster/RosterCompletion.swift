@@ -11,7 +11,8 @@ enum RosterCompletion {
     /// Where `--group` and `group JID GROUP…` take a group name.
     static let groups = CompletionKind.custom("groups")
 
-    /// Contacts of `account` (default: the active account); nothing when no roster is cached.
+    /// Contacts of `account` (`Completion.account`: the one the command would use); nothing
+    /// when no roster is cached.
     static func contacts(account: String?, paths: Paths) -> [String] {
         guard let (jid, cache) = cachedRoster(account: account, paths: paths) else { return [] }
         return (try? RosterCache(cache: cache).contacts(account: jid)) ?? []
@@ -24,8 +25,7 @@ enum RosterCompletion {
     }
 
     private static func cachedRoster(account: String?, paths: Paths) -> (JID, Cache)? {
-        guard let text = account ?? (try? AccountStore(paths: paths).load())?.active,
-              let jid = try? JID(text), jid.local != nil,
+        guard let text = account, let jid = try? JID(text), jid.local != nil,
               access(paths.cacheDatabase, F_OK) == 0,
               let cache = try? Cache(paths: paths, areas: [.roster]) else { return nil }
         return (jid.bare, cache)

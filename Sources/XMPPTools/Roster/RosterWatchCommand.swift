@@ -31,9 +31,12 @@ extension RosterTool {
             discussion: ["With --json each event is one JSON object per line. SIGINT or SIGTERM ends it cleanly with "
                          + "unavailable presence (exit status 0).",
                          "When the connection is lost once the watch is online (the server restarts, the network "
-                         + "drops), it says so on standard error and connects again by itself, waiting 1 s, then "
-                         + "2 s, 4 s and so on up to 60 s between attempts. Back online it prints what changed "
-                         + "meanwhile and nothing twice: roster items changed or removed, contacts that went "
+                         + "drops), it says so on standard error (\"connection lost\") and connects again by itself, waiting "
+                         + "1 s, then 2 s, 4 s and so on up to 60 s between attempts, each wait lengthened at random "
+                         + "by up to half so that the watches of one server do not all return at once; an attempt "
+                         + "that fails says \"cannot connect again\". Back online it prints what changed "
+                         + "meanwhile and nothing twice: roster items changed or removed (an item the server "
+                         + "pushes again unchanged is not printed), contacts that went "
                          + "offline or changed their presence, subscription requests not printed before; then an "
                          + "online event with \"reconnected\": true. A refused session (exit status 3) still ends "
                          + "it, and so does a first connection that fails.",
@@ -68,7 +71,7 @@ extension RosterTool {
         }
 
         /// Waits between reconnection attempts.
-        static let backoff = Backoff(base: .seconds(1), maximum: .seconds(60))
+        static let backoff = Backoff(base: .seconds(1), maximum: .seconds(60), jitter: .above)
 
         func run() throws {
             if let status, !RosterFile.isValidText(status) { throw ToolFailure(.badInput, "invalid --status: control characters") }
@@ -88,7 +91,10 @@ extension RosterTool {
                     failures += 1
                     let delay = Self.backoff.delay(failures: failures)
                     let tenths = delay.components.seconds * 10 + delay.components.attoseconds / 100_000_000_000_000_000
-                    context.environment.warn("connection lost (\(failure.message)); connecting again in \(tenths / 10).\(tenths % 10) s")
+                    // The first failure after being online is the lost connection; later ones are
+                    // attempts to connect again that failed.
+                    let what = failures == 1 ? "connection lost" : "cannot connect again"
+                    context.environment.warn("\(what) (\(failure.message)); trying again in \(tenths / 10).\(tenths % 10) s")
                     guard Self.sleep(delay) else { return }
                 }
             }
@@ -152,7 +158,7 @@ extension RosterTool {
             switch event {
             case .rosterPush(let push):
                 if !pushApplied { session.apply([push]) }
-                for item in push.items {
+                for item in push.items where memory.isNews(item) {
                     printer.rosterPush(item)
                     memory.printed(item)
                 }

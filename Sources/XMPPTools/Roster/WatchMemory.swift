@@ -21,6 +21,14 @@ struct WatchMemory {
 
     mutating func remember(roster items: [JID: RosterItem]) { roster = items }
 
+    /// Whether a pushed `item` differs from what was printed (or, before the first push, from
+    /// the roster the watch started with): a server pushes unchanged items again, as Prosody
+    /// does for one whose own subscription request is pending when a session sends its
+    /// initial presence.
+    func isNews(_ item: RosterItem) -> Bool {
+        item.subscription == .remove ? roster[item.jid] != nil : roster[item.jid] != item
+    }
+
     /// Records a roster push as printed.
     mutating func printed(_ item: RosterItem) {
         if item.subscription == .remove { roster[item.jid] = nil } else { roster[item.jid] = item }

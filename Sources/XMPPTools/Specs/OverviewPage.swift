@@ -110,7 +110,9 @@ public enum OverviewPage {
                 + "UsernameCaseMapped; symbols and compatibility characters such as a Roman numeral or a "
                 + "circled letter are refused, not rewritten), the domain in Unicode (an xn-- label and its Unicode form are one domain, "
                 + "IDNA2008), and the resource as typed with other spaces made plain ones (PRECIS "
-                + "OpaqueString). A refused character that cannot be seen is named as U+XXXX."),
+                + "OpaqueString). A refused character that cannot be seen is named as U+XXXX. --resource is read "
+                + "as a resource is: a control character, an invisible one or an empty value is refused before "
+                + "connecting (exit status 9), never sent for the server to replace."),
     ]
 
     private static let stored: [ManualPage.Block] = [
@@ -144,6 +146,15 @@ public enum OverviewPage {
                 + "change of an account's own vCard (xmpp-vcard set and import, xmpp-avatar set and remove), from "
                 + "fetching the current card to publishing the merged one. The lock is for programs on this "
                 + "machine; the kernel releases it when a program ends, however it ends."),
+        .paragraph(
+            "A configuration directory that cannot be written, a read-only home or a container's read-only "
+                + "mount, still serves every command that only uses the cached session. With a FAST session the "
+                + "server may rotate the token on use: the new token cannot be kept, so the program warns, naming "
+                + "the directory and the reason, and the session file's token stays in use for as long as the "
+                + "server accepts it (Prosody 13 keeps a replaced token valid until its successor is used; "
+                + "ejabberd 24.12 does not rotate). A change of the own vCard goes ahead without its lock, with "
+                + "a warning. What has to write there, a log-in, log-out or switch, fails naming the file it "
+                + "cannot write (exit status 1)."),
     ]
 
     private static let writing: [ManualPage.Block] = [
@@ -206,12 +217,15 @@ public enum OverviewPage {
         .paragraph(
             "Completion scripts for bash, zsh and fish complete commands, options, option values and file "
                 + "names, and JIDs from local files: accounts for --account and the commands that take an "
-                + "account, contacts of the account in scope where a contact is expected. For these the script "
+                + "account, contacts and groups of the account in scope where a contact or a group is expected. The account "
+                + "in scope is the one the command would use: -a (--account) on the line being completed, then "
+                + "XMPP_ACCOUNT, then the active account. A candidate holding a space or a quote is inserted "
+                + "quoted, as the word was begun (bare, or after a quote). For these the script "
                 + "runs the program itself, which answers from accounts.json, the sessions directory and the "
                 + "cache only: no network, no password, no prompt. The hidden request is"),
         .literal(["PROGRAM __complete KIND [--account JID]"]),
         .paragraph(
-            "with KIND accounts or contacts; it prints one candidate per line and exits 0, printing nothing "
+            "with KIND accounts, contacts, groups (xmpp-roster) or vcards (xmpp-vcard); it prints one candidate per line and exits 0, printing nothing "
                 + "for a kind it does not know."),
     ]
 

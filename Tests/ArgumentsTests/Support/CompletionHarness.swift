@@ -6,20 +6,22 @@ import XCTest
 /// Runs generated completion scripts in real shells, in a scratch directory holding a few files
 /// and stub tools whose `__complete` answers from a fixed "cache":
 /// contacts `alice@example.org` and `bob@example.org` (or `carol@DOMAIN` with `--account X@DOMAIN`),
-/// accounts `me@example.org` and `work@example.com`, groups `Friends` and `Work`.
+/// accounts `me@example.org` and `work@example.com`, groups `Friends` and `Work` (or the
+/// `contacts` and `groups` given, printed as they are).
 final class CompletionHarness {
     let directory: URL
 
-    init() throws {
+    init(contacts: [String]? = nil, groups: [String] = ["Friends", "Work"]) throws {
         directory = try Shell.temporaryDirectory()
+        let listed = contacts.map(Self.printed) ?? "printf 'alice@example.org\\nbob@example.org\\n'"
         let stub = """
             #!/bin/sh
             [ "$1" = __complete ] || exit 64
             case "$2" in
             contacts) if [ "$3" = --account ]; then printf 'carol@%s\\n' "${4#*@}"
-                      else printf 'alice@example.org\\nbob@example.org\\n'; fi ;;
+                      else \(listed); fi ;;
             accounts) printf 'me@example.org\\nwork@example.com\\n' ;;
-            groups) printf 'Friends\\nWork\\n' ;;
+            groups) \(Self.printed(groups)) ;;
             esac
 
             """
@@ -32,6 +34,24 @@ final class CompletionHarness {
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// A `printf` printing `lines`, one per line, exactly.
+    private static func printed(_ lines: [String]) -> String {
+        "printf '%s\\n' " + lines.map { "'" + $0.replacing("'", with: "'\\''") + "'" }.joined(separator: " ")
+    }
+
+    /// The argument the completed word becomes once the shell reads the line: bash's sole reply
+    /// for `words` put in place of the word under the cursor as readline does (after an opening
+    /// quote, readline keeps the quote and closes it after a single match), then parsed by bash.
+    func bashArgument(_ spec: ToolSpec, _ words: [String]) throws -> String? {
+        let offered = try bash(spec, words)
+        guard offered.count == 1, let reply = offered.first, let typed = words.last else { return nil }
+        let opening = typed.unicodeScalars.first.flatMap { $0 == "'" || $0 == "\"" ? String($0) : nil }
+        let word = opening.map { $0 + reply + $0 } ?? reply
+        let parsed = try Shell.run("bash", ["--norc", "--noprofile", "-c", "eval \"set -- $1\"; printf '%s' \"$1\"", "bash", word])
+        XCTAssertEqual(parsed.stderr, "", "bash cannot read \(word)")
+        return parsed.stdout
+    }
 
     private var environment: [String: String] {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
