@@ -22,8 +22,10 @@ public final class BatchSheetReader {
     /// an LDIF's.
     private var records: [CSVRecord]
     private var nextRecord = 0
-    /// With a `contacts` column: every row of the shard, checked and joined with the rosters.
+    /// With a `contacts` column: every row of the shard, checked and joined with the rosters,
+    /// and the next to give.
     private var held: [CheckedRow]?
+    private var nextHeld = 0
 
     /// Reads the header (and the first record: an input with none is refused) of `input`, CSV
     /// or, with `configuration.directoryMap`, LDIF; relative avatar paths are taken from
@@ -59,10 +61,10 @@ public final class BatchSheetReader {
 
     /// The next row of this shard; nil after the last.
     public func next() throws(BatchError) -> CheckedRow? {
-        if held != nil {
-            guard nextRecord < held!.count else { return nil }
-            defer { nextRecord += 1 }
-            return held![nextRecord]
+        if let held {
+            guard nextHeld < held.count else { return nil }
+            defer { nextHeld += 1 }
+            return held[nextHeld]
         }
         // Other shards' rows are dropped before they are remembered for duplicates.
         while let record = try nextCSVRecord() {
@@ -131,8 +133,6 @@ public final class BatchSheetReader {
                 return .invalid(InvalidRow(line: good.line, jidText: good.jid.description, reason: problem))
             }
         }
-        records = []
-        nextRecord = 0
         return checked.filter(inShard)
     }
 }
