@@ -24,10 +24,20 @@ public struct CSVDialect: Sendable, Equatable {
     /// the encoding and BOM it skips, and the first line's end (CRLF, LF or CR).
     public init(of bytes: [UInt8]) {
         var text = bytes
+        var encoding = Encoding.utf8
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
             encoding = bytes[0] == 0xFF ? .utf16LittleEndian : .utf16BigEndian
             text = (try? CSVReader.utf8(bytes)) ?? []
-        } else if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+        }
+        self.init(encoding: encoding, text: text)
+    }
+
+    /// The dialect of a CSV in `encoding` whose text, as UTF-8, starts with `text` (a UTF-8
+    /// BOM included), as far as its first line end (`CSVTableReader` settles it from there).
+    init(encoding: Encoding, text start: [UInt8]) {
+        var text = start
+        self.encoding = encoding
+        if encoding == .utf8 && text.starts(with: [0xEF, 0xBB, 0xBF]) {
             byteOrderMark = true
             text.removeFirst(3)
         }

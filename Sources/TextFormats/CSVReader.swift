@@ -70,87 +70,15 @@ public enum CSVError: Error, Sendable, Equatable, CustomStringConvertible {
 /// are skipped. A quote inside an unquoted field is kept as text (common in hand-written files).
 /// Total: every input gives records or a `CSVError` naming the line.
 public enum CSVReader {
-    private static let quote = UInt8(ascii: "\""), cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
-
     /// Parses all records of `bytes`, fields separated by `delimiter` (a comma unless told), the
     /// first of them on line `firstLine`.
     public static func parse(_ bytes: [UInt8], limits: CSVLimits = CSVLimits(), delimiter: UInt8 = UInt8(ascii: ","),
                              firstLine: Int = 1) throws(CSVError) -> [CSVRecord] {
-        guard bytes.count <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
-        let comma = delimiter
-        var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var line = firstLine
+        var parser = CSVRecordParser(limits: limits, delimiter: delimiter, firstLine: firstLine)
+        try parser.append(bytes)
+        parser.end()
         var records: [CSVRecord] = []
-        var fields: [String] = []
-        var field: [UInt8] = []
-        var recordLine = firstLine
-        var fieldWasQuoted = false
-
-        func endField() throws(CSVError) {
-            guard fields.count < limits.maxFields else { throw .tooManyFields(line: recordLine, limit: limits.maxFields) }
-            guard let text = String(validating: field, as: UTF8.self) else { throw .invalidUTF8(line: line) }
-            fields.append(text)
-            field.removeAll(keepingCapacity: true)
-        }
-        func endRecord() throws(CSVError) {
-            try endField()
-            let blank = fields.count == 1 && fields[0].isEmpty && !fieldWasQuoted
-            if !blank {
-                guard records.count < limits.maxRecords else { throw .tooManyRecords(limit: limits.maxRecords) }
-                records.append(CSVRecord(line: recordLine, fields: fields))
-            }
-            fields.removeAll(keepingCapacity: true)
-            fieldWasQuoted = false
-        }
-        /// Consumes the line break (CRLF, LF or CR) at `i`.
-        func skipLineBreak() {
-            i += bytes[i] == cr && bytes.count > i + 1 && bytes[i + 1] == lf ? 2 : 1
-            line += 1
-        }
-
-        while i < bytes.count {
-            if fields.isEmpty && field.isEmpty && !fieldWasQuoted { recordLine = line }
-            let b = bytes[i]
-            if b == quote && field.isEmpty {
-                // A quoted field: runs to the next quote not followed by another quote.
-                let opened = line
-                fieldWasQuoted = true
-                i += 1
-                while true {
-                    guard i < bytes.count else { throw .unterminatedQuote(line: opened) }
-                    let c = bytes[i]
-                    let next: UInt8? = i + 1 < bytes.count ? bytes[i + 1] : nil
-                    if c == quote {
-                        guard next == quote else { i += 1; break }
-                        field.append(quote)
-                        i += 2
-                    } else if c == 0 {
-                        throw .nulByte(line: line)
-                    } else if c == cr && next == lf {
-                        field.append(contentsOf: [cr, lf])
-                        i += 2
-                        line += 1
-                    } else {
-                        if c == lf || c == cr { line += 1 }
-                        field.append(c)
-                        i += 1
-                    }
-                    // After every append: a field of doubled quotes or CRLFs is bounded too.
-                    guard field.count <= limits.maxFieldBytes else { throw .fieldTooLong(line: opened, limit: limits.maxFieldBytes) }
-                }
-                guard i < bytes.count else { break }
-                if bytes[i] == comma { try endField(); i += 1; continue }
-                if bytes[i] == lf || bytes[i] == cr { try endRecord(); skipLineBreak(); continue }
-                throw .textAfterQuote(line: line)
-            }
-            if b == comma { try endField(); i += 1; continue }
-            if b == 0 { throw .nulByte(line: line) }
-            if b == lf || b == cr { try endRecord(); skipLineBreak(); continue }
-            field.append(b)
-            guard field.count <= limits.maxFieldBytes else { throw .fieldTooLong(line: line, limit: limits.maxFieldBytes) }
-            i += 1
-        }
-        if !fields.isEmpty || !field.isEmpty || fieldWasQuoted { try endRecord() }
+        while let record = try parser.next() { records.append(record) }
         return records
     }
 }

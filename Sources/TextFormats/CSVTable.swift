@@ -30,48 +30,20 @@ extension CSVReader {
     /// line names (that line is skipped), else by the one of `delimiters` the header line uses
     /// most (a comma when it has none). Nil when the file holds no record at all.
     public static func table(_ bytes: [UInt8], limits: CSVLimits = CSVLimits(), delimiter: UInt8? = nil) throws(CSVError) -> CSVTable? {
-        guard bytes.count <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
-        var text = try utf8(bytes)
-        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text.removeFirst(3) }
-        var firstLine = 1
-        var chosen = delimiter
-        if let (sep, rest) = excelSeparatorLine(text) {
-            chosen = chosen ?? sep
-            text = rest
-            firstLine = 2
-        }
-        let used = chosen ?? headerDelimiter(text)
-        let records = try parse(text, limits: limits, delimiter: used, firstLine: firstLine)
-        guard let header = records.first else { return nil }
-        return CSVTable(header: header, rows: Array(records.dropFirst()), delimiter: Character(Unicode.Scalar(used)))
+        var reader = CSVTableReader(limits: limits, delimiter: delimiter)
+        try reader.append(bytes)
+        try reader.end()
+        var rows: [CSVRecord] = []
+        while let row = try reader.next() { rows.append(row) }
+        guard let header = reader.header, let used = reader.delimiter else { return nil }
+        return CSVTable(header: header, rows: rows, delimiter: Character(Unicode.Scalar(used)))
     }
 
     /// The bytes as UTF-8: UTF-16 with a byte-order mark (LE or BE) is decoded; anything else is
-    /// left for `parse` to check.
+    /// left as it is.
     static func utf8(_ bytes: [UInt8]) throws(CSVError) -> [UInt8] {
-        let littleEndian: Bool
-        if bytes.starts(with: [0xFF, 0xFE]) { littleEndian = true } else if bytes.starts(with: [0xFE, 0xFF]) { littleEndian = false } else {
-            return bytes
-        }
-        guard bytes.count % 2 == 0 else { throw .invalidUTF16 }
-        var units: [UInt16] = []
-        units.reserveCapacity(bytes.count / 2 - 1)
-        var i = 2
-        while i + 1 < bytes.count {
-            units.append(littleEndian ? UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8 : UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1]))
-            i += 2
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(units.count)
-        var decoder = UTF16()
-        var iterator = units.makeIterator()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): UTF8.encode(scalar) { out.append($0) }
-            case .emptyInput: return out
-            case .error: throw .invalidUTF16
-            }
-        }
+        guard var decoder = UTF16Pieces(startOf: bytes) else { return bytes }
+        return try decoder.decode(Array(bytes.dropFirst(2)), final: true)
     }
 
     /// Excel's `sep=;` first line: the delimiter it names and the bytes after that line.
@@ -84,6 +56,19 @@ extension CSVReader {
         if i < bytes.count, bytes[i] == 0x0D { i += 1 }
         if i < bytes.count, bytes[i] == 0x0A { i += 1 }
         return (sep, Array(bytes[i...]))
+    }
+
+    /// True when `bytes` hold the header line's end (a line break outside quotes), so that
+    /// `headerDelimiter` would read no further.
+    static func headerLineEnds(in bytes: [UInt8]) -> Bool {
+        var quoted = false
+        for (i, b) in bytes.enumerated() {
+            if b == UInt8(ascii: "\"") { quoted.toggle(); continue }
+            if !quoted && b == 0x0A { return true }
+            // A CR ends the line either way; whether an LF follows (the dialect's line end) is known one byte later.
+            if !quoted && b == 0x0D { return i + 1 < bytes.count }
+        }
+        return false
     }
 
     /// The delimiter the header line uses most, outside quotes; a comma when it uses none.

@@ -4,36 +4,9 @@ import Glibc
 #endif
 import XMPPStorage
 
-/// Reading the CSV (a file or `-` for standard input) and the deterministic pieces derived from
-/// it: the journal identity and the shard of each row.
+/// The deterministic pieces derived from a batch's input: the journal identity and the shard of
+/// each row (`BatchInputStream` reads it).
 public enum BatchInput {
-    /// All bytes of `path` (`-` = stdin), refusing more than `limit`.
-    public static func read(_ path: String, limit: Int) throws(BatchError) -> [UInt8] {
-        if path == "-" { return try readStdin(limit: limit) }
-        let bytes: [UInt8]?
-        do {
-            bytes = try SecureFile.read(path, maxBytes: limit)
-        } catch {
-            if case .corrupt = error { throw .unreadableInput("\(path): larger than \(limit >> 20) MiB") }
-            throw .unreadableInput("cannot read \(error)")
-        }
-        guard let bytes else { throw .unreadableInput("\(path): no such file") }
-        return bytes
-    }
-
-    private static func readStdin(limit: Int) throws(BatchError) -> [UInt8] {
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { throw .unreadableInput("cannot read standard input: \(String(cString: strerror(errno)))") }
-            if n == 0 { return out }
-            out += buffer.prefix(n)
-            if out.count > limit { throw .unreadableInput("standard input: larger than \(limit >> 20) MiB") }
-        }
-    }
-
     /// The shard (0-based) of a row: SHA-256 of its bare JID, first 8 bytes, modulo `count`.
     /// The same on every machine and every run, so N processes split one CSV without overlap.
     static func shard(of key: String, count: Int) -> Int {
@@ -43,8 +16,8 @@ public enum BatchInput {
     }
 
     /// What makes two runs the same batch: the input bytes and the options that shape the plan.
-    static func identity(input: [UInt8], configuration: BatchConfiguration) -> String {
-        let digest = Hex.encode(Crypto.hash(.sha256, input))
+    static func identity(inputSHA256: [UInt8], configuration: BatchConfiguration) -> String {
+        let digest = Hex.encode(inputSHA256)
         return "xmpp-register batch v1; mode=\(configuration.mode.rawValue); domain=\(configuration.domain ?? "-"); "
             + "shard=\(configuration.shard?.description ?? "-"); generate=\(configuration.generatePasswords ? 1 : 0); "
             + (configuration.admin ? "admin=1; " : "") + (configuration.invite ? "invite=1; " : "")

@@ -12,28 +12,33 @@ public enum BatchInputFormat: String, Sendable, CaseIterable {
     /// is neither blank nor a `#` comment starts with `dn:` or `version:` (as every LDIF file
     /// does, and no CSV header would); CSV otherwise.
     public static func detect(path: String, bytes: [UInt8]) -> BatchInputFormat {
+        detect(path: path, start: bytes, complete: true) ?? .csv
+    }
+
+    /// `detect` on the first bytes of the input (`complete`: all of it); nil when they do not
+    /// yet hold the line that decides.
+    public static func detect(path: String, start bytes: [UInt8], complete: Bool) -> BatchInputFormat? {
         if path.lowercased().hasSuffix(".ldif") { return .ldif }
+        if !complete && bytes.count < 3 { return nil }
         var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while i < bytes.count {
             var end = i
             while end < bytes.count && bytes[end] != 0x0A { end += 1 }
             let line = bytes[i..<end]
+            // A line the bytes cut short decides only once its first 8 bytes are known and it is no blank line.
+            if end == bytes.count && !complete && (line.count < 8 || line.allSatisfy({ $0 == 0x0D })) { return nil }
             i = end + 1
             if line.isEmpty || line == [0x0D] || line.first == UInt8(ascii: "#") || line.first == UInt8(ascii: " ") { continue }
             let start = String(decoding: line.prefix(8), as: UTF8.self).lowercased()
             return start.hasPrefix("dn:") || start.hasPrefix("version:") ? .ldif : .csv
         }
-        return .csv
+        return complete ? .csv : nil
     }
 }
 
 extension BatchSheet {
-    /// The input as a table: the CSV's, or the LDIF's entries through `configuration.directoryMap`
-    /// (with the map's notes on them).
-    static func table(_ input: [UInt8], name: String, configuration: BatchConfiguration) throws(BatchError) -> (CSVTable?, notes: [String]) {
-        guard let map = configuration.directoryMap else {
-            do { return (try CSVReader.table(input), []) } catch { throw .invalidCSV("\(name): \(error)") }
-        }
+    /// An LDIF input as a table: its entries through `map` (with the map's notes on them).
+    static func table(_ input: [UInt8], name: String, map: DirectoryMap) throws(BatchError) -> (CSVTable?, notes: [String]) {
         let entries: [LDIFEntry]
         // An export cut short must not pass for a smaller directory: sync would remove the rest.
         do { entries = try LDIFReader.parse(input, requireEnd: true) } catch { throw .invalidCSV("\(name): \(error)") }

@@ -62,7 +62,7 @@ public final class BatchRun {
         carried = BatchReport.unlisted(earlier, rows: sheet.rows)
         stamps = reportPath.map { HandoutStamps(report: $0) } ?? HandoutStamps()
         known = earlier.filter { !(shape?.forget.contains($0.key) ?? false) }.merging(shape?.adopted ?? [:]) { own, _ in own }
-        let identity = shape?.identity ?? BatchInput.identity(input: sheet.input, configuration: configuration)
+        let identity = shape?.identity ?? BatchInput.identity(inputSHA256: sheet.inputSHA256, configuration: configuration)
         let path = try BatchInput.journalPath(identity: identity, report: reportPath, stateDirectory: stateDirectory)
         let start: BatchJournal.Start = shape != nil ? .continueUnfinished : configuration.resume ? .resume : .fresh
         journal = try BatchJournal(path: path, identity: identity, start: start)

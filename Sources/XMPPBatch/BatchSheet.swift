@@ -1,10 +1,10 @@
 import TextFormats
 
-/// A batch's CSV, read and checked before anything is sent: its columns, and the rows of this
-/// shard, each valid or invalid with the reason.
+/// A batch's input, read and checked before anything is sent: its columns, and the rows of this
+/// shard, each valid or invalid with the reason (`BatchSheetReader`'s rows, all held).
 public struct BatchSheet: Sendable {
-    /// The input's bytes (they identify the batch to its journal).
-    public let input: [UInt8]
+    /// The SHA-256 of the input's bytes (it identifies the batch to its journal).
+    public let inputSHA256: [UInt8]
     /// The header's columns, known and unknown.
     public let columns: BatchColumns
     /// The rows of this shard, in order.
@@ -15,33 +15,22 @@ public struct BatchSheet: Sendable {
     /// is written the same way (`GroupReports`). RFC 4180 for an LDIF input.
     public let dialect: CSVDialect
 
+    /// Every row `reader` has left.
+    public init(reader: BatchSheetReader) throws(BatchError) {
+        var rows: [CheckedRow] = []
+        while let row = try reader.next() { rows.append(row) }
+        self.rows = rows
+        columns = reader.columns
+        notes = reader.notes
+        inputSHA256 = reader.inputSHA256
+        dialect = reader.dialect
+    }
+
     /// Parses and validates `input`; `name` names it in errors ("standard input" or its path),
     /// and relative avatar paths are taken from `baseDirectory`.
     public init(input: [UInt8], name: String, configuration: BatchConfiguration, baseDirectory: String) throws(BatchError) {
-        let (table, notes) = try BatchSheet.table(input, name: name, configuration: configuration)
-        self.notes = notes
-        guard let table else { throw .invalidCSV("\(name): no header row (expected e.g. jid,password)") }
-        // An input with no records is a failed export far more often than a wish to have no
-        // accounts (ldapsearch against a dead server prints nothing): sync would remove everyone.
-        guard !table.rows.isEmpty else {
-            throw .invalidCSV("\(name): no records (an empty export?); nothing was planned")
-        }
-        columns = try BatchColumns(header: table.header, configuration: configuration)
-        var validator = BatchValidator(columns: columns, configuration: configuration, baseDirectory: baseDirectory)
-        var checked = validator.check(table.rows)
-        let roster = RosterPlan(rows: checked)
-        if !roster.problems.isEmpty {
-            checked = checked.map { row in
-                guard case .valid(let good) = row, let problem = roster.problems[good.line] else { return row }
-                return .invalid(InvalidRow(line: good.line, jidText: good.jid.description, reason: problem))
-            }
-        }
-        if let shard = configuration.shard {
-            checked = checked.filter { BatchInput.shard(of: $0.shardKey, count: shard.count) == shard.index - 1 }
-        }
-        self.input = input
-        dialect = configuration.directoryMap == nil ? CSVDialect(of: input) : .rfc4180
-        rows = checked
+        try self.init(reader: BatchSheetReader(input: BatchInputStream(bytes: input, name: name), configuration: configuration,
+                                               baseDirectory: baseDirectory))
     }
 
     /// The rows that did not pass the checks.

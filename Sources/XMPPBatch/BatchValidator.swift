@@ -13,6 +13,8 @@ struct BatchValidator {
     /// Largest avatar source file read for checking.
     var maxAvatarBytes = 32 << 20
     private var avatarChecks: [String: String?] = [:]
+    /// The accounts of the rows checked so far.
+    private var firstLines = AccountFirstLines()
 
     /// A validator for rows under `columns`; relative avatar paths are taken from `baseDirectory`.
     init(columns: BatchColumns, configuration: BatchConfiguration, baseDirectory: String) {
@@ -21,25 +23,23 @@ struct BatchValidator {
         self.baseDirectory = baseDirectory
     }
 
-    /// Checks `records` (the data rows, header excluded), in order. A row of empty fields (what a
-    /// spreadsheet exports for a row that once held something) is no row.
+    /// Checks `records` (the data rows, header excluded), in order.
     mutating func check(_ records: [CSVRecord]) -> [CheckedRow] {
-        var firstLine: [JID: Int] = [:]
-        var result: [CheckedRow] = []
-        result.reserveCapacity(records.count)
-        for record in records where !record.fields.allSatisfy({ $0.trimmingSpaces().isEmpty }) {
-            var checked = check(record)
-            if case .valid(let row) = checked {
-                if let first = firstLine[row.jid] {
-                    checked = .invalid(InvalidRow(line: row.line, jidText: row.jid.description,
-                                                  reason: "duplicate of line \(first) (\(row.jid))"))
-                } else {
-                    firstLine[row.jid] = row.line
-                }
-            }
-            result.append(checked)
-        }
-        return result
+        records.compactMap { record in checkRow(record).map { telling(duplicate: $0) } }
+    }
+
+    /// Checks the next data record; nil for a row of empty fields (what a spreadsheet exports
+    /// for a row that once held something), which is no row. Duplicates are `telling`'s.
+    mutating func checkRow(_ record: CSVRecord) -> CheckedRow? {
+        guard !record.fields.allSatisfy({ $0.trimmingSpaces().isEmpty }) else { return nil }
+        return check(record)
+    }
+
+    /// `checked`, made invalid when it is valid and an account an earlier row given here has.
+    /// (Duplicates have the same account, so the same shard: a shard's rows alone are enough.)
+    mutating func telling(duplicate checked: CheckedRow) -> CheckedRow {
+        guard case .valid(let row) = checked, let first = firstLines.firstLine(of: row.jid, line: row.line) else { return checked }
+        return .invalid(InvalidRow(line: row.line, jidText: row.jid.description, reason: "duplicate of line \(first) (\(row.jid))"))
     }
 
     /// Checks one record.

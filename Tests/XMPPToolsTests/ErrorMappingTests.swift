@@ -81,6 +81,14 @@ final class ErrorMappingTests: XCTestCase {
     }
 
     /// The batch engine's own errors and the journal's keep the statuses the command gave them.
+    func testAnAdHocRefusalSeenAsAnyErrorIsNotPermitted() {
+        // Through `failure(for: any Error)`, as a batch's --admin session meets it (it once
+        // called itself there until the stack ran out).
+        let refusal: any Error = AdHocError.forbidden(node: Namespace.admin + "#add-user", StanzaError(type: "auth", condition: .forbidden))
+        XCTAssertEqual(code(refusal), .notPermitted)
+        XCTAssertTrue(ErrorMapping.failure(for: refusal).message.hasSuffix("the account is not an administrator of this server"))
+    }
+
     func testBatchAndJournalErrors() {
         XCTAssertEqual(code(BatchError.unreadableInput("x.csv: no such file")), .badInput)
         XCTAssertEqual(code(BatchError.invalidCSV("x.csv: bad quote")), .badInput)

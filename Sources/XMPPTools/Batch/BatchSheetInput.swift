@@ -35,17 +35,33 @@ struct BatchSheetInput {
 
     /// Reads and checks the input, CSV or LDIF (`format`, or told by the name and the first
     /// line; `map`, the LDIF attributes' columns, goes into `configuration`); the sheet's notes and
-    /// unknown columns (with their near misses) are said on `output`.
+    /// unknown columns (with their near misses) are said on `output` once every row is checked.
     func sheet(configuration: inout BatchConfiguration, format: BatchInputFormat?, map: String?, output: BatchOutput) throws -> BatchSheet {
-        let input = try BatchInput.read(path, limit: CSVLimits().maxBytes)
-        configuration.directoryMap = try DirectoryMap.forInput(format: format, map: map, path: path, bytes: input)
-        let sheet = try BatchSheet(input: input, name: name, configuration: configuration, baseDirectory: baseDirectory)
-        for note in sheet.notes { output.note(note) }
-        let columns = sheet.columns
+        let sheet = try BatchSheet(reader: reader(configuration: &configuration, format: format, map: map))
+        say(notes: sheet.notes, columns: sheet.columns, on: output)
+        return sheet
+    }
+
+    /// The input opened for reading row by row (`BatchSheetReader`): its header read and
+    /// checked, and its notes and unknown columns said on `output`.
+    func rows(configuration: inout BatchConfiguration, format: BatchInputFormat?, map: String?, output: BatchOutput) throws -> BatchSheetReader {
+        let reader = try reader(configuration: &configuration, format: format, map: map)
+        say(notes: reader.notes, columns: reader.columns, on: output)
+        return reader
+    }
+
+    private func reader(configuration: inout BatchConfiguration, format: BatchInputFormat?, map: String?) throws -> BatchSheetReader {
+        let input = try BatchInputStream(path: path, limit: CSVLimits().maxBytes)
+        let start = try input.peek { bytes, ended in BatchInputFormat.detect(path: path, start: bytes, complete: ended) != nil }
+        configuration.directoryMap = try DirectoryMap.forInput(format: format, map: map, path: path, bytes: start)
+        return try BatchSheetReader(input: input, configuration: configuration, baseDirectory: baseDirectory)
+    }
+
+    private func say(notes: [String], columns: BatchColumns, on output: BatchOutput) {
+        for note in notes { output.note(note) }
         if !columns.unknown.isEmpty {
             let named = columns.unknown.map { name in columns.suggestions[name].map { "\(name) (did you mean \($0)?)" } ?? name }
             output.note("ignoring unknown columns: " + named.joined(separator: ", "))
         }
-        return sheet
     }
 }

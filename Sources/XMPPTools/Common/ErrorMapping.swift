@@ -16,7 +16,8 @@ public enum ErrorMapping {
         case let e as ArgumentError: return ToolFailure(.usage, e.reason.description)
         case let e as ConnectionError: return failure(for: e)
         case let e as RegistrationError: return failure(for: e)
-        case let e as AdHocError: return failure(for: e)
+        // The account argument is spelt out: without it this call would resolve to this very function.
+        case let e as AdHocError: return failure(for: e, account: nil)
         case let e as InviteError:
             switch e {
             case .rejected, .noRegistration: return ToolFailure(.refused, e.description)
