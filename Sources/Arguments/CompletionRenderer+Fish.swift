@@ -144,11 +144,13 @@ extension CompletionRenderer {
 
     /// `text` in fish single quotes, where only `\\` and `\'` are escapes.
     private static func fishQuoted(_ text: String) -> String {
-        var out = "'"
-        for character in text {
-            if character == "\\" || character == "'" { out.append("\\") }
-            out.append(character)
+        // Scalars: a mark after ' or \ makes one Character that is neither, yet fish sees the quote.
+        var out = String.UnicodeScalarView(["'"])
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" || scalar == "'" { out.append("\\") }
+            out.append(scalar)
         }
-        return out + "'"
+        out.append("'")
+        return String(out)
     }
 }

@@ -148,15 +148,15 @@ extension CompletionRenderer {
     /// Text for `[...]`: brackets, colons and backslashes escaped.
     private static func zshDescription(_ text: String) -> String {
         var out = ""
-        for character in oneLine(text) {
-            if "[]:\\".contains(character) { out.append("\\") }
-            out.append(character)
+        for scalar in oneLine(text).unicodeScalars {
+            if "[]:\\".unicodeScalars.contains(scalar) { out.append("\\") }
+            out.unicodeScalars.append(scalar)
         }
         return out
     }
 
     /// A message field of a spec (`JID`): colons escaped.
     private static func zshMessage(_ text: String) -> String {
-        text.replacing(":", with: "\\:")
+        String(String.UnicodeScalarView(text.unicodeScalars.flatMap { $0 == ":" ? ["\\", ":"] : [$0] }))
     }
 }

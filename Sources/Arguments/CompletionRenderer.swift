@@ -1,3 +1,5 @@
+import TextFormats
+
 /// Shell completion scripts generated from a `ToolSpec`: bash, zsh and fish.
 ///
 /// Every script completes subcommands, options, option values (`.values` words, files,
@@ -52,7 +54,7 @@ public enum CompletionRenderer {
 
     /// `text` inside single quotes for sh-like shells (bash, zsh): `'it'\''s'`.
     static func singleQuoted(_ text: String) -> String {
-        "'" + text.replacing("'", with: "'\\''") + "'"
+        ShellWord.quoted(text) ?? "''"
     }
 
     /// The first line of a help text, for one-line descriptions in menus.
