@@ -73,8 +73,16 @@ final class BatchRowMemoryTests: XCTestCase {
             "\(Self.rows + 1): username 'last@example.org' contains '@' (use a 'jid' column for full addresses)",
         ])
         let growth = try XCTUnwrap(lines.first.flatMap { Int($0) })
+        // AddressSanitizer's allocator keeps what is freed for itself (1.2 GB here even without
+        // quarantine), so its RSS says nothing of what the reader holds: under ASan (CI's unit
+        // pass) the rows are checked as above; the plain builds (Debian 13's unit pass in CI,
+        // scripts/test's first pass) hold the ceiling.
+        guard !Self.underAddressSanitizer else { return }
         XCTAssertLessThanOrEqual(growth, Self.ceilingKiB, "peak RSS rose \(growth / 1024) MiB over a million rows")
     }
+
+    /// Whether this process runs with AddressSanitizer's runtime.
+    static var underAddressSanitizer: Bool { dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil }
 
     /// `rows` rows of username, password, fullname, groups (53 MB), written a block at a time;
     /// row 500,001 repeats row 2's account, and the last has an address where a username belongs.
