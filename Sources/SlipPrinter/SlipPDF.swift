@@ -39,6 +39,10 @@ public struct SlipPDF: Sendable {
         }, Unmanaged.passUnretained(sink).toOpaque(), width, height)
         guard let surface else { throw .pdf(reason: "cairo made no surface") }
         defer { cairo_surface_destroy(surface) }
+        // PDF 1.4, as cairo 1.16 (Debian 12) writes it: cairo 1.18 (Debian 13) otherwise packs the
+        // objects into compressed object streams (PDF 1.5), which older printers' interpreters
+        // and simple readers (the tests' page count) do not read.
+        cairo_pdf_surface_restrict_to_version(surface, CAIRO_PDF_VERSION_1_4)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, sheet.title)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "xmpp-register handout")
         guard let cr = cairo_create(surface) else { throw .pdf(reason: "cairo made no context") }

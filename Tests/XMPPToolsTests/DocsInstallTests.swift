@@ -76,7 +76,7 @@ final class DocsInstallTests: XCTestCase {
         let apply = try Shell.run(destination.path + "/usr/bin/xmpp-register",
                                   ["shared-groups", csv, "--domain", "localhost", "--for", "ejabberd", "--apply", "--api", "https://127.0.0.1:1/api"])
         XCTAssertEqual(apply.status, 6, apply.stderr)
-        XCTAssertTrue(apply.stderr.contains("Couldn't connect"), apply.stderr)
+        XCTAssertTrue(apply.stderr.contains("cannot reach the server's admin API at https://127.0.0.1:1/api"), apply.stderr)
         try FileManager.default.removeItem(atPath: csv)
 
         let uninstall = try make(["uninstall"] + variables)
