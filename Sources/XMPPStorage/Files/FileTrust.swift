@@ -78,14 +78,14 @@ public enum FileTrust {
     public static func requireSafeAncestors(of path: String) throws(StorageError) {
         guard let resolved = realpath(path, nil) else {
             // Not there yet: the nearest existing directory above is what holds it.
-            guard errno == ENOENT, let parent = parentDirectory(of: path) else { throw .io(path: path, reason: errnoText()) }
+            guard errno == ENOENT, let parent = PathText.parent(of: path) else { throw .io(path: path, reason: errnoText()) }
             return try requireSafeAncestors(of: parent)
         }
         let full = String(cString: resolved)
         free(resolved)
         var current = full
         let me = geteuid()
-        while let parent = parentDirectory(of: current) {
+        while let parent = PathText.parent(of: current) {
             var st = stat()
             guard stat(parent, &st) == 0 else { throw .io(path: parent, reason: errnoText()) }
             if st.st_uid != me && st.st_uid != 0 {
@@ -99,16 +99,6 @@ public enum FileTrust {
             }
             current = parent
         }
-    }
-
-    /// The directory holding `path` (absolute or relative), or nil at the root.
-    static func parentDirectory(of path: String) -> String? {
-        var bytes = Array(path.utf8)
-        while bytes.count > 1 && bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
-        let trimmed = String(decoding: bytes, as: UTF8.self)
-        guard trimmed != "/" else { return nil }
-        guard PathText.containsSeparator(trimmed) else { return trimmed == "." ? nil : "." }
-        return PathText.directory(of: trimmed)
     }
 
     /// A directory the user named for files with secrets (`--report-by-group`), checked as the

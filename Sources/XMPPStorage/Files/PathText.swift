@@ -21,6 +21,16 @@ public enum PathText {
         return last == 0 ? "/" : String(decoding: bytes[..<last], as: UTF8.self)
     }
 
+    /// The directory holding `path` (absolute or relative; trailing `/`s do not count), or nil
+    /// at the root and for `.`: the next step of a walk up to the root.
+    public static func parent(of path: String) -> String? {
+        var bytes = Array(path.utf8)
+        while bytes.count > 1 && bytes.last == slash { bytes.removeLast() }
+        guard bytes != [slash], bytes != [UInt8(ascii: ".")] else { return nil }
+        guard bytes.contains(slash) else { return "." }
+        return directory(of: String(decoding: bytes, as: UTF8.self))
+    }
+
     /// The last component (`path` itself when it has no `/`).
     public static func lastComponent(_ path: String) -> String {
         let bytes = Array(path.utf8)

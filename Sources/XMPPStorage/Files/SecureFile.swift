@@ -19,7 +19,7 @@ public enum SecureFile {
             }
         }
         if tighten {
-            try FileTrust.requireSafeDirectory(WriteTarget.directory(of: path))
+            try FileTrust.requireSafeDirectory(PathText.directory(of: path))
             try FileTrust.requireOwnDirectory(path)
         }
     }
@@ -46,7 +46,7 @@ public enum SecureFile {
     /// a new file is created 0600 with O_EXCL beside the path and renamed over it. A FIFO or
     /// device of the user's own is written in place.
     public static func writeSecret(_ bytes: [UInt8], to path: String) throws(StorageError) {
-        try FileTrust.requireSafeDirectory(WriteTarget.directory(of: path))
+        try FileTrust.requireSafeDirectory(PathText.directory(of: path))
         var st = stat()
         guard lstat(path, &st) == 0 else {
             guard errno == ENOENT else { throw .io(path: path, reason: errnoText()) }
@@ -86,7 +86,7 @@ public enum SecureFile {
             _ = unlink(tempPath)
             throw .io(path: name, reason: failure)
         }
-        try syncDirectory(WriteTarget.directory(of: path), reportedAs: name)
+        try syncDirectory(PathText.directory(of: path), reportedAs: name)
     }
 
     /// Makes a rename durable: until its directory is synced, a crash may bring back the old file.

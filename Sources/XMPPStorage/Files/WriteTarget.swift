@@ -45,16 +45,13 @@ enum WriteTarget: Equatable {
         throw .io(path: path, reason: String(cString: strerror(ELOOP)))
     }
 
-    /// The directory part of `path` (`.` when it has none).
-    static func directory(of path: String) -> String { PathText.directory(of: path) }
-
     private static func isRegularOrDirectory(_ mode: mode_t) -> Bool {
         let kind = mode & S_IFMT
         return kind == S_IFREG || kind == S_IFDIR
     }
 
     private static func requireDirectory(of current: String, for path: String) throws(StorageError) {
-        let directory = directory(of: current)
+        let directory = PathText.directory(of: current)
         var st = stat()
         guard stat(directory, &st) == 0 else {
             throw .io(path: path, reason: "cannot create it in \(directory): \(errnoText())")
@@ -69,7 +66,7 @@ enum WriteTarget: Equatable {
         guard n > 0 else { throw .io(path: path, reason: "cannot read the link \(link): \(errnoText())") }
         let target = String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if PathText.isAbsolute(target) { return target }
-        let base = directory(of: link)
+        let base = PathText.directory(of: link)
         return (base == "/" ? "" : base) + "/" + target
     }
 }
