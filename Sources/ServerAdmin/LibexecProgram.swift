@@ -36,9 +36,16 @@ public enum LibexecProgram {
             throw Failure(message: "\(name) is not installed beside this program (nor in ../libexec/xmpp-tools/): "
                           + "install xmpp-tools again (make install)")
         }
+        return try spawn(path, arguments: [])
+    }
+
+    /// Starts the program at `path` with `arguments` and pipes for its standard input, output
+    /// and error; with `errorsToOutput`, its standard error goes to the output pipe too (and
+    /// `errors` is a pipe nothing writes to).
+    static func spawn(_ path: String, arguments: [String], errorsToOutput: Bool = false) throws(Failure) -> Running {
         var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
         guard pipe(&input) == 0, pipe(&output) == 0, pipe(&errors) == 0 else {
-            throw Failure(message: "cannot start \(name): no pipe (\(String(cString: strerror(errno))))")
+            throw Failure(message: "cannot start \(path): no pipe (\(String(cString: strerror(errno))))")
         }
         for end in input + output + errors { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
@@ -46,8 +53,8 @@ public enum LibexecProgram {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, input[0], 0)
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
+        posix_spawn_file_actions_adddup2(&actions, errorsToOutput ? output[1] : errors[1], 2)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for arg in argv { free(arg) } }
         var pid: pid_t = 0
         let started = posix_spawn(&pid, path, &actions, nil, argv, environ)

@@ -37,27 +37,15 @@ public struct ProsodyShell: Sendable {
         output.split(separator: "\n").suffix(2).joined(separator: " / ")
     }
 
-    /// Runs `line` with /bin/sh -c, standard input from /dev/null, standard output and error
+    /// Runs `line` with /bin/sh -c, standard input at its end, standard output and error
     /// read together; its exit status (-1 when killed at the deadline) and output.
     private func run(_ line: String) throws(AdminError) -> (Int32, String) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw .command(line, status: -1, output: "no pipe") }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 2)
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(line), nil]
-        defer { for arg in argv { free(arg) } }
-        var pid: pid_t = 0
-        let started = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ)
-        close(ends[1])
-        guard started == 0 else {
-            close(ends[0])
-            throw .command(line, status: -1, output: String(cString: strerror(started)))
+        let running: LibexecProgram.Running
+        do { running = try LibexecProgram.spawn("/bin/sh", arguments: ["-c", line], errorsToOutput: true) } catch {
+            throw .command(line, status: -1, output: error.message)
         }
+        close(running.input)  // standard input at its end, as /dev/null
+        close(running.errors)
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
@@ -65,19 +53,19 @@ public struct ProsodyShell: Sendable {
         while output.count < 1 << 20 {
             let left = deadline - .now
             if left <= .zero { timedOut = true; break }
-            var pfd = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
+            var pfd = pollfd(fd: running.output, events: Int16(POLLIN), revents: 0)
             let ready = poll(&pfd, 1, Int32(clamping: left.components.seconds * 1000 + 1))
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 { continue }
-            let n = buffer.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { read(running.output, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             output += buffer.prefix(n)
         }
-        close(ends[0])
-        if timedOut { _ = kill(pid, SIGKILL) }
+        close(running.output)
+        if timedOut { _ = kill(running.pid, SIGKILL) }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        while waitpid(running.pid, &status, 0) < 0 && errno == EINTR {}
         let exited = status & 0x7F == 0
         let text = String(decoding: output, as: UTF8.self)
         if timedOut { throw .command(line, status: -1, output: "no answer in \(timeoutSeconds) s") }
