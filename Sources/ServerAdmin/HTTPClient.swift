@@ -34,7 +34,7 @@ public final class HTTPClient {
         if let caFile { request.append(("ca_file", .string(caFile))) }
         if let basicAuth { request += [("user", .string(basicAuth.user)), ("password", .string(basicAuth.password))] }
         let running = try start(url: url)
-        guard send(JSONValue.object(request).compact + "\n", to: running.input) else {
+        guard LibexecProgram.writeAll(Array((JSONValue.object(request).compact + "\n").utf8), to: running.input) else {
             throw .unreachable(url: url, reason: "\(Self.programName) ended")
         }
         guard let line = readLine(from: running.output),
@@ -57,17 +57,6 @@ public final class HTTPClient {
         close(running.errors)
         helper = (running.pid, running.input, running.output)
         return (running.pid, running.input, running.output)
-    }
-
-    private func send(_ text: String, to fd: Int32) -> Bool {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            bytes = bytes.dropFirst(n)
-        }
-        return true
     }
 
     /// The next line from `fd` (without its newline); nil at its end.

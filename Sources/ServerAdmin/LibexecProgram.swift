@@ -65,4 +65,17 @@ public enum LibexecProgram {
         }
         return Running(pid: pid, input: input[1], output: output[0], errors: errors[0])
     }
+
+    /// Writes all of `bytes` to `fd` (a started program's input), through short writes and
+    /// EINTR; false when the program stopped reading (EPIPE: the tools ignore SIGPIPE).
+    public static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let n = rest.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            rest = rest.dropFirst(n)
+        }
+        return true
+    }
 }

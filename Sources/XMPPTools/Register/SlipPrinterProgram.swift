@@ -18,14 +18,7 @@ enum SlipPrinterProgram {
         // The printer reads the whole request before it writes anything, so writing it all and
         // then reading cannot deadlock; SIGPIPE is ignored by the tools (a printer that died
         // early makes write fail with EPIPE, and its status says why).
-        let request = request.json
-        var offset = 0
-        while offset < request.count {
-            let n = request.withUnsafeBytes { write(running.input, $0.baseAddress! + offset, request.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            offset += n
-        }
+        let written = LibexecProgram.writeAll(request.json, to: running.input)
         close(running.input)
         let pdf = readAll(running.output)
         let message = readAll(running.errors)
@@ -34,7 +27,7 @@ enum SlipPrinterProgram {
         var status: Int32 = 0
         while waitpid(running.pid, &status, 0) < 0 && errno == EINTR {}
         let exited = status & 0x7F == 0
-        guard exited && (status >> 8) & 0xFF == 0 && offset == request.count else {
+        guard exited && (status >> 8) & 0xFF == 0 && written else {
             let said = String(decoding: message, as: UTF8.self).split(separator: "\n").last.map(String.init)
             let how = exited ? "exit status \((status >> 8) & 0xFF)" : "signal \(status & 0x7F)"
             throw ToolFailure(.failed, (said ?? "\(name) failed") + " (\(how))")
