@@ -160,4 +160,15 @@ final class FuzzRegressionTests: XCTestCase {
         d.photo = VCard.Photo(type: "image/png", externalURL: "http://b.example/p\\;q.png")
         try assertRoundTrips(d)
     }
+
+    /// `IMPP:x\mpp:BEGIN:VCARD`: a URI of another scheme than xmpp: went into the extras as
+    /// unescaped text (`xmpp:BEGIN:VCARD`) and was written back as such, so it came back as the
+    /// JID. Kept as the URI it was read as, and written as a URI, it stays what it was.
+    func testIMPPOfAnotherSchemeNeverBecomesTheJID() throws {
+        let c = try card("IMPP:x\\mpp:BEGIN:VCARD\r\nIMPP:sip:a\\,b@example.org\r\n")
+        XCTAssertNil(c.jabberID)
+        XCTAssertEqual(c.extras.map(\.text), ["x\\mpp:BEGIN:VCARD", "sip:a,b@example.org"])
+        try assertRoundTrips(c)
+        XCTAssertEqual(try card("IMPP:xmpp:pupil@school.example\r\n").jabberID, "pupil@school.example")
+    }
 }

@@ -235,9 +235,11 @@ public enum VCFReader {
             // IMPP is a URI (only xmpp: ones are the JID); JABBERID and X-JABBER hold the JID as text.
             var uri = text
             if line.name == "IMPP" {
-                uri = uriValue(line.value) ?? ""
-                guard let jid = XMPPURI.jid(uri) else {
-                    card.extras.append(simple(line.name, text))
+                guard let value = uriValue(line.value) else { return }
+                guard let jid = XMPPURI.jid(value) else {
+                    // Kept as the URI it was read as (not as unescaped text), so the writer's
+                    // IMPP line reads back to this same other-scheme URI and never becomes the JID.
+                    card.extras.append(simple(line.name, value))
                     return
                 }
                 uri = jid

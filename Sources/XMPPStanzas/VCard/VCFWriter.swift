@@ -103,8 +103,9 @@ public enum VCFWriter {
             return keywords.isEmpty ? nil : "CATEGORIES:" + keywords.joined(separator: ",")
         }
         guard e.elements.isEmpty, !["BEGIN", "END", "VERSION"].contains(name) else { return nil }
-        // A repeated URL is a URI as the first one is, so it is read back the same way.
-        if name == "URL" { return "URL:" + VCFText.uri(e.text) }
+        // A repeated URL, and an IMPP of another scheme than xmpp:, are URIs as the reader took
+        // them, so they are written as URIs and read back the same way.
+        if name == "URL" || name == "IMPP" { return name + ":" + VCFText.uri(e.text) }
         return name + ":" + VCFText.escape(e.text)
     }
 }
