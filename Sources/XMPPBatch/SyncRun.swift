@@ -30,7 +30,11 @@ public final class SyncRun {
         self.stateDirectory = stateDirectory
         lock = try SyncState.lock(stateDirectory: stateDirectory)
         var rows: [BatchRow] = []
-        for case .valid(let row) in sheet.rows { rows.append(row) }
+        for case .valid(var row) in sheet.rows {
+            // `sync --rosters shared`: the server's shared groups give the rosters, so no row has roster items.
+            if configuration.sharedGroups { row.roster = RosterColumns() }
+            rows.append(row)
+        }
         self.rows = rows
         for domain in domains + rows.map(\.jid.domain) where states[domain] == nil && SyncState.isDomain(domain) {
             states[domain] = try SyncState.load(domain: domain, stateDirectory: stateDirectory)

@@ -15,7 +15,7 @@ function __xmpp_register_position
             switch $token
                 case --
                     set ended 1
-                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --report-by-group --domain --shard --format --map --adopt-report --prune --max-removals --for --api --groups-file --prosodyctl -o --output --group --paper --sign-in
+                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --report-by-group --domain --shard --format --map --adopt-report --prune --max-removals --rosters --for --api --groups-file --prosodyctl -o --output --group --paper --sign-in
                     set skip 1
             end
         else if test -z "$cmd"
@@ -138,6 +138,13 @@ complete -c xmpp-register -n '__xmpp_register_at sync +0' -l domain -x -d 'Domai
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l jobs -x -d 'Streams at once (default 4).'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l format -x -a 'csv ldif' -d 'The input\'s format: csv or ldif (default: ldif when FILE ends in .ldif or its first line, comments aside, starts with dn: or version:; else csv).'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l map -x -d 'Which LDIF attribute fills which column: without it, inetOrgPerson\'s uid=username, displayName=fullname, cn=fullname, mail=email, jpegPhoto=avatar, ou=groups.'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l rosters -x -a 'per-account shared' -d 'per-account (the default: roster items in each account) or shared (the server\'s shared roster groups, through its admin interface).'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l for -x -a 'prosody ejabberd' -d 'With --rosters shared: the server, prosody or ejabberd.'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l api -x -d 'With --rosters shared: ejabberd\'s HTTP API (default https://DOMAIN:5443/api).'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l groups-file -x -a '(__xmpp_register_files txt TXT)' -d 'With --rosters shared: Prosody\'s groups_file, rewritten when it changes, then mod_groups reloaded.'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l prosodyctl -x -d 'With --rosters shared: how to run prosodyctl (default prosodyctl; e.g. \'sudo prosodyctl\').'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-register -n '__xmpp_register_at sync 0' -x -a '(__xmpp_register_files csv CSV ldif LDIF)'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l for -x -a 'prosody ejabberd' -d 'prosody (a groups file for mod_groups) or ejabberd (an ejabberdctl script for mod_shared_roster).'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l format -x -a 'csv ldif' -d 'The input\'s format: csv or ldif (default: ldif when FILE ends in .ldif or its first line, comments aside, starts with dn: or version:; else csv).'

@@ -147,76 +147,27 @@ extension RegisterTool {
                 Output.out(kind == .prosody ? groups.prosodyFile() : groups.ejabberdScript(source: source.name))
                 return
             }
-            let steps = kind == .prosody ? try prosodySteps(groups) : try ejabberdSteps(groups)
-            for step in steps.steps { Output.textLine(step.description) }
-            if applyOptions.dryRun || steps.steps.isEmpty {
-                if !context.common.quiet { Output.err(steps.steps.isEmpty ? "nothing to change" : "\(steps.steps.count) changes; nothing was sent (--dry-run)") }
-                if steps.steps.isEmpty { return }
+            let access = SharedGroupsAccess(context: context, password: password, api: applyOptions.api, groupsFile: applyOptions.groupsFile,
+                                            prosodyctl: applyOptions.prosodyctl, needsFile: "--apply --for prosody")
+            let plan: SharedGroupsPlan
+            let server: SharedGroupsPlan.Server
+            switch kind {
+            case .ejabberd:
+                let (api, current) = try access.ejabberd(domain: groups.domain)
+                (plan, server) = (SharedGroupsPlan(ejabberd: groups, current: current), .ejabberd(api))
+            case .prosody:
+                let file = try access.prosody()
+                (plan, server) = (SharedGroupsPlan(prosody: groups, existing: file.existing, path: file.path), .prosody(file.shell))
+            }
+            for step in plan.steps { Output.textLine(step.description) }
+            if applyOptions.dryRun || plan.isEmpty {
+                if !context.common.quiet { Output.err(plan.isEmpty ? "nothing to change" : "\(plan.steps.count) changes; nothing was sent (--dry-run)") }
+                if plan.isEmpty { return }
                 throw StatusOnly(.changesMade)
             }
-            var done = 0
-            do {
-                try steps.apply { _ in done += 1 }
-            } catch let error as AdminError {
-                throw ToolFailure(Self.exitCode(error), "\(done) of \(steps.steps.count) changes made: " + error.description)
-            } catch let error as StorageError {
-                throw ToolFailure(.failed, error.description)
-            }
+            let done = try SharedGroupsAccess.apply(plan, through: server)
             if !context.common.quiet { Output.err("\(done) change\(done == 1 ? "" : "s") made on \(groups.domain)") }
             throw StatusOnly(.changesMade)
-        }
-
-        /// What --apply would change on ejabberd, and how to carry it out.
-        private func ejabberdSteps(_ groups: SharedGroups) throws -> (steps: [SharedGroupsApply.Step], apply: ((SharedGroupsApply.Step) -> Void) throws -> Void) {
-            guard !context.common.insecure else { throw ToolFailure(.usage, "--insecure is not for the admin API: give --ca-file for a private certificate") }
-            let url = applyOptions.api ?? "https://\(groups.domain):5443/api"
-            do throws(any Error) {
-                var api = try EjabberdAPI(url: url, caFile: context.common.caFile, timeoutSeconds: context.common.timeout)
-                let current: [EjabberdAPI.SharedGroup]
-                do throws(any Error) {
-                    current = try SharedGroupsApply.ejabberdCurrent(api, host: groups.domain)
-                } catch AdminError.refused(_, let status, _) where status == 401 || status == 403 {
-                    // The packaged api_permissions let loopback in for an administrator only: the
-                    // account's password, asked for (or --password-stdin, --password-file), never kept.
-                    let admin = try context.accountJID()
-                    let secret = try password.read(prompt: "Password for \(admin) (ejabberd's admin API): ")
-                    api = try EjabberdAPI(url: url, caFile: context.common.caFile, timeoutSeconds: context.common.timeout,
-                                          credentials: (admin.description, secret))
-                    current = try SharedGroupsApply.ejabberdCurrent(api, host: groups.domain)
-                }
-                let wanted = groups.ejabberdGroups
-                let steps = SharedGroupsApply.ejabberdSteps(wanted: wanted, current: current)
-                return (steps, { [api] done in try SharedGroupsApply.apply(steps, wanted: wanted, api: api, host: groups.domain, done: done) })
-            } catch let error as AdminError {
-                throw ToolFailure(Self.exitCode(error), error.description)
-            }
-        }
-
-        /// An admin interface's failure as an exit status: unreachable is a network failure (6),
-        /// a refusal for want of rights 12, anything else 1.
-        static func exitCode(_ error: AdminError) -> ExitCode {
-            switch error {
-            case .unreachable: return .network
-            case .refused(_, let status, _) where status == 401 || status == 403: return .notPermitted
-            default: return .failed
-            }
-        }
-
-        /// What --apply would change on Prosody: the groups file and a reload, when the text differs.
-        private func prosodySteps(_ groups: SharedGroups) throws -> (steps: [SharedGroupsApply.Step], apply: ((SharedGroupsApply.Step) -> Void) throws -> Void) {
-            guard let file = applyOptions.groupsFile else {
-                throw ToolFailure(.usage, "--apply --for prosody needs --groups-file PATH: the file the VirtualHost's groups_file names")
-            }
-            let path = PathText.absolute(file, from: context.environment.currentDirectory)
-            let text = groups.prosodyFile()
-            let existing: [UInt8]?
-            do { existing = try SecureFile.read(path, maxBytes: 64 << 20) } catch { throw ToolFailure(.failed, error.description) }
-            let steps = SharedGroupsApply.prosodySteps(text: text, existing: existing, path: path, host: groups.domain)
-            let shell = ProsodyShell(prosodyctl: applyOptions.prosodyctl, timeoutSeconds: max(context.common.timeout, 30))
-            return (steps, { done in
-                try SharedGroupsApply.applyProsody(text: text, path: path, host: groups.domain, shell: shell)
-                for step in steps { done(step) }
-            })
         }
     }
 }

@@ -111,7 +111,7 @@ extension RegisterTool {
                     + "cancels both subscriptions). An interrupted sync (Ctrl-C, a crash) is continued by running the same "
                     + "sync again: the state takes a run's outcome only once every row is finished. A row that failed is "
                     + "planned again next time.",
-                "--json prints the plan as one JSON object: format_version (\"1.1\"; a new minor version only adds "
+                "--json prints the plan as one JSON object: format_version (\"1.2\"; a new minor version only adds "
                     + "fields), changes (true or false), refreshed (true unless --no-refresh), managed, unchanged, removals, "
                     + "removal_limit, leavers (jid, action: disable, delete, cannot-disable or gone, note), enable (JIDs), "
                     + "drift (jid, what, action), unverified (jid, why), not_managed "
@@ -126,8 +126,10 @@ extension RegisterTool {
                     + "a cron job that watches for drift, sync --dry-run exits 0 for an empty plan and 13 for one that is not "
                     + "empty, distinct from every failure (1 to 12, 130, 143): "
                     + "xmpp-register sync school.csv --admin --report school-pw.csv --dry-run -q; [ $? = 13 ] && mail ...",
+                SyncSharedRosters.manual,
             ],
-            options: [admin, report, dryRun, noRefresh, adopt, adoptReport, prune, yes, maxRemovals, domain, jobs, format, map],
+            options: [admin, report, dryRun, noRefresh, adopt, adoptReport, prune, yes, maxRemovals, domain, jobs, format, map]
+                + SyncSharedRosters.declarations,
             positionals: [file],
             examples: [
                 Example("xmpp-register sync school.csv --admin --report school-pw.csv --dry-run",
@@ -154,6 +156,8 @@ extension RegisterTool {
         let adoption: (on: Bool, report: String?)
         /// `--format`, `--map`: the input's format and an LDIF's attribute map, as batch takes them.
         let reading: (format: BatchInputFormat?, map: String?)
+        /// `--rosters shared`: the server's shared roster groups; nil for per-account rosters.
+        let shared: SyncSharedRosters?
 
         init(_ invocation: Invocation) throws {
             context = invocation.context
@@ -175,6 +179,7 @@ extension RegisterTool {
             if adoption.report != nil && !adoption.on {
                 throw ToolFailure(.usage, "--adopt-report names the passwords of accounts to adopt: give --adopt with it")
             }
+            shared = try SyncSharedRosters(invocation, input: input)
             if options.report == nil && !options.dryRun {
                 throw ToolFailure(.usage, "sync needs --report FILE (mode 0600): the managed accounts' passwords are kept there")
             }
@@ -190,6 +195,7 @@ extension RegisterTool {
             configuration.jobs = options.jobs
             configuration.timeout = context.common.timeout
             configuration.resource = context.common.resource
+            configuration.sharedGroups = shared != nil  // the server's groups give the rosters: no roster items
             let json = context.common.json
             let output = BatchOutput(program: env.program, json: json, quiet: context.common.quiet,
                                      showProgress: Output.stderrIsTTY && !context.common.quiet)
@@ -236,10 +242,14 @@ extension RegisterTool {
             }
             let plan = sync.plan(prune: options.prune)
             let limit = options.maxRemovals ?? SyncPlan.defaultRemovalLimit(managed: plan.managed)
+            let groups = try shared?.plan(sheet: sheet, refresh: refresh && !continuing, stateDirectory: env.paths.state)
             if json {
-                Output.line(SyncPlanOutput.json(plan, removalLimit: limit).compact)
+                let value = SyncPlanOutput.json(plan, removalLimit: limit)
+                Output.line((groups.map { SyncSharedRosters.json($0, into: value) } ?? value).compact)
             } else if !context.common.quiet || options.dryRun {
-                for line in SyncPlanOutput.lines(plan, removalLimit: limit) { Output.textLine(line) }
+                var lines = SyncPlanOutput.lines(plan, removalLimit: limit)
+                if let groups { lines += SyncSharedRosters.lines(groups) }
+                for line in lines { Output.textLine(line) }
             }
             if plan.needsConfirmation(limit: limit) && !options.yes {
                 let why = plan.removesEveryone ? "every one of the \(plan.managed) managed accounts"
@@ -247,11 +257,20 @@ extension RegisterTool {
                 throw ToolFailure(.confirmationNeeded, "the plan disables or deletes \(why); nothing was sent: check the file "
                                   + "(a truncated export?), then run again with --yes")
             }
-            if options.dryRun || plan.isEmpty {
-                if plan.isEmpty { return }
+            let groupsChange = groups.map { !$0.plan.isEmpty } ?? false
+            if options.dryRun || (plan.isEmpty && !groupsChange) {
+                if plan.isEmpty && !groupsChange { return }
                 throw StatusOnly(.changesMade)
             }
             guard let reportPath else { return }
+            if let shared, let groups {
+                let sent = try shared.apply(groups, stateDirectory: env.paths.state)
+                if plan.isEmpty {
+                    output.note("sync done: \(sent) shared-group change\(sent == 1 ? "" : "s") on \(groups.plan.groups.domain)")
+                    throw StatusOnly(.changesMade)
+                }
+                if sent > 0 { output.note("\(sent) shared-group change\(sent == 1 ? "" : "s") made on \(groups.plan.groups.domain)") }
+            }
             try apply(plan, sync: sync, reportPath: reportPath, adminLink: &adminLink, output: output)
         }
 
