@@ -56,7 +56,8 @@ public struct SharedGroupsPlan {
 
     /// Sends the steps through `server`; `done` is called after each. ejabberd: one API call a
     /// step. Prosody: the file rewritten atomically (a temporary file renamed over it, mode
-    /// 0644), then mod_groups reloaded; the membership steps are done once both are.
+    /// 0644), then mod_groups reloaded and the host's cache of offline accounts' rosters
+    /// emptied (`ProsodyShell.clearRosterCache`); the membership steps are done once all are.
     public func apply(_ server: Server, done: (SharedGroupsApply.Step) -> Void = { _ in }) throws {
         switch server {
         case .ejabberd(let api):
@@ -67,6 +68,8 @@ public struct SharedGroupsPlan {
                 try SecureFile.write(Array(file.text.utf8), to: file.path, mode: .shared)
             }
             try shell.reloadModule("groups", host: groups.domain)
+            // Offline accounts' cached rosters would keep the old groups past their next log-in.
+            try shell.clearRosterCache(host: groups.domain)
             for step in steps { done(step) }
         }
     }

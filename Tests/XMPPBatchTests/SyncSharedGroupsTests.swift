@@ -1,7 +1,7 @@
-import ServerAdmin
 import TextFormats
 import XCTest
 @testable import XMPPBatch
+@testable import ServerAdmin
 
 /// `sync --rosters shared`'s groups through a school year (issue 36): the plan's steps for a new
 /// pupil, a move and a leaver on each server, what sync keeps of them, and that its accounts get
@@ -92,5 +92,12 @@ final class SyncSharedGroupsTests: XCTestCase {
         let plan = shared.plan(prune: .disable)
         XCTAssertEqual(plan.creations.count, 7)
         XCTAssertEqual(plan.rosters, [])
+    }
+
+    /// The host reaches Prosody's admin shell as a Lua string: bytes, never code.
+    func testTheHostIsALuaStringWhateverItHolds() {
+        XCTAssertEqual(ProsodyShell.luaString("school.example"), "\"school.example\"")
+        XCTAssertEqual(ProsodyShell.luaString("a\"]..x"), "\"a\\034\\093..x\"")
+        XCTAssertEqual(ProsodyShell.luaString("é\n"), "\"\\195\\169\\010\"")
     }
 }
