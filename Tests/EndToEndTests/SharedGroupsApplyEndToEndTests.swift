@@ -20,13 +20,6 @@ final class SharedGroupsApplyEndToEndTests: XCTestCase {
         }
     }
 
-    /// The instance's XT_* line `name` (DIR/env, as scripts/test-server writes it).
-    private func setting(_ server: TestServer, _ name: String) throws -> String {
-        let text = try String(contentsOfFile: server.directory + "/env", encoding: .utf8)
-        let line = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix(name + "=") }, "no \(name) in \(text)")
-        return String(line.dropFirst(name.count + 1)).replacingOccurrences(of: "'", with: "")
-    }
-
     /// Runs the school through --apply; the plan's lines and the status.
     private func apply(_ t: ToolRunner, _ school: School, _ args: [String], password: String?) throws -> (lines: [String], status: Int32) {
         let input = t.home + "/school.csv"
@@ -60,16 +53,7 @@ final class SharedGroupsApplyEndToEndTests: XCTestCase {
         let server = try TestServer.startPrivate("prosody13", ["--defaults"])
         defer { server.stop() }
         let t = try ToolRunner(server: server)
-        // Once, by hand, as the man page says: mod_groups and its groups_file, then a restart.
-        let file = server.directory + "/groups.txt"
-        try Data().write(to: URL(fileURLWithPath: file))
-        let config = server.directory + "/prosody.cfg.lua"
-        let text = try String(contentsOfFile: config, encoding: .utf8)
-            .replacingOccurrences(of: "modules_enabled = {", with: "modules_enabled = {\n  \"groups\";")
-            .replacingOccurrences(of: "VirtualHost \"localhost\"", with: "groups_file = \"\(file)\"\nVirtualHost \"localhost\"")
-        try Data(text.utf8).write(to: URL(fileURLWithPath: config))
-        let restart = try Shell.run([Paths.root + "/scripts/test-server", "restart", server.directory], timeout: 120)
-        XCTAssertEqual(restart.status, 0, restart.stderr)
+        let file = try enableProsodyGroups(server)
         let prosody = ["--for", "prosody", "--groups-file", file, "--prosodyctl", Paths.root + "/scripts/test-server ctl " + server.directory]
         try runSchoolYear(t, server, api: prosody, password: nil) { _, _ in }
     }

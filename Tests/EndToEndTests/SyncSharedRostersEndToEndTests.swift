@@ -21,13 +21,6 @@ final class SyncSharedRostersEndToEndTests: XCTestCase {
         }
     }
 
-    /// The instance's XT_* line `name` (DIR/env, as scripts/test-server writes it).
-    private func setting(_ server: TestServer, _ name: String) throws -> String {
-        let text = try String(contentsOfFile: server.directory + "/env", encoding: .utf8)
-        let line = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix(name + "=") }, "no \(name) in \(text)")
-        return String(line.dropFirst(name.count + 1)).replacingOccurrences(of: "'", with: "")
-    }
-
     /// A home whose active account is the administrator `boss` (password `pw-boss`), and a
     /// 0600 file holding that password, for the API.
     private func administrator(_ server: TestServer) throws -> (ToolRunner, String) {
@@ -57,16 +50,7 @@ final class SyncSharedRostersEndToEndTests: XCTestCase {
         try runOnce("prosody13")
         let server = try TestServer.startPrivate("prosody13", ["--defaults", "--admin", "boss"])
         defer { server.stop() }
-        // Once, by hand, as the man page says: mod_groups and its groups_file, then a restart.
-        let file = server.directory + "/groups.txt"
-        try Data().write(to: URL(fileURLWithPath: file))
-        let config = server.directory + "/prosody.cfg.lua"
-        let text = try String(contentsOfFile: config, encoding: .utf8)
-            .replacingOccurrences(of: "modules_enabled = {", with: "modules_enabled = {\n  \"groups\";")
-            .replacingOccurrences(of: "VirtualHost \"localhost\"", with: "groups_file = \"\(file)\"\nVirtualHost \"localhost\"")
-        try Data(text.utf8).write(to: URL(fileURLWithPath: config))
-        let restart = try Shell.run([Paths.root + "/scripts/test-server", "restart", server.directory], timeout: 120)
-        XCTAssertEqual(restart.status, 0, restart.stderr)
+        let file = try enableProsodyGroups(server)
         let (t, _) = try administrator(server)
         try runSchoolYear(t, server, shared: ["--for", "prosody", "--groups-file", file,
                                               "--prosodyctl", Paths.root + "/scripts/test-server ctl " + server.directory])
