@@ -73,15 +73,15 @@ public enum SharedGroupsApply {
         return steps
     }
 
-    /// The host's groups as the API reports them.
-    public static func ejabberdCurrent(_ api: EjabberdAPI, host: String) throws(AdminError) -> [EjabberdAPI.SharedGroup] {
+    /// The host's groups as the API (or ejabberdctl) reports them.
+    public static func ejabberdCurrent(_ api: any SharedRosterAdmin, host: String) throws(AdminError) -> [EjabberdAPI.SharedGroup] {
         var groups: [EjabberdAPI.SharedGroup] = []
         for id in try api.sharedGroupIDs(host: host) { groups.append(try api.sharedGroup(id: id, host: host)) }
         return groups
     }
 
-    /// Carries out `steps` through `api`; `done` is called after each.
-    public static func apply(_ steps: [Step], wanted: [EjabberdAPI.SharedGroup], api: EjabberdAPI, host: String,
+    /// Carries out `steps` through `api` (the HTTP API or ejabberdctl); `done` is called after each.
+    public static func apply(_ steps: [Step], wanted: [EjabberdAPI.SharedGroup], api: any SharedRosterAdmin, host: String,
                              done: (Step) -> Void = { _ in }) throws(AdminError) {
         let byID = Dictionary(wanted.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for step in steps {

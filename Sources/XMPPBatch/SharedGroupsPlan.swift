@@ -10,8 +10,8 @@ import XMPPStorage
 public struct SharedGroupsPlan {
     /// How the server is reached.
     public enum Server {
-        /// ejabberd's mod_http_api.
-        case ejabberd(EjabberdAPI)
+        /// ejabberd's mod_http_api, or ejabberdctl.
+        case ejabberd(any SharedRosterAdmin)
         /// Prosody: the groups file (written here) and the admin shell (mod_groups reloaded).
         case prosody(ProsodyShell)
     }

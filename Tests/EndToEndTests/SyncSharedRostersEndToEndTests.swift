@@ -43,7 +43,8 @@ final class SyncSharedRostersEndToEndTests: XCTestCase {
         let server = try TestServer.startPrivate("ejabberd24", ["--defaults", "--admin", "boss"])
         defer { server.stop() }
         let (t, passwordFile) = try administrator(server)
-        try runSchoolYear(t, server, shared: ["--for", "ejabberd", "--api", try setting(server, "XT_API_URL"), "--password-file", passwordFile])
+        try runSchoolYear(t, server, shared: ["--for", "ejabberd", "--api", try setting(server, "XT_API_URL"), "--password-file", passwordFile],
+                          instead: ["--for", "ejabberd", "--ejabberdctl", Paths.root + "/scripts/test-server ctl " + server.directory])
     }
 
     func testProsodySchoolThroughSyncAndTheAdminShell() throws {
@@ -56,8 +57,9 @@ final class SyncSharedRostersEndToEndTests: XCTestCase {
                                               "--prosodyctl", Paths.root + "/scripts/test-server ctl " + server.directory])
     }
 
-    /// The school's year through sync on `server`; `shared`: --for and how the server is reached.
-    private func runSchoolYear(_ t: ToolRunner, _ server: TestServer, shared: [String]) throws {
+    /// The school's year through sync on `server`; `shared`: --for and how the server is reached;
+    /// `instead`: another way to reach it, for one more move.
+    private func runSchoolYear(_ t: ToolRunner, _ server: TestServer, shared: [String], instead: [String]? = nil) throws {
         let ejabberd = server.kind.hasPrefix("ejabberd")
         let tag = String(ToolRunner.username("").prefix(5))
         let (classA, classB) = ("Class A \(tag)", "Class B \(tag)")
@@ -66,10 +68,10 @@ final class SyncSharedRostersEndToEndTests: XCTestCase {
                             teacher: "t\(tag)1")
         let csv = t.home + "/school.csv", report = t.home + "/school-pw.csv"
         let jid = { (user: String) in user + "@localhost" }
-        func sync(_ extra: [String] = []) throws -> RunResult {
+        func sync(_ extra: [String] = [], through: [String]? = nil) throws -> RunResult {
             try Data(school.csv.utf8).write(to: URL(fileURLWithPath: csv))
             let r = try t.run("xmpp-register", ["sync", csv, "--admin", "--report", report, "--domain", "localhost", "--rosters", "shared"]
-                              + shared + extra + t.serverArgs, timeout: 120)
+                              + (through ?? shared) + extra + t.serverArgs, timeout: 120)
             XCTAssertTrue([0, 13].contains(r.status), r.stdout + r.stderr)
             return r
         }
@@ -142,6 +144,16 @@ final class SyncSharedRostersEndToEndTests: XCTestCase {
         XCTAssertEqual(sharedLines(left), ["shared   remove \(jid(b6)) from '\(classB)'"], left.stdout)
         XCTAssertEqual(try contacts(b4), [jid(a2), jid(b5), jid(t1)].sorted())
         if ejabberd { XCTAssertEqual(try contacts(b6), [], "the leaver sees nobody") }
+
+        // 6. ejabberd without its API: the same changes through ejabberdctl. The moved pupil goes back.
+        if let instead {
+            school.pupils[1].klass = classA
+            let back = try sync(through: instead)
+            XCTAssertEqual(sharedLines(back), ["shared   remove \(jid(a2)) from '\(classB)'", "shared   add \(jid(a2)) to '\(classA)'"], back.stdout)
+            XCTAssertTrue(back.stdout.contains("through ejabberdctl."), back.stdout)
+            XCTAssertFalse(back.stdout.contains("shared   set group"), "the groups as the API left them, read alike: \(back.stdout)")
+            XCTAssertEqual(try contacts(a1), [jid(a2), jid(a3), jid(newPupil), jid(t1)].sorted())
+        }
 
         // The teacher's session was never dropped.
         XCTAssertFalse(watcher.errorOutput.contains("connection lost") || watcher.output.contains("reconnected"),

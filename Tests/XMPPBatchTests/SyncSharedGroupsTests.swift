@@ -100,4 +100,21 @@ final class SyncSharedGroupsTests: XCTestCase {
         XCTAssertEqual(ProsodyShell.luaString("a\"]..x"), "\"a\\034\\093..x\"")
         XCTAssertEqual(ProsodyShell.luaString("é\n"), "\"\\195\\169\\010\"")
     }
+
+    /// ejabberdctl prints srg_get_info's displayed groups as 24.12 lists them.
+    func testEjabberdctlsDisplayedGroupsAreRead() {
+        XCTAssertEqual(EjabberdCtl.displayed(#"["class-5a-8c",", ","teachers-1f"]"#), ["class-5a-8c", "teachers-1f"])
+        XCTAssertEqual(EjabberdCtl.displayed("[]"), [])
+        XCTAssertEqual(EjabberdCtl.displayed("a, b"), ["a", "b"])
+        XCTAssertEqual(EjabberdCtl.displayed(""), [])
+        // The VM's reports before the result are not items of it.
+        let output = "=ERROR REPORT==== 4-Dec-2026::21:41:38.723776 ===\nfile:path_eval([\"/var/lib/ejabberd\",\n    \"/h/erlang\"],\".erlang\"): permission denied\n\ng1\ng2\n"
+        XCTAssertEqual(EjabberdCtl.withoutReports(output).filter { !$0.isEmpty }, ["g1", "g2"])
+        // A long list wraps; its next line carries on the value.
+        let info = EjabberdCtl.pairs(["label\tClass A", "displayed_groups\t[\"class-a-e6\",\", \",", " \"teachers-cb\"]",
+                                      "description\txmpp-register shared-groups"])
+        XCTAssertEqual(EjabberdCtl.displayed(info["displayed_groups"] ?? ""), ["class-a-e6", "teachers-cb"])
+        XCTAssertEqual(info["label"], "Class A")
+        XCTAssertEqual(info["description"], "xmpp-register shared-groups")
+    }
 }

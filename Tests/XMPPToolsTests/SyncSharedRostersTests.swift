@@ -13,7 +13,7 @@ final class SyncSharedRostersTests: XCTestCase {
         configuration.generatePasswords = true
         let sheet = try BatchSheet(input: Array(("username,groups,contacts\n" + csv).utf8), name: "t", configuration: configuration, baseDirectory: "/")
         let plan = SharedGroupsPlan(ejabberd: try SharedGroups(sheet: sheet, kind: .ejabberd), current: current)
-        return (SyncSharedRosters.Planned(plan: plan, server: nil), plan.wanted)
+        return (SyncSharedRosters.Planned(plan: plan, server: nil, via: "ejabberd's HTTP API"), plan.wanted)
     }
 
     func testANewPupilIsOneSharedLine() throws {

@@ -15,7 +15,7 @@ function __xmpp_register_position
             switch $token
                 case --
                     set ended 1
-                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --report-by-group --domain --shard --format --map --adopt-report --prune --max-removals --rosters --for --api --groups-file --prosodyctl -o --output --group --paper --sign-in
+                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --report-by-group --domain --shard --format --map --adopt-report --prune --max-removals --rosters --for --api --ejabberdctl --groups-file --prosodyctl -o --output --group --paper --sign-in
                     set skip 1
             end
         else if test -z "$cmd"
@@ -141,6 +141,7 @@ complete -c xmpp-register -n '__xmpp_register_at sync +0' -l map -x -d 'Which LD
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l rosters -x -a 'per-account shared' -d 'per-account (the default: roster items in each account) or shared (the server\'s shared roster groups, through its admin interface).'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l for -x -a 'prosody ejabberd' -d 'With --rosters shared: the server, prosody or ejabberd.'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l api -x -d 'With --rosters shared: ejabberd\'s HTTP API (default https://DOMAIN:5443/api).'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l ejabberdctl -x -d 'With --rosters shared --for ejabberd: reach the groups through this ejabberdctl, not the HTTP API.'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l groups-file -x -a '(__xmpp_register_files txt TXT)' -d 'With --rosters shared: Prosody\'s groups_file, rewritten when it changes, then mod_groups reloaded.'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l prosodyctl -x -d 'With --rosters shared: how to run prosodyctl (default prosodyctl; e.g. \'sudo prosodyctl\').'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
@@ -153,6 +154,7 @@ complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l map -x -d 
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l apply -d 'Change the server\'s groups to match, through its admin interface, sending only what differs.'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l dry-run -d 'With --apply: print the changes and stop.'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l api -x -d 'ejabberd\'s HTTP API for --apply (default https://DOMAIN:5443/api).'
+complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l ejabberdctl -x -d 'For --apply --for ejabberd: reach the groups through this ejabberdctl, not the HTTP API.'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l groups-file -x -a '(__xmpp_register_files txt TXT)' -d 'Prosody\'s groups_file for --apply: rewritten, then mod_groups reloaded.'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l prosodyctl -x -d 'How to run prosodyctl for --apply (default prosodyctl; e.g. \'sudo prosodyctl\').'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'

@@ -19,6 +19,8 @@ extension RegisterTool {
         static let dryRun = Flag("dry-run", help: "With --apply: print the changes and stop.")
         static let api = Option<String>(
             "api", value: "URL", help: "ejabberd's HTTP API for --apply (default https://DOMAIN:5443/api).")
+        static let ejabberdctl = Option<String>(
+            "ejabberdctl", value: "COMMAND", help: "For --apply --for ejabberd: reach the groups through this ejabberdctl, not the HTTP API.")
         static let groupsFile = Option<String>(
             "groups-file", value: "PATH", help: "Prosody's groups_file for --apply: rewritten, then mod_groups reloaded.",
             completion: .file(extensions: ["txt"]))
@@ -75,12 +77,16 @@ extension RegisterTool {
                     + "and never kept; --ca-file for a private certificate): groups are made, given their displayed groups and members, and a group that this tool "
                     + "made (its description is 'xmpp-register shared-groups') and FILE no longer has is deleted, as are the "
                     + "groups an earlier version named with 32-bit identifiers; other groups are never touched. ejabberd "
-                    + "pushes each change to the members who are online: their rosters change at once. For Prosody it "
+                    + "pushes each change to the members who are online: their rosters change at once. Where the API is off, "
+                    + "--ejabberdctl COMMAND sends the same srg_* commands through ejabberdctl on the server's machine (e.g. "
+                    + "'sudo -u ejabberd ejabberdctl'; each call an Erlang VM). For Prosody it "
                     + "rewrites --groups-file PATH (atomically; the file the VirtualHost's groups_file names, mode 0644) when "
                     + "its text changes, then reloads mod_groups through Prosody 13's admin shell (prosodyctl shell module "
                     + "reload groups DOMAIN; --prosodyctl COMMAND runs it, e.g. 'sudo -u prosody prosodyctl'): nobody is "
                     + "disconnected, and each account sees its new contacts at its next log-in, since mod_groups builds a "
-                    + "roster when it is loaded. mod_groups must be loaded once by hand (\"groups\" in modules_enabled, "
+                    + "roster when it is loaded (the host's cache of offline accounts' rosters, which Prosody fills to answer "
+                    + "presence probes, is emptied through the same shell, or a cached roster would keep the old groups past "
+                    + "that log-in). mod_groups must be loaded once by hand (\"groups\" in modules_enabled, "
                     + "groups_file, a restart); until then --apply says so. Exit status 0 when nothing was to change, 13 "
                     + "when changes were made (also with --dry-run, when there are changes to make), 6 when the admin "
                     + "interface cannot be reached, 12 when it refuses for want of rights, 1 for its other failures (the error "
@@ -92,7 +98,7 @@ extension RegisterTool {
                     + "batch, with --shared-groups so that it sets no roster. An LDIF input is read as batch reads it "
                     + "(detected by its name or its first line; --map as for batch).",
             ],
-            options: [target, Batch.format, domain, map, apply, dryRun, api, groupsFile, prosodyctl] + PasswordSource.declarations,
+            options: [target, Batch.format, domain, map, apply, dryRun, api, ejabberdctl, groupsFile, prosodyctl] + PasswordSource.declarations,
             positionals: [file],
             examples: [
                 Example("xmpp-register shared-groups school.csv --domain school.example --for prosody > school-groups.txt",
@@ -109,7 +115,7 @@ extension RegisterTool {
         let domain: String?
         let map: String?
         let format: BatchInputFormat?
-        let applyOptions: (apply: Bool, dryRun: Bool, api: String?, groupsFile: String?, prosodyctl: String)
+        let applyOptions: (apply: Bool, dryRun: Bool, api: String?, groupsFile: String?, prosodyctl: String, ejabberdctl: String?)
 
         /// The administrator's password, for an API that wants it (ejabberd's packaged
         /// api_permissions: loopback and an administrator).
@@ -126,7 +132,8 @@ extension RegisterTool {
                 map = try invocation.command.value(Self.map)
                 format = try invocation.command.value(Batch.format)
                 applyOptions = (invocation.command[Self.apply], invocation.command[Self.dryRun], try invocation.command.value(Self.api),
-                                try invocation.command.value(Self.groupsFile), try invocation.command.value(Self.prosodyctl) ?? "prosodyctl")
+                                try invocation.command.value(Self.groupsFile), try invocation.command.value(Self.prosodyctl) ?? "prosodyctl",
+                                try invocation.command.value(Self.ejabberdctl))
             } catch let error as ArgumentError {
                 throw ToolFailure(.usage, error.reason.description)
             }
@@ -148,7 +155,8 @@ extension RegisterTool {
                 return
             }
             let access = SharedGroupsAccess(context: context, password: password, api: applyOptions.api, groupsFile: applyOptions.groupsFile,
-                                            prosodyctl: applyOptions.prosodyctl, needsFile: "--apply --for prosody")
+                                            prosodyctl: applyOptions.prosodyctl, ejabberdctl: applyOptions.ejabberdctl,
+                                            needsFile: "--apply --for prosody")
             let plan: SharedGroupsPlan
             let server: SharedGroupsPlan.Server
             switch kind {

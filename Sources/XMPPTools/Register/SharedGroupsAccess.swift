@@ -16,13 +16,21 @@ struct SharedGroupsAccess {
     let groupsFile: String?
     /// `--prosodyctl COMMAND`.
     let prosodyctl: String
+    /// `--ejabberdctl COMMAND`: ejabberd's groups through ejabberdctl instead of the API.
+    var ejabberdctl: String? = nil
     /// The option that names the groups file, for errors ("--apply --for prosody").
     let needsFile: String
 
-    /// ejabberd: the API and `domain`'s groups as it reports them. When the API refuses without
+    /// ejabberd: the API (or with `ejabberdctl`, that) and `domain`'s groups as it reports them. When the API refuses without
     /// credentials, the administrator's (the account the command runs as) password is asked
     /// for on the terminal, or read with --password-file or XMPP_PASSWORD, and the read retried.
-    func ejabberd(domain: String) throws -> (EjabberdAPI, [EjabberdAPI.SharedGroup]) {
+    func ejabberd(domain: String) throws -> (any SharedRosterAdmin, [EjabberdAPI.SharedGroup]) {
+        if let ejabberdctl {
+            let ctl = EjabberdCtl(command: ejabberdctl, timeoutSeconds: max(context.common.timeout, 30))
+            do { return (ctl, try SharedGroupsApply.ejabberdCurrent(ctl, host: domain)) } catch {
+                throw ToolFailure(.failed, error.description)
+            }
+        }
         guard !context.common.insecure else { throw ToolFailure(.usage, "--insecure is not for the admin API: give --ca-file for a private certificate") }
         let url = api ?? "https://\(domain):5443/api"
         do {

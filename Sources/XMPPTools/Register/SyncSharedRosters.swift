@@ -24,8 +24,10 @@ struct SyncSharedRosters {
         completion: .file(extensions: ["txt"]))
     static let prosodyctl = Option<String>(
         "prosodyctl", value: "COMMAND", help: "With --rosters shared: how to run prosodyctl (default prosodyctl; e.g. 'sudo prosodyctl').")
+    static let ejabberdctl = Option<String>(
+        "ejabberdctl", value: "COMMAND", help: "With --rosters shared --for ejabberd: reach the groups through this ejabberdctl, not the HTTP API.")
     /// What sync declares for it.
-    static let declarations: [any DeclaredOption] = [rosters, server, api, groupsFile, prosodyctl] + PasswordSource.declarations
+    static let declarations: [any DeclaredOption] = [rosters, server, api, ejabberdctl, groupsFile, prosodyctl] + PasswordSource.declarations
 
     /// The manual's paragraph.
     static let manual = "--rosters shared gives the accounts their contacts through the server's shared roster groups "
@@ -46,14 +48,17 @@ struct SyncSharedRosters {
         + "changed member, srg_delete for a group the file no longer has; only groups whose description is "
         + "'xmpp-register shared-groups' are ever changed or deleted. ejabberd pushes each change to the members who are "
         + "online: their rosters gain or lose the contact at once, and nobody is disconnected. Where the API is off, "
-        + "sync cannot reach the groups (exit status 6): xmpp-register shared-groups FILE --for ejabberd prints the "
-        + "same groups as an ejabberdctl script to run on the server instead. Prosody (13, with mod_groups loaded once "
+        + "--ejabberdctl COMMAND reaches the groups through ejabberdctl on the server's machine instead (e.g. "
+        + "'sudo -u ejabberd ejabberdctl'; the same srg_* commands, each call an Erlang VM of about half a second to "
+        + "two, so a first sync of a large school takes minutes; xmpp-register shared-groups FILE --for ejabberd prints "
+        + "them as a script to run elsewhere). Prosody (13, with mod_groups loaded once "
         + "by hand: \"groups\" in modules_enabled, groups_file, a restart) is reached through the groups file (--groups-file "
         + "PATH, the file groups_file names), rewritten atomically when its text changes, and the admin shell, on in "
         + "Prosody 13's packaged configuration (prosodyctl shell module reload groups DOMAIN; --prosodyctl COMMAND runs "
         + "it, e.g. 'sudo -u prosody prosodyctl'): mod_groups is reloaded, nobody is disconnected, and each account sees "
         + "its new contacts at its next log-in once all its sessions have ended, since mod_groups builds a roster when "
-        + "the roster is loaded. What sync applied is kept beside its state, in DOMAIN.groups.json (mode 0600): "
+        + "the roster is loaded (sync empties the host's cache of offline accounts' rosters through the same shell, "
+        + "or a roster Prosody cached to answer a presence probe would keep the old groups past that log-in). What sync applied is kept beside its state, in DOMAIN.groups.json (mode 0600): "
         + "--no-refresh plans ejabberd's groups from it without reading the API (the file on disk is always read for "
         + "Prosody); a run stopped after writing Prosody's file and before the reload reloads it the next time; any "
         + "other run stopped half-way is completed by the next, which reads the server again. The groups are applied "
@@ -66,19 +71,21 @@ struct SyncSharedRosters {
     /// The options of `invocation`; nil for per-account rosters (the default).
     init?(_ invocation: Invocation, input: String) throws {
         let command = invocation.command
-        let rosters: Rosters?, kind: SharedGroups.Kind?, api: String?, file: String?, prosodyctl: String?
+        let rosters: Rosters?, kind: SharedGroups.Kind?, api: String?, file: String?, prosodyctl: String?, ejabberdctl: String?
         do {
             rosters = try command.value(Self.rosters)
             kind = try command.value(Self.server)
             api = try command.value(Self.api)
             file = try command.value(Self.groupsFile)
             prosodyctl = try command.value(Self.prosodyctl)
+            ejabberdctl = try command.value(Self.ejabberdctl)
         } catch {
             throw ToolFailure(.usage, error.reason.description)
         }
         guard rosters == .shared else {
-            if kind != nil || api != nil || file != nil || prosodyctl != nil {
-                throw ToolFailure(.usage, "--for, --api, --groups-file and --prosodyctl name the server's shared groups: give --rosters shared with them")
+            if kind != nil || api != nil || file != nil || prosodyctl != nil || ejabberdctl != nil {
+                throw ToolFailure(.usage, "--for, --api, --ejabberdctl, --groups-file and --prosodyctl name the server's shared groups: "
+                                  + "give --rosters shared with them")
             }
             return nil
         }
@@ -86,12 +93,15 @@ struct SyncSharedRosters {
         if kind == .ejabberd && (file != nil || prosodyctl != nil) {
             throw ToolFailure(.usage, "--groups-file and --prosodyctl are Prosody's: ejabberd's groups are reached through --api")
         }
-        if kind == .prosody && api != nil { throw ToolFailure(.usage, "--api is ejabberd's: Prosody's groups are reached through --groups-file") }
+        if kind == .prosody && (api != nil || ejabberdctl != nil) {
+            throw ToolFailure(.usage, "--api and --ejabberdctl are ejabberd's: Prosody's groups are reached through --groups-file")
+        }
+        if api != nil && ejabberdctl != nil { throw ToolFailure(.usage, "--api or --ejabberdctl: ejabberd's groups are reached through one of them") }
         let password = invocation.password
         if input == "-" { try password.refuseStandardInput(sharedWith: "the file") }
         self.kind = kind
         access = SharedGroupsAccess(context: invocation.context, password: password, api: api, groupsFile: file,
-                                    prosodyctl: prosodyctl ?? "prosodyctl", needsFile: "--rosters shared --for prosody")
+                                    prosodyctl: prosodyctl ?? "prosodyctl", ejabberdctl: ejabberdctl, needsFile: "--rosters shared --for prosody")
     }
 
     /// One run's groups: the plan, and the server it is sent to (nil: not reached yet, with
@@ -99,6 +109,13 @@ struct SyncSharedRosters {
     struct Planned {
         let plan: SharedGroupsPlan
         var server: SharedGroupsPlan.Server?
+        /// How the server is reached, for the plan's summary line.
+        let via: String
+    }
+
+    /// How the server is reached, in the plan's words.
+    private var via: String {
+        kind == .prosody ? "Prosody's groups file and admin shell" : access.ejabberdctl == nil ? "ejabberd's HTTP API" : "ejabberdctl"
     }
 
     /// The sheet's groups, planned against the server's (`refresh`) or, for ejabberd without a
@@ -113,24 +130,23 @@ struct SyncSharedRosters {
         case .ejabberd:
             guard refresh else {
                 let known = state?.server == .ejabberd ? state?.groups ?? [] : []
-                return Planned(plan: SharedGroupsPlan(ejabberd: groups, current: known), server: nil)
+                return Planned(plan: SharedGroupsPlan(ejabberd: groups, current: known), server: nil, via: via)
             }
             let (api, current) = try access.ejabberd(domain: groups.domain)
-            return Planned(plan: SharedGroupsPlan(ejabberd: groups, current: current), server: .ejabberd(api))
+            return Planned(plan: SharedGroupsPlan(ejabberd: groups, current: current), server: .ejabberd(api), via: via)
         case .prosody:
             let file = try access.prosody()
             return Planned(plan: .sync(prosody: groups, existing: file.existing, path: file.path, state: state?.server == .prosody ? state : nil),
-                           server: .prosody(file.shell))
+                           server: .prosody(file.shell), via: via)
         }
     }
 
     /// The plan's lines, before sync's summary line, and a summary of their own.
     static func lines(_ planned: Planned) -> [String] {
         let plan = planned.plan
-        let how = plan.groups.kind == .ejabberd ? "ejabberd's HTTP API" : "Prosody's groups file and admin shell"
         return plan.steps.map { "shared   " + $0.description }
             + [(plan.isEmpty ? "Shared groups: nothing to change" : "Shared groups: \(plan.changes) membership or group change\(plan.changes == 1 ? "" : "s")")
-               + " on \(plan.groups.domain), through \(how)."]
+               + " on \(plan.groups.domain), through \(planned.via)."]
     }
 
     /// sync's JSON plan with `shared_groups` added, and `changes` true when the groups change.
