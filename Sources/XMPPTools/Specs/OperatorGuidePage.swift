@@ -327,5 +327,20 @@ public enum OperatorGuidePage {
                   "xmpp-register shared-groups school.csv --domain school.example --for ejabberd --apply",
                   "sudo xmpp-register shared-groups school.csv --domain school.example --for prosody --apply \\",
                   "    --groups-file /etc/prosody/school-groups.txt --prosodyctl 'prosodyctl'"]),
+        .paragraph("Or let sync keep the whole school year, accounts and groups together, from the one export: "
+                       + "sync --rosters shared creates, disables and deletes the accounts as always but gives them no "
+                       + "roster items; the groups column becomes the server's shared groups, and each run plans and sends "
+                       + "only the membership changes, on 'shared' lines of the plan. In September the first sync makes "
+                       + "the school and its groups; a pupil who joins in October is one account created and one member "
+                       + "added; a pupil who changes class is removed from one group and added to the other; a leaver is "
+                       + "disabled (Prosody 13) or kept until --prune delete (ejabberd) and removed from its class. On "
+                       + "ejabberd the classes see the change at once (the API asks for the administrator's password when "
+                       + "its api_permissions want one; --ejabberdctl where the API is off); on Prosody at each account's "
+                       + "next log-in, nobody disconnected. In June a class that leaves is a group deleted with its "
+                       + "accounts, past the removal limit with --yes."),
+        .literal(["xmpp-register sync school.csv --admin --report pw.csv --rosters shared --for ejabberd --dry-run",
+                  "xmpp-register sync school.csv --admin --report pw.csv --rosters shared --for ejabberd",
+                  "sudo xmpp-register sync school.csv --admin --report pw.csv --rosters shared --for prosody \\",
+                  "    --groups-file /etc/prosody/school-groups.txt"]),
     ]
 }
