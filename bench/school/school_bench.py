@@ -39,7 +39,7 @@ sync with shared groups, instance 5 (with XT_BENCH_SHARED=1, or XT_BENCH_ONLY=sy
   sync shared: school          `sync --rosters shared` of the whole CSV, the first sync: the accounts
                                and profiles, and the server's groups through its admin interface
   sync shared: one pupil       one more pupil, refreshed (the default: every account read first)
-  sync shared: +1, no refresh  another pupil with --no-refresh (the plan from sync's state)
+  sync shared: no refresh      another pupil with --no-refresh (the plan from sync's state)
   A teacher's `xmpp-roster watch` is logged in from before the second: whether it kept its stream.
 
 With XT_BENCH_SEED=1 (Prosody kinds only), the rosters are written as Prosody's roster files
@@ -193,7 +193,7 @@ class LoginProbe(threading.Thread):
             self.stop.wait(1)
 
 
-def groups_interface(server, api_auth=("-a", "boss@localhost")):
+def groups_interface(server, api_auth=("--ca-file", None, "-a", "boss@localhost")):
     """How `--apply` or `sync --rosters shared` reaches the server's groups, and the text for its
     standard input (ejabberd's API wants the administrator's password). Prosody's config is given
     mod_groups and groups_file first, and the server restarted, as the operator's guide asks once."""
@@ -211,7 +211,8 @@ def groups_interface(server, api_auth=("-a", "boss@localhost")):
         server.update({k: v.strip("'") for k, v in (line.split("=", 1) for line in out.splitlines() if "=" in line)})
         return ["--for", "prosody", "--groups-file", groups, "--prosodyctl", f"{root}/scripts/test-server ctl {server['XT_DIR']}"], None
     # The packaged api_permissions: loopback and the administrator, whose password is given.
-    return (["--for", "ejabberd", "--api", server["XT_API_URL"], "--ca-file", server["XT_CA_FILE"], *api_auth, "--password-stdin"],
+    auth = [server["XT_CA_FILE"] if a is None else a for a in api_auth]  # sync gives its own --ca-file and -a
+    return (["--for", "ejabberd", "--api", server["XT_API_URL"], *auth, "--password-stdin"],
             server["password"] + "\n")
 
 
@@ -247,7 +248,7 @@ def sync_shared_rows():
         kept = alive and "connection lost" not in err and "reconnect" not in err
         print(f"bench: sync shared: the teacher's watch {'kept its session' if kept else 'lost its session: ' + err.strip()[-300:]}",
               file=sys.stderr)
-        return [("sync shared: school", *first), ("sync shared: one pupil", *more), ("sync shared: +1, no refresh", *again)]
+        return [("sync shared: school", *first), ("sync shared: one pupil", *more), ("sync shared: no refresh", *again)]
     finally:
         sh(f"{root}/scripts/test-server", "stop", server["XT_DIR"])
 

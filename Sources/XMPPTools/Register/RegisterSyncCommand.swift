@@ -242,7 +242,7 @@ extension RegisterTool {
             }
             let plan = sync.plan(prune: options.prune)
             let limit = options.maxRemovals ?? SyncPlan.defaultRemovalLimit(managed: plan.managed)
-            let groups = try shared?.plan(sheet: sheet, refresh: refresh && !continuing, stateDirectory: env.paths.state)
+            let groups = try shared?.plan(sheet: sheet, refresh: refresh, stateDirectory: env.paths.state)  // the server's groups, even when continuing
             if json {
                 let value = SyncPlanOutput.json(plan, removalLimit: limit)
                 Output.line((groups.map { SyncSharedRosters.json($0, into: value) } ?? value).compact)
