@@ -1,3 +1,4 @@
+import Arguments
 import ServerAdmin
 import TextFormats
 import XCTest
@@ -32,5 +33,32 @@ final class SyncSharedRostersTests: XCTestCase {
         XCTAssertEqual(fields[3].1.compact, #"{"server":"ejabberd","domain":"x.org","changes":[{"action":"add","jid":"a3@x.org","group":"C"}]}"#)
         guard case .object(let unchanged) = SyncSharedRosters.json(same, into: base) else { return XCTFail("not an object") }
         XCTAssertEqual(unchanged[1].1, .bool(false))
+    }
+
+    /// The options of `sync ARGS`, as the command reads them (nil: per-account rosters).
+    private func options(_ args: [String]) throws -> SyncSharedRosters? {
+        let outcome: ParseOutcome
+        do { outcome = try ArgumentParser.parse((["sync", "x.csv", "--admin"] + args)[...], spec: RegisterTool.spec) } catch {
+            throw ToolFailure(.usage, error.description)
+        }
+        guard case .run(let command) = outcome else { throw XCTSkip("not a run") }
+        let environment = try ToolEnvironment(program: "xmpp-register", variables: ["HOME": NSTemporaryDirectory()])
+        let invocation = Invocation(command: command, environment: environment, common: try CommonOptions(command))
+        return try SyncSharedRosters(invocation, input: "x.csv")
+    }
+
+    func testTheServersOptionsGoWithRostersShared() throws {
+        XCTAssertNil(try options([]))
+        XCTAssertNil(try options(["--rosters", "per-account"]))
+        XCTAssertEqual(try options(["--rosters", "shared", "--for", "ejabberd"])?.kind, .ejabberd)
+        XCTAssertEqual(try options(["--rosters", "shared", "--for", "prosody", "--groups-file", "/g"])?.access.groupsFile, "/g")
+        XCTAssertEqual(try options(["--rosters", "shared", "--for", "ejabberd", "--ejabberdctl", "sudo ejabberdctl"])?.access.ejabberdctl,
+                       "sudo ejabberdctl")
+        for bad in [["--for", "ejabberd"], ["--groups-file", "/g"], ["--rosters", "shared"], ["--rosters", "other"],
+                    ["--rosters", "shared", "--for", "prosody", "--api", "https://x/api"],
+                    ["--rosters", "shared", "--for", "ejabberd", "--groups-file", "/g"],
+                    ["--rosters", "shared", "--for", "ejabberd", "--api", "https://x/api", "--ejabberdctl", "ejabberdctl"]] {
+            XCTAssertThrowsError(try options(bad), "\(bad)") { XCTAssertEqual(($0 as? ToolFailure)?.code, .usage, "\(bad)") }
+        }
     }
 }
