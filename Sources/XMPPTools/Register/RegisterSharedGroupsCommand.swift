@@ -20,7 +20,7 @@ extension RegisterTool {
         static let api = Option<String>(
             "api", value: "URL", help: "ejabberd's HTTP API for --apply (default https://DOMAIN:5443/api).")
         static let ejabberdctl = Option<String>(
-            "ejabberdctl", value: "COMMAND", help: "For --apply --for ejabberd: reach the groups through this ejabberdctl, not the HTTP API.")
+            "ejabberdctl", value: "COMMAND", help: "Reach ejabberd's groups through this ejabberdctl instead of the HTTP API (--apply).")
         static let groupsFile = Option<String>(
             "groups-file", value: "PATH", help: "Prosody's groups_file for --apply: rewritten, then mod_groups reloaded.",
             completion: .file(extensions: ["txt"]))

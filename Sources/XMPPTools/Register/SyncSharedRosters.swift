@@ -16,16 +16,16 @@ struct SyncSharedRosters {
         "rosters", value: "HOW",
         help: "per-account (the default: roster items in each account) or shared (the server's shared roster groups, through its admin interface).")
     static let server = Option<SharedGroups.Kind>.choice(
-        "for", value: "SERVER", help: "With --rosters shared: the server, prosody or ejabberd.")
+        "for", value: "SERVER", help: "The server whose groups --rosters shared keeps (prosody or ejabberd).")
     static let api = Option<String>(
-        "api", value: "URL", help: "With --rosters shared: ejabberd's HTTP API (default https://DOMAIN:5443/api).")
+        "api", value: "URL", help: "ejabberd's HTTP API for --rosters shared (default https://DOMAIN:5443/api).")
     static let groupsFile = Option<String>(
-        "groups-file", value: "PATH", help: "With --rosters shared: Prosody's groups_file, rewritten when it changes, then mod_groups reloaded.",
+        "groups-file", value: "PATH", help: "Prosody's groups_file for --rosters shared, rewritten when it changes, then mod_groups reloaded.",
         completion: .file(extensions: ["txt"]))
     static let prosodyctl = Option<String>(
-        "prosodyctl", value: "COMMAND", help: "With --rosters shared: how to run prosodyctl (default prosodyctl; e.g. 'sudo prosodyctl').")
+        "prosodyctl", value: "COMMAND", help: "How to run prosodyctl for --rosters shared (default prosodyctl, e.g. 'sudo prosodyctl').")
     static let ejabberdctl = Option<String>(
-        "ejabberdctl", value: "COMMAND", help: "With --rosters shared --for ejabberd: reach the groups through this ejabberdctl, not the HTTP API.")
+        "ejabberdctl", value: "COMMAND", help: "Reach ejabberd's groups through this ejabberdctl instead of the HTTP API (--rosters shared).")
     /// What sync declares for it.
     static let declarations: [any DeclaredOption] = [rosters, server, api, ejabberdctl, groupsFile, prosodyctl] + PasswordSource.declarations
 
