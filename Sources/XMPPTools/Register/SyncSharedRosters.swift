@@ -14,18 +14,18 @@ struct SyncSharedRosters {
 
     static let rosters = Option<Rosters>.choice(
         "rosters", value: "HOW",
-        help: "per-account (the default: roster items in each account) or shared (the server's shared roster groups, through its admin interface).")
+        help: "per-account (the default) or shared (the server's shared roster groups).")
     static let server = Option<SharedGroups.Kind>.choice(
-        "for", value: "SERVER", help: "The server whose groups --rosters shared keeps (prosody or ejabberd).")
+        "for", value: "SERVER", help: "The server of --rosters shared.")
     static let api = Option<String>(
-        "api", value: "URL", help: "ejabberd's HTTP API for --rosters shared (default https://DOMAIN:5443/api).")
+        "api", value: "URL", help: "ejabberd's HTTP API (default https://DOMAIN:5443/api).")
     static let groupsFile = Option<String>(
-        "groups-file", value: "PATH", help: "Prosody's groups_file for --rosters shared, rewritten when it changes, then mod_groups reloaded.",
+        "groups-file", value: "PATH", help: "Prosody's groups_file, for --rosters shared.",
         completion: .file(extensions: ["txt"]))
     static let prosodyctl = Option<String>(
-        "prosodyctl", value: "COMMAND", help: "How to run prosodyctl for --rosters shared (default prosodyctl, e.g. 'sudo prosodyctl').")
+        "prosodyctl", value: "COMMAND", help: "How to run prosodyctl (default prosodyctl).")
     static let ejabberdctl = Option<String>(
-        "ejabberdctl", value: "COMMAND", help: "Reach ejabberd's groups through this ejabberdctl instead of the HTTP API (--rosters shared).")
+        "ejabberdctl", value: "COMMAND", help: "Use this ejabberdctl instead of the HTTP API.")
     /// What sync declares for it.
     static let declarations: [any DeclaredOption] = [rosters, server, api, ejabberdctl, groupsFile, prosodyctl] + PasswordSource.declarations
 
