@@ -259,7 +259,10 @@ extension RegisterTool {
             }
             let groupsChange = groups.map { !$0.plan.isEmpty } ?? false
             if options.dryRun || (plan.isEmpty && !groupsChange) {
-                if plan.isEmpty && !groupsChange { return }
+                if plan.isEmpty && !groupsChange {
+                    if !options.dryRun, let shared, let groups { try shared.record(groups, stateDirectory: env.paths.state) }
+                    return
+                }
                 throw StatusOnly(.changesMade)
             }
             guard let reportPath else { return }

@@ -159,6 +159,12 @@ struct SyncSharedRosters {
         return .object(members)
     }
 
+    /// Records the groups as the server has them when the plan is empty (read from it, they
+    /// are the file's): a later `--no-refresh` plans from them.
+    func record(_ planned: Planned, stateDirectory: String) throws {
+        try planned.plan.appliedState.save(domain: planned.plan.groups.domain, stateDirectory: stateDirectory)
+    }
+
     /// Sends the plan (reaching ejabberd's API now when the plan was made from the state) and
     /// records what was applied; the number of steps sent.
     func apply(_ planned: Planned, stateDirectory: String) throws -> Int {
@@ -169,7 +175,7 @@ struct SyncSharedRosters {
             if let known = planned.server { server = known } else { server = .ejabberd(try access.ejabberd(domain: plan.groups.domain).0) }
             done = try SharedGroupsAccess.apply(plan, through: server)
         }
-        try plan.appliedState.save(domain: plan.groups.domain, stateDirectory: stateDirectory)
+        try record(planned, stateDirectory: stateDirectory)
         return done
     }
 }
