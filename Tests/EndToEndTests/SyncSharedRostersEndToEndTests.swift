@@ -155,6 +155,11 @@ final class SyncSharedRostersEndToEndTests: XCTestCase {
             XCTAssertEqual(try contacts(a1), [jid(a2), jid(a3), jid(newPupil), jid(t1)].sorted())
         }
 
+        // 7. What sync keeps of the groups is what the server has: planned from it alone, nothing to do.
+        let cached = try sync(["--no-refresh", "--dry-run"])
+        XCTAssertEqual(cached.status, 0, cached.stdout + cached.stderr)
+        XCTAssertTrue(cached.stdout.contains("Shared groups: nothing to change"), cached.stdout)
+
         // The teacher's session was never dropped.
         XCTAssertFalse(watcher.errorOutput.contains("connection lost") || watcher.output.contains("reconnected"),
                        watcher.output + watcher.errorOutput)
