@@ -6,7 +6,9 @@ import XCTest
 /// admin interface at its packaged configuration (ejabberd 24.12's HTTP API, Prosody 13's groups
 /// file and admin shell). The first sync makes the accounts and the groups; a new pupil is one
 /// member added, a move one removed and one added, a leaver one removed; each checked by logging
-/// in as pupils and the teacher; the teacher, online throughout, keeps the session.
+/// in as pupils and the teacher; the teacher, online throughout, keeps the session. On Prosody the
+/// move first stops after writing the groups file (prosodyctl fails): the next run only reloads.
+/// On ejabberd one more move goes through ejabberdctl instead of the API.
 final class SyncSharedRostersEndToEndTests: XCTestCase {
     private struct School {
         let tag: String
@@ -133,8 +135,25 @@ final class SyncSharedRostersEndToEndTests: XCTestCase {
 
         // 4. A move: removed from one class, added to the other.
         school.pupils[1].klass = classB
-        let moved = try sync()
-        XCTAssertEqual(sharedLines(moved), ["shared   remove \(jid(a2)) from '\(classA)'", "shared   add \(jid(a2)) to '\(classB)'"], moved.stdout)
+        let moveLines = ["shared   remove \(jid(a2)) from '\(classA)'", "shared   add \(jid(a2)) to '\(classB)'"]
+        if let at = shared.firstIndex(of: "--prosodyctl") {
+            // A run that stops after writing the groups file, before the reload (prosodyctl fails):
+            // the next run owes only the reload, which sync's state says was not seen.
+            var failing = shared
+            failing[at + 1] = "false"
+            try Data(school.csv.utf8).write(to: URL(fileURLWithPath: csv))
+            let stopped = try t.run("xmpp-register", ["sync", csv, "--admin", "--report", report, "--domain", "localhost", "--rosters", "shared"]
+                                    + failing + t.serverArgs, timeout: 120)
+            XCTAssertEqual(stopped.status, 1, stopped.stdout + stopped.stderr)
+            XCTAssertTrue(stopped.stderr.contains("0 of 4 shared-group changes made"), stopped.stderr)
+            XCTAssertEqual(sharedLines(stopped), moveLines, stopped.stdout)
+            let resumed = try sync()
+            XCTAssertEqual(resumed.stdout.split(separator: "\n").filter { $0.hasPrefix("shared   ") }, ["shared   reload mod_groups on localhost"],
+                           resumed.stdout)
+        } else {
+            let moved = try sync()
+            XCTAssertEqual(sharedLines(moved), moveLines, moved.stdout)
+        }
         XCTAssertEqual(try contacts(a1), [jid(a3), jid(newPupil), jid(t1)].sorted())
         XCTAssertEqual(try contacts(b4), [jid(a2), jid(b5), jid(b6), jid(t1)].sorted())
 
