@@ -51,13 +51,16 @@ final class SyncSharedRostersTests: XCTestCase {
         XCTAssertNil(try options([]))
         XCTAssertNil(try options(["--rosters", "per-account"]))
         XCTAssertEqual(try options(["--rosters", "shared", "--for", "ejabberd"])?.kind, .ejabberd)
+        XCTAssertEqual(try options(["--rosters", "shared", "--for", "ejabberd", "--password-file", "/pw"])?.access.password.file, "/pw")
         XCTAssertEqual(try options(["--rosters", "shared", "--for", "prosody", "--groups-file", "/g"])?.access.groupsFile, "/g")
         XCTAssertEqual(try options(["--rosters", "shared", "--for", "ejabberd", "--ejabberdctl", "sudo ejabberdctl"])?.access.ejabberdctl,
                        "sudo ejabberdctl")
         for bad in [["--for", "ejabberd"], ["--groups-file", "/g"], ["--rosters", "shared"], ["--rosters", "other"],
                     ["--rosters", "shared", "--for", "prosody", "--api", "https://x/api"],
                     ["--rosters", "shared", "--for", "ejabberd", "--groups-file", "/g"],
-                    ["--rosters", "shared", "--for", "ejabberd", "--api", "https://x/api", "--ejabberdctl", "ejabberdctl"]] {
+                    ["--rosters", "shared", "--for", "ejabberd", "--api", "https://x/api", "--ejabberdctl", "ejabberdctl"],
+                    ["--password-file", "/pw"], ["--rosters", "shared", "--for", "prosody", "--groups-file", "/g", "--password-stdin"],
+                    ["--rosters", "shared", "--for", "ejabberd", "--ejabberdctl", "ejabberdctl", "--password-file", "/pw"]] {
             XCTAssertThrowsError(try options(bad), "\(bad)") { XCTAssertEqual(($0 as? ToolFailure)?.code, .usage, "\(bad)") }
         }
     }

@@ -82,7 +82,12 @@ struct SyncSharedRosters {
         } catch {
             throw ToolFailure(.usage, error.reason.description)
         }
+        let givesPassword = invocation.password.file != nil || invocation.password.stdin
         guard rosters == .shared else {
+            if givesPassword {
+                throw ToolFailure(.usage, "--password-file and --password-stdin give the administrator's password for ejabberd's API: "
+                                  + "they go with --rosters shared --for ejabberd")
+            }
             if kind != nil || api != nil || file != nil || prosodyctl != nil || ejabberdctl != nil {
                 throw ToolFailure(.usage, "--for, --api, --ejabberdctl, --groups-file and --prosodyctl name the server's shared groups: "
                                   + "give --rosters shared with them")
@@ -97,6 +102,10 @@ struct SyncSharedRosters {
             throw ToolFailure(.usage, "--api and --ejabberdctl are ejabberd's: Prosody's groups are reached through --groups-file")
         }
         if api != nil && ejabberdctl != nil { throw ToolFailure(.usage, "--api or --ejabberdctl: ejabberd's groups are reached through one of them") }
+        if givesPassword && (kind == .prosody || ejabberdctl != nil) {
+            throw ToolFailure(.usage, "--password-file and --password-stdin give the administrator's password for ejabberd's API, "
+                              + "which \(kind == .prosody ? "Prosody's groups file" : "--ejabberdctl") does not use")
+        }
         let password = invocation.password
         if input == "-" { try password.refuseStandardInput(sharedWith: "the file") }
         self.kind = kind
