@@ -126,8 +126,7 @@ extension RegisterTool {
                     + "a cron job that watches for drift, sync --dry-run exits 0 for an empty plan and 13 for one that is not "
                     + "empty, distinct from every failure (1 to 12, 130, 143): "
                     + "xmpp-register sync school.csv --admin --report school-pw.csv --dry-run -q; [ $? = 13 ] && mail ...",
-                SyncSharedRosters.manual,
-            ],
+            ] + SyncSharedRosters.manual,
             options: [admin, report, dryRun, noRefresh, adopt, adoptReport, prune, yes, maxRemovals, domain, jobs, format, map]
                 + SyncSharedRosters.declarations,
             positionals: [file],
