@@ -31,6 +31,9 @@ extension RegisterTool {
         static let jobs = Option<Int>.integer("jobs", value: "N", help: "Streams at once (default 4).", in: 1...256)
         static let format = Batch.format
         static let map = Batch.map
+        static let invite = Flag(
+            "invite", help: "Hand new accounts out as invites that let each person set their own password (Prosody 13), not as passwords.")
+        static let reportByGroup = Batch.reportByGroup
 
         static let spec = CommandSpec(
             "sync", summary: "Make the server's managed accounts, profiles and rosters what a CSV file says: plan, then apply.",
@@ -127,8 +130,10 @@ extension RegisterTool {
                     + "empty, distinct from every failure (1 to 12, 130, 143): "
                     + "xmpp-register sync school.csv --admin --report school-pw.csv --dry-run -q; [ $? = 13 ] && mail ...",
             ],
-            options: [admin, report, dryRun, noRefresh, adopt, adoptReport, prune, yes, maxRemovals, domain, jobs, format, map],
+            options: [admin, report, reportByGroup, invite, dryRun, noRefresh, adopt, adoptReport, prune, yes, maxRemovals, domain, jobs,
+                      format, map],
             positionals: [file],
+            rules: [.requires("report-by-group", "report", because: "the split is made from the report, which keeps every row")],
             examples: [
                 Example("xmpp-register sync school.csv --admin --report school-pw.csv --dry-run",
                         "Show what would change: accounts to create, fields, photos, rosters, leavers."),
@@ -154,6 +159,8 @@ extension RegisterTool {
         let adoption: (on: Bool, report: String?)
         /// `--format`, `--map`: the input's format and an LDIF's attribute map, as batch takes them.
         let reading: (format: BatchInputFormat?, map: String?)
+        /// `--invite`, and `--report-by-group DIR`.
+        let handout: (invite: Bool, byGroup: String?)
 
         init(_ invocation: Invocation) throws {
             context = invocation.context
@@ -169,6 +176,7 @@ extension RegisterTool {
                 reading = (try command.value(Self.format), try command.value(Self.map))
                 refresh = !command[Self.noRefresh]
                 adoption = (command[Self.adopt], try command.value(Self.adoptReport))
+                handout = (command[Self.invite], try command.value(Self.reportByGroup))
             } catch {
                 throw ToolFailure(.usage, error.reason.description)
             }
@@ -195,6 +203,7 @@ extension RegisterTool {
                                      showProgress: Output.stderrIsTTY && !context.common.quiet)
             let source = BatchSheetInput(path: input, environment: env)
             let reportPath = options.report.map(source.absolute)
+            configuration.reportByGroup = handout.byGroup.map(source.absolute)
             try source.requireDistinct(output: options.report, option: "--report")
             let sheet = try source.sheet(configuration: &configuration, format: reading.format, map: reading.map, output: output)
             if !sheet.invalid.isEmpty {
@@ -236,6 +245,7 @@ extension RegisterTool {
             }
             let plan = sync.plan(prune: options.prune)
             let limit = options.maxRemovals ?? SyncPlan.defaultRemovalLimit(managed: plan.managed)
+            if handout.invite && !plan.creations.isEmpty { try requireInvites(plan, adminLink: &adminLink) }
             if json {
                 Output.line(SyncPlanOutput.json(plan, removalLimit: limit).compact)
             } else if !context.common.quiet || options.dryRun {
@@ -320,10 +330,12 @@ extension RegisterTool {
             let batchPlan = try sync.batchPlan(run, plan)
             let session = try AdminLogin.session(context)
             let (end, fatal) = try run.executeShowingProgress(batchPlan, context: context, admin: session, output: output)
+            let invites = handout.invite ? issueInvites(plan, run: run, output: output) : (made: 0, problems: [])
             let finish = try run.finish()
             let foreign = try sync.absorb(finish, plan: plan)
             for jid in foreign { output.note("\(jid) existed already and sync did not create it: it is left alone") }
             let reportProblem = finish.reportFailure.map { "cannot write the report: \($0) (the journal \(run.journal.path) has every outcome)" }
+                ?? finish.groupReportFailure.map { "cannot write the report split by group: \($0) (the report \(reportPath) has every row)" }
             let summary = BatchSummary(entries: finish.entries, ranFor: output.elapsedSeconds, finishedThisRun: run.finishedThisRun,
                                        rostersThisRun: run.rostersThisRun)
             if fatal != nil || end == .interrupted || reportProblem != nil {
@@ -333,6 +345,7 @@ extension RegisterTool {
                 try verdict.conclude(output: output)
             }
             var result = SyncSummary(admin: adminOutcomes, entries: finish.entries, plan: plan, seconds: output.elapsedSeconds)
+            result.invites(made: invites.made, failed: invites.problems.count, seconds: output.elapsedSeconds)
             if refresh && finish.finished && result.failures == 0 {
                 // What it applied, read back: what the server did not keep is a failure, not "changed".
                 let endpoints = try accountEndpoints()
