@@ -114,6 +114,34 @@ extension RegisterTool {
                     + "cancels both subscriptions). An interrupted sync (Ctrl-C, a crash) is continued by running the same "
                     + "sync again: the state takes a run's outcome only once every row is finished. A row that failed is "
                     + "planned again next time.",
+                "The report also has, after its other columns (which keep their names and places), created: the day "
+                    + "(UTC) sync created the account, kept by every later sync while the account has the password it was "
+                    + "created with (an account created again gets the new day; one sync did not create is empty). Later "
+                    + "syncs report every row as 'exists', so this column, and handout's handed_out, tell this week's new "
+                    + "accounts from the rest: xmpp-register handout prints only the slips not printed yet. --report-by-group "
+                    + "DIR writes the report once more split by the groups column, as batch does (DIR/group-NAME.csv, "
+                    + "DIR/ungrouped.csv, mode 0600, in the input's own CSV dialect), whenever the report is written; see "
+                    + "xmpp-register batch.",
+                "--invite hands the accounts a run creates out as invites instead of passwords: each person opens the "
+                    + "invite (its QR code on handout's slip) in Conversations, Monal or Siskin and chooses their own "
+                    + "password, which nobody else has seen. The account is created as without --invite, with a generated "
+                    + "password that sync keeps in the report and logs in with to set its profile and roster; then the "
+                    + "administrator asks the server for a password-reset invite bound to that address (Prosody 13's "
+                    + "mod_invites_adhoc command xmpp:prosody.im/mod_invites_adhoc#password-reset; its URI is "
+                    + "xmpp:JID?register;preauth=TOKEN, XEP-0401), and the report gets the columns invite, landing_page and "
+                    + "invite_expires beside the password; handout prints the invite rather than the password when a row has "
+                    + "both. XEP-0401's own create-account invites are not used: they let the person pick any name, so the "
+                    + "file's address would never be made. Prosody makes these invites valid for 24 hours: print and hand "
+                    + "them out the same day; an account whose invite expired unused still signs in with the report's "
+                    + "password, and a new invite is made with xmpp-adhoc run "
+                    + "xmpp:prosody.im/mod_invites_adhoc#password-reset --field accountjid=JID. Once its person has set "
+                    + "their own password, sync can no longer log in as the account: the refresh lists it as 'unverified', "
+                    + "and a later profile or roster change of that account fails (server-side groups keep class rosters "
+                    + "changing without it). A server without the command (Prosody 0.12, ejabberd 23.01 and 24.12, Prosody "
+                    + "without mod_invites_adhoc) stops sync --invite before the plan is printed or anything is sent, with "
+                    + "exit status 4 naming the server: there is no silent fallback to passwords; run without --invite to "
+                    + "hand out passwords. An invite the server does not make is named on standard error with the "
+                    + "xmpp-adhoc command above, counted as failed (exit status 1), and its row keeps only the password.",
                 "--json prints the plan as one JSON object: format_version (\"1.1\"; a new minor version only adds "
                     + "fields), changes (true or false), refreshed (true unless --no-refresh), managed, unchanged, removals, "
                     + "removal_limit, leavers (jid, action: disable, delete, cannot-disable or gone, note), enable (JIDs), "
@@ -139,6 +167,8 @@ extension RegisterTool {
                         "Show what would change: accounts to create, fields, photos, rosters, leavers."),
                 Example("xmpp-register sync school.csv --admin --report school-pw.csv",
                         "Apply it; the new accounts' passwords are in school-pw.csv."),
+                Example("xmpp-register sync school.csv --admin --report school-pw.csv --invite && xmpp-register handout school-pw.csv -o new.pdf",
+                        "Create the new pupils' accounts with invites, and print their slips (QR codes)."),
                 Example("xmpp-register sync school.csv --admin --report school-pw.csv --adopt",
                         "Put a school made earlier with batch --report school-pw.csv under sync, passwords unchanged."),
                 Example("xmpp-register sync school.csv --admin --report school-pw.csv --dry-run --json | jq '.drift'",

@@ -109,6 +109,17 @@ public enum OperatorGuidePage {
                   "xmpp-register handout pw.csv -o new.pdf         # their slips only",
                   "xmpp-register handout pw.csv --group 'Class 5A' --all -o 5a.pdf"]),
         .paragraph(
+            "sync's report also dates each account it created (the created column, kept by later syncs while the "
+                + "account keeps its first password), so a spreadsheet sorted by it finds this week's new accounts "
+                + "however often sync ran since; --report-by-group DIR splits it per class as batch does. On Prosody 13, sync --invite "
+                + "hands the new accounts out as invites instead of passwords: each slip's QR code opens in "
+                + "Conversations, Monal or Siskin and lets the pupil choose a password nobody else has seen (sync keeps "
+                + "its own password for the account until then, to set the profile and roster). The invites are valid "
+                + "for 24 hours, so print them the day they are made; a server without them (ejabberd, Prosody 0.12) "
+                + "refuses --invite before anything is sent:"),
+        .literal(["xmpp-register sync school.csv --admin --report pw.csv --invite --report-by-group classes",
+                  "xmpp-register handout pw.csv -o new.pdf && lp new.pdf"]),
+        .paragraph(
             "Passwords in the CSV are used as given. Asking people to change theirs at first login is up to "
                 + "their client; an administrator can reset one with xmpp-register batch --admin --passwd (a "
                 + "new_password column, or --generate-passwords), or one account with xmpp-register passwd "
