@@ -102,10 +102,10 @@ public enum OperatorGuidePage {
                 + "the password in a font where O and 0, l, 1 and I differ, or the invite as a QR code that "
                 + "Conversations, Monal and Siskin open. The report records when each slip was printed "
                 + "(handed_out), later runs keep that, and the next handout prints only what is new:"),
-        .literal(["xmpp-register sync school.csv --admin --report pw.csv",
+        .literal(["xmpp-register sync school.csv --domain school.example --admin --report pw.csv",
                   "xmpp-register handout pw.csv -o slips.pdf && lp slips.pdf",
                   "# weeks later, new pupils in school.csv:",
-                  "xmpp-register sync school.csv --admin --report pw.csv",
+                  "xmpp-register sync school.csv --domain school.example --admin --report pw.csv",
                   "xmpp-register handout pw.csv -o new.pdf         # their slips only",
                   "xmpp-register handout pw.csv --group 'Class 5A' --all -o 5a.pdf"]),
         .paragraph(
@@ -117,7 +117,7 @@ public enum OperatorGuidePage {
                 + "its own password for the account until then, to set the profile and roster). The invites are valid "
                 + "for 24 hours, so print them the day they are made; a server without them (ejabberd, Prosody 0.12) "
                 + "refuses --invite before anything is sent:"),
-        .literal(["xmpp-register sync school.csv --admin --report pw.csv --invite --report-by-group classes",
+        .literal(["xmpp-register sync school.csv --domain school.example --admin --report pw.csv --invite --report-by-group classes",
                   "xmpp-register handout pw.csv -o new.pdf && lp new.pdf"]),
         .paragraph(
             "Passwords in the CSV are used as given. Asking people to change theirs at first login is up to "
