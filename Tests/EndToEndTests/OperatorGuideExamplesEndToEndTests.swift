@@ -109,18 +109,7 @@ final class OperatorGuideExamplesEndToEndTests: XCTestCase {
             work = tools.home + "/work"
             let bin = tools.home + "/bin"
             for dir in [work, bin] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-            for name in ["xmpp-register", "xmpp-login", "xmpp-roster", "xmpp-vcard", "xmpp-avatar", "xmpp-adhoc"] {
-                try script(bin + "/" + name, """
-                    #!/bin/bash
-                    real=\(Paths.binaries)/\(name)
-                    sub=""
-                    for a in "$@"; do case $a in -*) ;; *) sub=$a; break ;; esac; done
-                    if "$real" $sub --help 2>/dev/null | grep -q -- '--server HOST'; then
-                      exec "$real" "$@" --server \(admin.server.server) --ca-file \(admin.server.caFile)
-                    fi
-                    exec "$real" "$@"
-                    """)
-            }
+            try ExampleShell.installToolWrappers(in: bin, server: admin.server)
             // lp and mail record what they were given; sudo runs the command as it is.
             try script(bin + "/lp", "#!/bin/sh\necho \"lp $*\" >> \"$HOME/printed\"")
             try script(bin + "/mail", "#!/bin/sh\n{ echo \"mail $*\"; cat; } >> \"$HOME/mailed\"")
@@ -217,10 +206,6 @@ final class OperatorGuideExamplesEndToEndTests: XCTestCase {
             }
         }
 
-        private func script(_ path: String, _ text: String) throws {
-            guard FileManager.default.createFile(atPath: path, contents: Data((text + "\n").utf8), attributes: [.posixPermissions: 0o755]) else {
-                throw TestServerError.unusable("cannot write \(path)")
-            }
-        }
+        private func script(_ path: String, _ text: String) throws { try ExampleShell.script(path, text) }
     }
 }
