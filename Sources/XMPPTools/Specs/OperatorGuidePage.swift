@@ -200,7 +200,8 @@ public enum OperatorGuidePage {
                 Definition("Drift", "what changed on the server behind sync's back, each on its own 'drift' line "
                                + "of the plan with what sync does about it: an account deleted (prosodyctl, "
                                + "ejabberdctl) is created again with a new password; one disabled by hand is enabled; a "
-                               + "managed contact its user removed is added again, both ways. A pupil who changed their "
+                               + "managed contact its user removed is added again, both ways; a nickname or photo a "
+                               + "pupil changed in their client is set to the file's again. A pupil who changed their "
                                + "password cannot be read: the plan lists them as 'unverified', which is not drift. "
                                + "For cron: xmpp-register sync … --dry-run -q exits 13 while there is anything to do."),
                 Definition("Never touched", "an account sync did not create and was not told to adopt: the "
@@ -208,8 +209,8 @@ public enum OperatorGuidePage {
                                + "is planned as 'skip' (naming --adopt) and left alone. Nor: other roster items the "
                                + "users added themselves, their passwords (reset them with xmpp-register passwd "
                                + "--admin), their messages and other data, a column the file does not have (leave a "
-                               + "column out to leave that field to the users), a photo the user changed in their "
-                               + "client (until the file's image changes)."),
+                               + "column out to leave that field to the users; an empty avatar cell leaves the photo to "
+                               + "them)."),
                 Definition("Leavers", "accounts sync created that are no longer in the file. They come first in the "
                                + "plan, and every managed roster drops them. They are disabled where the server offers "
                                + "XEP-0133 disable-user (Prosody 13): their data stays, and a pupil who returns is "
