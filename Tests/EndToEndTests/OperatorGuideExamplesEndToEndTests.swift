@@ -50,7 +50,24 @@ final class OperatorGuideExamplesEndToEndTests: XCTestCase {
         return out
     }
 
+    /// The directory pipelines the guide's prose gives ("ldapsearch -LLL … | xmpp-register sync -
+    /// …, from a cron job"): each up to the first comma followed by a space, with ldapsearch's
+    /// output (elided in the text) read from people.ldif, what a directory of the school returns.
+    static func prosePipelines() throws -> [String] {
+        let page = unescaped(try String(contentsOfFile: Paths.root + "/man/xmpp-tools-provisioning.7", encoding: .utf8))
+        var out: [String] = []
+        var rest = page[...]
+        while let start = rest.range(of: "ldapsearch -LLL … | ") {
+            let tail = rest[start.upperBound...]
+            let end = tail.range(of: ", ")?.lowerBound ?? tail.endIndex
+            out.append("cat people.ldif | " + tail[..<end])
+            rest = tail[end...]
+        }
+        return out
+    }
+
     func testTheGuideHasTheBlocksThisTestKnows() throws {
+        XCTAssertEqual(try Self.prosePipelines().count, 1, "the LDAP line of the school year")
         let blocks = try Self.blocks()
         XCTAssertGreaterThan(blocks.count, 8)
         let pipelines = blocks.joined().filter { $0.contains("| ") || $0.contains("$?") }
@@ -64,6 +81,13 @@ final class OperatorGuideExamplesEndToEndTests: XCTestCase {
         }
         var worlds: [String: World] = [:]
         var failures: [String] = []
+        for line in try Self.prosePipelines() {
+            let world = try World(admin: admin)
+            let r = try world.run(line, previousStatus: 0)
+            failures += world.check(line, r).map { "\(line)\n  \($0)\n  stderr: \(r.stderr.prefix(600))" }
+            // Groups alone make no rosters: sync says so, with the way to get class rosters.
+            if !r.stderr.contains("no contacts column") { failures.append("\(line)\n  no warning about the missing contacts: \(r.stderr.prefix(600))") }
+        }
         for (index, block) in try Self.blocks().enumerated() {
             if Self.notRunHere.contains(where: { skip in block.contains { $0.contains(skip.word) } }) { continue }
             // Blocks of one story share their home: the same --report, or none.
@@ -118,6 +142,10 @@ final class OperatorGuideExamplesEndToEndTests: XCTestCase {
             for (c, pupils) in classes { for (i, p) in pupils.enumerated() { names[p] = "Pupil \(i) of \(c)" } }
             try writeSchool()
             try write("class.csv", "username,fullname\ngd\(tag)c0,Ann Smith\ngd\(tag)c1,Bob Jones\n")
+            // The school's directory, as ldapsearch -LLL prints its people.
+            try write("people.ldif", (0..<3).map { i in
+                "dn: uid=gd\(tag)l\(i),ou=People,dc=school,dc=example\nuid: gd\(tag)l\(i)\ncn: Ldap Pupil \(i)\nou: Class 5A\n\n"
+            }.joined())
         }
 
         func writeSchool() throws {
@@ -165,7 +193,7 @@ final class OperatorGuideExamplesEndToEndTests: XCTestCase {
         func check(_ line: String, _ r: RunResult) -> [String] {
             let domain = admin.server.domain
             var problems: [String] = []
-            let sync = line.hasPrefix("xmpp-register sync") && !line.contains("|")
+            let sync = (line.hasPrefix("xmpp-register sync") && !line.contains("|")) || line.hasPrefix("cat people.ldif | xmpp-register sync")
             if !(r.status == 0 || (sync && r.status == 13)) { problems.append("exit status \(r.status)") }
             let out = r.stdout.split(separator: "\n").map(String.init)
             if line.contains("select(.status==\"invalid\")") {

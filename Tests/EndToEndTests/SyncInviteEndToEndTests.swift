@@ -64,9 +64,18 @@ final class SyncInviteEndToEndTests: XCTestCase {
         let handout = try t.run("xmpp-register", ["handout", report, "-o", pdf])
         XCTAssertEqual(handout.status, 0, handout.stderr)
         XCTAssertEqual(try HandoutEndToEndTests.decodedCodes(pdf, in: t.home + "/pages").sorted(), invites.values.sorted())
+        // The first page, for a person to look at (.build/test-artifacts/).
+        let artifact = HandoutEndToEndTests.artifacts + "/handout-sync-invites.png"
+        try? FileManager.default.removeItem(atPath: artifact)
+        let firstPage = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: t.home + "/pages").sorted().first)
+        try FileManager.default.copyItem(atPath: t.home + "/pages/" + firstPage, toPath: artifact)
         let text = try HandoutEndToEndTests.text(pdf)
         XCTAssertTrue(text.contains("Schülerin 0 学生"), text)
         XCTAssertFalse(text.contains(passwords[pupils[0]] ?? "?"), "the slip shows the invite, not sync's password")
+        // When the invite stops working, as the report's invite_expires says (2026-12-05T21:35:08Z: 2026-12-05 21:35 UTC).
+        let expires = try XCTUnwrap(rows.first?["invite_expires"])
+        let shown = String(expires.prefix(10)) + " " + String(expires.dropFirst(11).prefix(5)) + " UTC"
+        XCTAssertTrue(text.contains("before " + shown), "\(shown) in:\n\(text)")
 
         // The person opens the invite: their own password replaces sync's.
         let own = "mine-" + UUID().uuidString

@@ -261,7 +261,7 @@ public enum OperatorGuidePage {
                   "xmpp-register sync school.csv --domain school.example --admin --report school-pw.csv --prune delete"]),
         .paragraph("Where the school keeps its people in a directory, the directory is the file: "
                        + "ldapsearch -LLL … | xmpp-register sync - --format ldif --map uid=username,cn=fullname,"
-                       + "jpegPhoto=avatar,ou=groups --admin --report school-pw.csv, from a cron job; the photos come "
+                       + "jpegPhoto=avatar,ou=groups --domain school.example --admin --report school-pw.csv, from a cron job; the photos come "
                        + "from jpegPhoto, and a photo changed in the directory is a new image. Groups alone make no "
                        + "rosters (sync warns): the entries also need an attribute mapped to contacts, holding "
                        + "each pupil's class and Teachers."),
