@@ -107,6 +107,12 @@ final class SyncInviteEndToEndTests: XCTestCase {
         XCTAssertEqual(next.status, 0, next.stderr)
         let newRow = try XCTUnwrap(rows.first { $0["jid"] == pupils[2] }?["invite"])
         XCTAssertEqual(try HandoutEndToEndTests.decodedCodes(pdf, in: t.home + "/pages2"), [newRow], "only the new pupil's slip")
+
+        // Nothing changed: no report is written, nor a split asked for only now, and sync says so.
+        let unchanged = try t.run("xmpp-register", ["sync", csv, "--admin", "--report", report, "--report-by-group", t.home + "/later",
+                                                    "--domain", domain] + t.serverArgs, timeout: 120)
+        XCTAssertEqual(unchanged.status, 0, unchanged.stderr)
+        XCTAssertTrue(unchanged.stderr.contains("\(t.home)/later was not written"), unchanged.stderr)
     }
 
     static func today() -> String {

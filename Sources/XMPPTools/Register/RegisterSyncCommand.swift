@@ -124,8 +124,8 @@ extension RegisterTool {
                     + "syncs report every row as 'exists', so this column, and handout's handed_out, tell this week's new "
                     + "accounts from the rest: xmpp-register handout prints only the slips not printed yet. --report-by-group "
                     + "DIR writes the report once more split by the groups column, as batch does (DIR/group-NAME.csv, "
-                    + "DIR/ungrouped.csv, mode 0600, in the input's own CSV dialect), whenever the report is written; see "
-                    + "xmpp-register batch.",
+                    + "DIR/ungrouped.csv, mode 0600, in the input's own CSV dialect), whenever the report is written (a sync "
+                    + "with nothing to change writes neither, and says so when DIR does not exist yet); see xmpp-register batch.",
                 "--invite hands the accounts a run creates out as invites instead of passwords: each person opens the "
                     + "invite (its QR code on handout's slip) in Conversations, Monal or Siskin and chooses their own "
                     + "password, which nobody else has seen. The account is created as without --invite, with a generated "
@@ -292,7 +292,7 @@ extension RegisterTool {
                                   + "(a truncated export?), then run again with --yes")
             }
             if options.dryRun || plan.isEmpty {
-                if plan.isEmpty { return }
+                if plan.isEmpty { return noteSplitNotWritten(output) }
                 throw StatusOnly(.changesMade)
             }
             guard let reportPath else { return }

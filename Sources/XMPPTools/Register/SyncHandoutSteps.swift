@@ -1,9 +1,22 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import XMPPBatch
 import XMPPConnection
 import XMPPServices
 import XMPPStanzas
 
+/// What sync does for handing accounts out: their invites (`--invite`) and the report's split
+/// by group (`--report-by-group`).
 extension RegisterTool.Sync {
+    /// A plan with nothing to do writes no report, nor its split: said when the split's directory
+    /// is not there yet, so that a first --report-by-group is not taken for a failure.
+    func noteSplitNotWritten(_ output: BatchOutput) {
+        guard !options.dryRun, let directory = handout.byGroup, access(directory, F_OK) != 0 else { return }
+        output.note("nothing changed, so \(directory) was not written: the report and its split by group are written by "
+                    + "the next sync that changes something")
+    }
+
     /// `--invite` with accounts to create: every server they are created on must offer the
     /// password-reset invite command, checked before the plan is printed or anything is sent;
     /// otherwise exit status 4, naming the server and the ways forward.
