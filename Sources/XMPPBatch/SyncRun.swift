@@ -158,6 +158,7 @@ public final class SyncRun {
         let passwords = try BatchReport.knownPasswords(at: reportPath).merging(adoptedPasswords) { own, _ in own }
         try refresh.read(toRead, passwords: passwords, jobs: jobs, timeout: configuration.timeout, resource: configuration.resource,
                          endpoint: endpoint, shouldStop: shouldStop)
+        refresh.compareAvatars(rows)
         facts.refresh = refresh
     }
 

@@ -127,6 +127,8 @@ complete -c xmpp-register -n '__xmpp_register_at batch +0' -l map -x -d 'Which L
 complete -c xmpp-register -n '__xmpp_register_at batch 0' -x -a '(__xmpp_register_files csv CSV ldif LDIF)'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l admin -d 'Use the logged-in administrator\'s XEP-0133 commands (required: sync creates, disables and deletes with them).'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l report -x -a '(__xmpp_register_files csv CSV)' -d 'The report of the managed accounts and their passwords (mode 0600, atomic); required to apply.'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l report-by-group -x -a '(__fish_complete_directories)' -d 'Also write the report split by the groups column: DIR/group-NAME.csv per group, DIR/ungrouped.csv (mode 0600; DIR made 0700).'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l invite -d 'Hand new accounts out as invites that let each person set their own password (Prosody 13), not as passwords.'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l dry-run -d 'Print the plan and stop; nothing is changed or written.'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l no-refresh -d 'Plan from sync\'s state only, without reading the server first (no connection when nothing changed).'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l adopt -d 'Put the file\'s accounts that exist but that sync did not create under management (no account re-created, no password changed).'

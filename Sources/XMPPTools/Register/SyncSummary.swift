@@ -38,6 +38,16 @@ struct SyncSummary {
         text = SyncSummary.line(parts, seconds)
     }
 
+    /// `sync --invite`: the invites made for the new accounts, and those that could not be (failures:
+    /// their slips show the password).
+    mutating func invites(made: Int, failed: Int, seconds: Double) {
+        guard made + failed > 0 else { return }
+        failures += failed
+        if made > 0 { parts.append("\(made) invite\(made == 1 ? "" : "s") made") }
+        if failed > 0 { parts.append("\(failed) without invite") }
+        text = SyncSummary.line(parts, seconds)
+    }
+
     private static func line(_ parts: [String], _ seconds: Double) -> String {
         let tenths = Int((seconds * 10).rounded())
         return (parts.isEmpty ? "nothing changed" : parts.joined(separator: ", ")) + " in \(tenths / 10).\(tenths % 10) s"
