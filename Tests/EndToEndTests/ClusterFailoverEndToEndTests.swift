@@ -294,7 +294,7 @@ final class ClusterFailoverEndToEndTests: XCTestCase {
     /// `--admin boss`, node 2 killed mid-batch; then `test-server stop` with node 2 dead.
     func testAdminBatchSurvivesNodeTwoKilledMidBatch() throws {
         let shared = try TestServer.require()
-        let s = try TestServer.startPrivate(shared.kind, ["--cluster", "--admin", "boss"])
+        let s = try TestServer.startPrivate(shared.kind, ["--cluster", "--admin", "boss"], everyPass: true)
         var stopped = false
         defer { if !stopped { s.stop() } }
         try s.require("admin-commands", "XEP-0133 add-user")

@@ -30,7 +30,6 @@ final class SharedGroupsApplyEndToEndTests: XCTestCase {
     }
 
     func testEjabberdGroupsFollowTheSchoolThroughItsHTTPAPI() throws {
-        try runOnce("ejabberd24")
         // The packaged configuration with an administrator: its api_permissions want loopback and
         // the administrator's credentials, which the tool asks for when refused without them.
         let server = try TestServer.startPrivate("ejabberd24", ["--defaults", "--admin", "boss"])
@@ -49,7 +48,6 @@ final class SharedGroupsApplyEndToEndTests: XCTestCase {
     }
 
     func testProsodyGroupsFollowTheSchoolThroughItsAdminShell() throws {
-        try runOnce("prosody13")
         let server = try TestServer.startPrivate("prosody13", ["--defaults"])
         defer { server.stop() }
         let t = try ToolRunner(server: server)

@@ -1,17 +1,9 @@
 import Foundation
 import XCTest
 
-/// What the shared-groups end-to-end tests share: each runs once, in its own server's pass, on
-/// a private server; rosters are read by logging in.
+/// What the shared-groups end-to-end tests share: each starts its own private server (so runs
+/// once, in the first pass of scripts/test's matrix); rosters are read by logging in.
 extension XCTestCase {
-    /// Skips unless this is the `pass` pass (its servers are private ones the test starts).
-    func runOnce(_ pass: String) throws {
-        let env = ProcessInfo.processInfo.environment
-        guard (env["XT_SERVER"] ?? pass) == pass && env["XT_DEFAULTS"] != "1" else {
-            throw XCTSkip("runs once, in the \(pass) pass (its own private server)")
-        }
-    }
-
     /// `account`'s contacts as JID → groups, by a fresh log-in, each subscribed both ways (as
     /// the servers' shared groups give them).
     func sharedContacts(_ t: ToolRunner, _ account: String, _ password: String,
