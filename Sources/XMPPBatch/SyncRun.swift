@@ -281,8 +281,7 @@ public final class SyncRun {
         configuration.onExists = .skip
         configuration.rosterMemoryPath = nil
         let digest = Hex.encode(Crypto.hash(.sha256, Array(SyncRun.describe(plan).utf8)))
-        let identity = "xmpp-register sync v1; domain=\(configuration.domain ?? "-"); "
-            + "input-sha256=\(Hex.encode(sheet.inputSHA256)); plan-sha256=\(digest)"
+        let identity = BatchIdentity.sync(domain: configuration.domain, inputSHA256: Hex.encode(sheet.inputSHA256), planSHA256: digest)
         let shape = BatchRun.Shape(identity: identity, entries: plan.journalEntries(for: rows),
                                    forget: Set(plan.creations.filter { $0.recreated != nil }.map(\.jid.description)),
                                    adopted: adoptedPasswords)
