@@ -1,7 +1,5 @@
-#if canImport(Glibc)
 import CryptoPrimitives
 import Glibc
-#endif
 import XMPPStorage
 
 /// The deterministic pieces derived from a batch's input: the journal identity and the shard of

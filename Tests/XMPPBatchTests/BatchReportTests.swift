@@ -1,9 +1,7 @@
 import TextFormats
 import Foundation
 import XCTest
-#if canImport(Glibc)
 import Glibc
-#endif
 import XMPPStanzas
 import XMPPStorage
 @testable import XMPPBatch

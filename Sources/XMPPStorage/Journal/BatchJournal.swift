@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The batch journal: one SQLite file (WAL, mode 0600) recording where every row of a batch
 /// stands. Each change is committed before the tool acts on it or reports it, so a crash or

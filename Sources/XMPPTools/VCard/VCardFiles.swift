@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import XMPPStorage
 
 /// Reading input files and writing output files named on the command line ('-' is stdin/stdout).
