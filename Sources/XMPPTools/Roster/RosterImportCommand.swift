@@ -67,7 +67,7 @@ extension RosterTool {
 
         func run() throws {
             if path == "-" { try context.passwordForRun?.refuseStandardInput(sharedWith: "the roster") }
-            let entries = try RosterFile.parse(try read(path), domain: domain)
+            let entries = try RosterFile.parse(try InputFile.read(path, limit: RosterFile.maxBytes, what: "the roster file"), domain: domain)
             let account = try context.accountJID()
             let wanted = try ImportPlan.resolve(entries, account: account)
             let session = try RosterSession.open(context)
@@ -79,13 +79,6 @@ extension RosterTool {
             if !dryRun { failures = try apply(plan, session) }
             report(plan, failures: failures)
             if !failures.isEmpty { throw ToolFailure(.failed, "\(failures.count) contact(s) could not be imported") }
-        }
-
-        private func read(_ path: String) throws -> [UInt8] {
-            let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw ToolFailure(.badInput, "cannot open \(path): \(String(cString: strerror(errno)))") }
-            defer { if fd != 0 { close(fd) } }
-            return readAll(fd: fd, limit: RosterFile.maxBytes + 1)
         }
 
         /// Sends the roster sets (pipelined by `RosterService`), then the subscription requests in one write.
