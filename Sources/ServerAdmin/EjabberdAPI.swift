@@ -110,7 +110,7 @@ extension EjabberdAPI: SharedRosterAdmin {
             if let key, let value { info[key] = value }
         }
         let displays = (info["displayed_groups"] ?? "").split(whereSeparator: { $0 == "," || $0 == "\n" })
-            .map { $0.trimmingCharacters(in: " \t") }.filter { !$0.isEmpty }
+            .map { $0.trimming { $0 == " " || $0 == "\t" } }.filter { !$0.isEmpty }
         let members = try strings("srg_get_members", arguments)
         return SharedGroup(id: id, label: info["label"] ?? info["name"] ?? "", description: info["description"] ?? "",
                            displays: displays, members: Set(members))
@@ -130,16 +130,5 @@ extension EjabberdAPI: SharedRosterAdmin {
     public func setMember(user: String, userHost: String, group id: String, host: String, remove: Bool) throws(AdminError) {
         try expectSuccess(remove ? "srg_user_del" : "srg_user_add",
                           [("user", .string(user)), ("host", .string(userHost)), ("group", .string(id)), ("grouphost", .string(host))])
-    }
-}
-
-extension StringProtocol {
-    /// Without the scalars of `set` at either end.
-    func trimmingCharacters(in set: String) -> String {
-        let drop = Set(set.unicodeScalars)
-        var scalars = Substring(self).unicodeScalars[...]
-        while let first = scalars.first, drop.contains(first) { scalars = scalars.dropFirst() }
-        while let last = scalars.last, drop.contains(last) { scalars = scalars.dropLast() }
-        return String(String.UnicodeScalarView(scalars))
     }
 }

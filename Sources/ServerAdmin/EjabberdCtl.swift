@@ -91,7 +91,7 @@ public struct EjabberdCtl: SharedRosterAdmin, Sendable {
     static func displayed(_ text: String) -> [String] {
         let bytes = Array(text.utf8)
         guard bytes.first == UInt8(ascii: "[") else {
-            return text.split(separator: ",").map { $0.trimmingCharacters(in: " \t") }.filter { !$0.isEmpty }
+            return text.split(separator: ",").map { $0.trimming { $0 == " " || $0 == "\t" } }.filter { !$0.isEmpty }
         }
         var out: [String] = []
         var i = 0
@@ -99,7 +99,7 @@ public struct EjabberdCtl: SharedRosterAdmin, Sendable {
             guard bytes[i] == UInt8(ascii: "\"") else { i += 1; continue }
             var j = i + 1
             while j < bytes.count && bytes[j] != UInt8(ascii: "\"") { j += 1 }
-            let item = String(decoding: bytes[(i + 1)..<min(j, bytes.count)], as: UTF8.self).trimmingCharacters(in: " \t")
+            let item = String(decoding: bytes[(i + 1)..<min(j, bytes.count)], as: UTF8.self).trimming { $0 == " " || $0 == "\t" }
             if !item.isEmpty && item != "," { out.append(item) }
             i = j + 1
         }

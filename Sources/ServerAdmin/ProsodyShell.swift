@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import TextFormats
 
 /// Prosody's admin shell (`prosodyctl shell`, mod_admin_shell, on in Prosody 13's packaged

@@ -31,7 +31,7 @@ public final class BatchRun {
     /// How `sync` shapes a run: its own journal identity and first rows, and the accounts whose
     /// earlier password is not taken over (created again after a deletion: a new one is made).
     struct Shape {
-        var identity: String
+        var identity: BatchIdentity
         var entries: [JournalEntry]
         var forget: Set<String>
         /// Passwords of accounts taken over from another report (`sync --adopt-report`), by JID.
@@ -80,11 +80,11 @@ public final class BatchRun {
 
     /// An unfinished run this one replaced because the server had done nothing for it: what
     /// made it another batch (empty: it was this one). Nil when none was replaced.
-    public var replacedUntouched: [String]? { journal.replacedUntouched }
+    public var replacedUntouched: [BatchIdentityDifference]? { journal.replacedUntouched }
 
     /// The unfinished run of this CSV that this one resumed with another --admin choice: what
     /// differed. Nil otherwise.
-    public var resumedAcross: [String]? { journal.resumedAcross }
+    public var resumedAcross: [BatchIdentityDifference]? { journal.resumedAcross }
 
     /// Carries the earlier report's passwords into the journal and joins the valid rows with it.
     public func plan() throws -> BatchPlan {

@@ -1,8 +1,6 @@
 import Foundation
 import XCTest
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// One batch over both nodes of the real two-node ejabberd cluster (`--server` for each): the
 /// streams go to both (each node's log names the accounts it registered), every row is made

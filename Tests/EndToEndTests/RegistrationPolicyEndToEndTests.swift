@@ -1,8 +1,6 @@
 import Foundation
 import XCTest
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Registration as servers are run ("The servers people run", part 6): closed, by invitation,
 /// throttled. Each is said in plain words with the way forward and its own exit status (10 stop,

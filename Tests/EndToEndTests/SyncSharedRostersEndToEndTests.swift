@@ -41,7 +41,6 @@ final class SyncSharedRostersEndToEndTests: XCTestCase {
     }
 
     func testEjabberdSchoolThroughSyncAndTheHTTPAPI() throws {
-        try runOnce("ejabberd24")
         let server = try TestServer.startPrivate("ejabberd24", ["--defaults", "--admin", "boss"])
         defer { server.stop() }
         let (t, passwordFile) = try administrator(server)
@@ -50,7 +49,6 @@ final class SyncSharedRostersEndToEndTests: XCTestCase {
     }
 
     func testProsodySchoolThroughSyncAndTheAdminShell() throws {
-        try runOnce("prosody13")
         let server = try TestServer.startPrivate("prosody13", ["--defaults", "--admin", "boss"])
         defer { server.stop() }
         let file = try enableProsodyGroups(server)

@@ -186,7 +186,7 @@ extension RegisterTool {
 
         let context: AccountContext
         let input: String
-        let options: (report: String?, dryRun: Bool, prune: SyncPrune, yes: Bool, maxRemovals: Int?, domain: String?, jobs: Int)
+        let options: SyncOptions
         /// False with `--no-refresh`.
         let refresh: Bool
         /// `--adopt`, and `--adopt-report`.
@@ -206,9 +206,10 @@ extension RegisterTool {
                 throw ToolFailure(.usage, "sync needs --admin: it creates, disables and deletes accounts with the administrator's XEP-0133 commands")
             }
             do {
-                options = (try command.value(Self.report), command[Self.dryRun], try command.value(Self.prune) ?? .disable,
-                           command[Self.yes], try command.value(Self.maxRemovals), try command.value(Self.domain),
-                           try command.value(Self.jobs) ?? BatchConfiguration.defaultJobs)
+                options = SyncOptions(report: try command.value(Self.report), dryRun: command[Self.dryRun],
+                                      prune: try command.value(Self.prune) ?? .disable, yes: command[Self.yes],
+                                      maxRemovals: try command.value(Self.maxRemovals), domain: try command.value(Self.domain),
+                                      jobs: try command.value(Self.jobs) ?? BatchConfiguration.defaultJobs)
                 reading = (try command.value(Self.format), try command.value(Self.map))
                 refresh = !command[Self.noRefresh]
                 adoption = (command[Self.adopt], try command.value(Self.adoptReport))
@@ -363,9 +364,9 @@ extension RegisterTool {
                 adminOutcomes = try sync.applyLeavers(plan, on: link.connection, today: SyncClock.today())
                 for outcome in adminOutcomes {
                     if context.common.json {
-                        Output.line(JSONValue.object([("jid", .string(outcome.jid.description)), ("status", .string(outcome.status)),
+                        Output.line(JSONValue.object([("jid", .string(outcome.jid.description)), ("status", .string(outcome.status.rawValue)),
                                                       ("error", .optional(outcome.error)), ("note", .optional(outcome.note))]).compact)
-                    } else if outcome.status == "failed" {
+                    } else if outcome.status == .failed {
                         output.note("\(outcome.jid): \(outcome.error ?? "failed")")
                     }
                 }
