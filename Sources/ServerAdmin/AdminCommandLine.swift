@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A local admin command (prosodyctl, ejabberdctl, or what runs them: `sudo …`), run as a shell
 /// runs a command line, with a deadline.

@@ -32,7 +32,7 @@ extension RegisterTool {
         static let format = Batch.format
         static let map = Batch.map
         static let invite = Flag(
-            "invite", help: "Hand new accounts out as invites that let each person set their own password (Prosody 13), not as passwords.")
+            "invite", help: "Hand new accounts out as invites (Prosody 13), not passwords.")
         static let reportByGroup = Batch.reportByGroup
 
         static let spec = CommandSpec(

@@ -14,7 +14,7 @@ struct SyncSharedRosters {
 
     static let rosters = Option<Rosters>.choice(
         "rosters", value: "HOW",
-        help: "per-account (the default) or shared (the server's shared roster groups).")
+        help: "Class rosters per account (the default) or as the server's shared groups.")
     static let server = Option<SharedGroups.Kind>.choice(
         "for", value: "SERVER", help: "The server of --rosters shared.")
     static let api = Option<String>(
