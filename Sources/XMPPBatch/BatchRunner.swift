@@ -68,9 +68,11 @@ struct BatchRunner {
             spreads[domain] = made
             return made
         }
-        for domain in BatchRunner.domains(of: plan.work + plan.followUps.map(\.item)) {
+        let domains = BatchRunner.domains(of: plan.work + plan.followUps.map(\.item))
+        for domain in domains {
             let spread = try endpointSpread(for: domain)
-            let items = plan.work.filter { $0.row.jid.domain == domain }
+            // One domain (the usual batch): the plan's own list, shared, not a copy of every row.
+            let items = domains.count == 1 ? plan.work : plan.work.filter { $0.row.jid.domain == domain }
             if let admin, !items.isEmpty {
                 // The administrator's own server carries the commands for every domain it serves.
                 let homeSpread = try endpointSpread(for: admin.jid.domain)
@@ -124,8 +126,9 @@ struct BatchRunner {
             item.uncertain && AdminRequests.logsInBeforeResending(item, mode: mode, invite: self.configuration.invite)
         }
         var followUps: [(item: WorkItem, task: LoginPhase.Task)] = []
-        var round = items.filter { !checkedFirst($0) }
         var check = items.filter(checkedFirst)
+        // Nothing to check first (a fresh run): the rows themselves, shared, not a copy.
+        var round = check.isEmpty ? items : items.filter { !checkedFirst($0) }
         var rounds = 0
         while true {
             if !round.isEmpty {
