@@ -44,14 +44,17 @@ public struct BatchPlan: Sendable {
 
     /// Joins the valid rows with their journal entries.
     init(checked: [CheckedRow], entries: [JournalEntry], mode: BatchMode) throws(BatchError) {
-        var byLine: [Int: JournalEntry] = [:]
-        for e in entries { byLine[e.line] = e }
+        // Each line's place in `entries`, not a second copy of every entry (~380 bytes each).
+        var byLine: [Int: Int] = [:]
+        byLine.reserveCapacity(entries.count)
+        for (i, e) in entries.enumerated() { byLine[e.line] = i }
         if mode == .create { roster = RosterPlan(rows: checked) }
         for case .valid(let row) in checked {
             if roster.contacts[row.line] != nil { rosterRows[row.line] = row }
-            guard let entry = byLine[row.line] else {
+            guard let index = byLine[row.line] else {
                 throw .journalLacksLine(row.line)
             }
+            let entry = entries[index]
             let fromCSV = mode == .passwd ? row.newPassword : row.password
             let source: RowPasswordOrigin = fromCSV != nil ? .csv : entry.passwordKept ? .report : .generated
             var item = WorkItem(row: row, password: row.password, newPassword: row.newPassword, source: source,

@@ -19,9 +19,10 @@ struct RosterPlan: Sendable, Equatable {
 
     /// Resolves the valid rows' contacts; invalid rows take no part.
     init(rows checked: [CheckedRow]) {
+        // Without a contact there is nothing to resolve, and no copy of the rows is made.
+        guard checked.contains(where: { if case .valid(let row) = $0 { !row.roster.contacts.isEmpty } else { false } }) else { return }
         var rows: [BatchRow] = []
         for case .valid(let row) in checked { rows.append(row) }
-        guard rows.contains(where: { !$0.roster.contacts.isEmpty }) else { return }
         var byJID: [JID: Int] = [:]
         var members: [String: [Int]] = [:]
         for (i, row) in rows.enumerated() {

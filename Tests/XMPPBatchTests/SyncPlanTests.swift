@@ -257,4 +257,19 @@ final class SyncPlanTests: XCTestCase {
             XCTAssertThrowsError(try SyncState.load(domain: bad, stateDirectory: directory), "\(bad): no path made of it")
         }
     }
+
+    /// A deletion outside sync is recorded in a state of any size sync itself reads: the check
+    /// for a state once read the file with a 16 MiB limit and took a larger one for none.
+    func testADeletionOutsideSyncIsRecordedInAStateLargerThan16MiB() throws {
+        let directory = NSTemporaryDirectory() + "sync-state-large-\(getpid())-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var state = SyncState(domain: "x.org")
+        let note = String(repeating: "n", count: 4096)
+        for i in 0..<4500 { state.accounts["u\(i)@x.org"] = SyncState.Account(note: note) }
+        try state.save(stateDirectory: directory)
+        let size = try FileManager.default.attributesOfItem(atPath: SyncState.path(domain: "x.org", stateDirectory: directory))[.size] as? NSNumber
+        XCTAssertGreaterThan(size?.intValue ?? 0, 16 << 20)
+        try SyncState.noteDeletedOutside(try JID("u7@x.org"), how: "by hand", stateDirectory: directory)
+        XCTAssertEqual(try SyncState.load(domain: "x.org", stateDirectory: directory).accounts["u7@x.org"]?.standing, .deleted)
+    }
 }
