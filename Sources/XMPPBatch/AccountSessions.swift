@@ -26,7 +26,7 @@ enum ConversationStep {
 }
 
 /// Many accounts' work, each over its own log-in, `jobs` accounts at a time on one poll()
-/// loop, like the request engine (`BatchEngine`): the log-in (`PolledLogIn`) and the
+/// loop, like the request engine (`BatchEngine`): the log-in (`AccountLogIn`) and the
 /// conversation both move only when their socket has something. A network failure closes the
 /// account's stream and starts its work again after a back-off (conversations read before they
 /// write, so a redo sends only what did not take effect); a refusal ends that account's work;
@@ -46,10 +46,10 @@ final class AccountSessions<Conversation: AccountConversation> {
     private final class Session {
         let job: Int
         let conversation: Conversation
-        var login: PolledLogIn?
+        var login: AccountLogIn?
         var link: PolledConnection?
         var deadline: ContinuousClock.Instant
-        init(job: Int, conversation: Conversation, login: PolledLogIn) {
+        init(job: Int, conversation: Conversation, login: AccountLogIn) {
             self.job = job
             self.conversation = conversation
             self.login = login
@@ -59,13 +59,13 @@ final class AccountSessions<Conversation: AccountConversation> {
 
     private let settings: EngineSettings
     private let stopGrace: Duration
-    private let logIn: (_ job: Int) throws(ConnectionError) -> PolledLogIn
+    private let logIn: (_ job: Int) throws(ConnectionError) -> AccountLogIn
     private let conversation: (_ job: Int) -> Conversation
     /// An account's stream is bound: its endpoint answered.
     private let bound: (PolledConnection) -> Void
 
     /// `logIn` starts job `job`'s log-in; `conversation` makes its work (anew for each attempt).
-    init(settings: EngineSettings, stopGrace: Duration, logIn: @escaping (_ job: Int) throws(ConnectionError) -> PolledLogIn,
+    init(settings: EngineSettings, stopGrace: Duration, logIn: @escaping (_ job: Int) throws(ConnectionError) -> AccountLogIn,
          conversation: @escaping (_ job: Int) -> Conversation, bound: @escaping (PolledConnection) -> Void = { _ in }) {
         self.settings = settings
         self.stopGrace = stopGrace
@@ -125,7 +125,7 @@ final class AccountSessions<Conversation: AccountConversation> {
     private func startSessions(_ now: ContinuousClock.Instant) throws {
         while active.count < settings.jobs, let at = queue.lastIndex(where: { $0.notBefore <= now }) {
             let job = queue.remove(at: at).job
-            let login: PolledLogIn
+            let login: AccountLogIn
             do { login = try logIn(job) } catch {
                 guard error.isTransient else { throw error }
                 try failed(job, error)

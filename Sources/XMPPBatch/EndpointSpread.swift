@@ -43,8 +43,8 @@ final class EndpointSpread {
 
     /// A log-in as `username` that never waits (per-account work on a poll loop), on the next
     /// home in turn; `bound` is to be told when it is.
-    func startLogIn(username: String, password: String, resource: String?) throws(ConnectionError) -> PolledLogIn {
-        try PolledLogIn(options, endpoints: order(for: nil), tls: tls, trace: trace(), username: username, password: password,
+    func startLogIn(username: String, password: String, resource: String?) throws(ConnectionError) -> AccountLogIn {
+        try AccountLogIn(options, endpoints: order(for: nil), tls: tls, trace: trace(), username: username, password: password,
                         resource: resource, failed: { endpoint, _ in self.lost(endpoint) })
     }
 

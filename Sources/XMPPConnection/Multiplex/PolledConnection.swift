@@ -16,7 +16,7 @@ public final class PolledConnection {
         self.fileDescriptor = fileDescriptor
     }
 
-    /// A connection opened another way (`PolledLogIn`), for polling.
+    /// A connection logged in by `AccountLogIn`, for polling.
     static func wrapping(_ connection: Connection) -> PolledConnection {
         PolledConnection(connection: connection, fileDescriptor: connection.stream.transport.fileDescriptor)
     }
@@ -29,7 +29,7 @@ public final class PolledConnection {
 
     /// `open` over `endpoints` in this order (`Connection.open(_:endpoints:tls:trace:)`).
     public static func open(_ options: ConnectionOptions, endpoints: [Endpoint], tls: TLSContext, trace: TraceSink? = nil,
-                            failed: (Endpoint, ConnectionError) -> Void = { _, _ in }) throws(ConnectionError) -> PolledConnection {
+                            failed: @escaping (Endpoint, ConnectionError) -> Void = { _, _ in }) throws(ConnectionError) -> PolledConnection {
         let connection = try Connection.open(options, endpoints: endpoints, tls: tls, trace: trace, failed: failed)
         return PolledConnection(connection: connection, fileDescriptor: connection.stream.transport.fileDescriptor)
     }
@@ -40,6 +40,7 @@ public final class PolledConnection {
     /// the elements that arrived before the failure are in `elements` all the same (a server
     /// that shuts down often answers and closes in one burst).
     public func readAvailable(into elements: inout [XMLElement]) throws(ConnectionError) {
+        elements += connection.takeKept()  // what arrived while the log-in waited for its replies
         let now = ContinuousClock.now
         while true {
             let element: XMLElement
