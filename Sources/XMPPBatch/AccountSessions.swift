@@ -12,6 +12,16 @@ protocol AccountConversation: AnyObject {
     func start(on link: PolledConnection, account: JID) throws -> ConversationStep
     /// A stanza that arrived on the account's stream.
     func receive(_ element: XMLElement, on link: PolledConnection, account: JID) throws -> ConversationStep
+    /// The time a `.later` step asked for has come.
+    func resume(on link: PolledConnection, account: JID) throws -> ConversationStep
+    /// The account's stream ended or broke with `failure`: the step it means for the work, or
+    /// nil for the failure to end the attempt (as a network failure, a refusal, or the run's end).
+    func streamEnded(_ failure: ConnectionError, on link: PolledConnection, account: JID) throws -> ConversationStep?
+}
+
+extension AccountConversation {
+    func resume(on link: PolledConnection, account: JID) throws -> ConversationStep { .waiting }
+    func streamEnded(_ failure: ConnectionError, on link: PolledConnection, account: JID) throws -> ConversationStep? { nil }
 }
 
 /// What a conversation does after a stanza.
@@ -21,6 +31,8 @@ enum ConversationStep {
     /// Sends these, then waits (not sent once the run is asked to stop: the work is redone by
     /// `--resume`).
     case send([XMLElement])
+    /// Sends nothing until then, then `resume`s (a server's race that a moment later is gone).
+    case later(ContinuousClock.Instant)
     /// The account's work is done; its stream is closed.
     case finished
 }
@@ -49,6 +61,8 @@ final class AccountSessions<Conversation: AccountConversation> {
         var login: AccountLogIn?
         var link: PolledConnection?
         var deadline: ContinuousClock.Instant
+        /// When a conversation waiting (`.later`) resumes.
+        var wake: ContinuousClock.Instant?
         init(job: Int, conversation: Conversation, login: AccountLogIn) {
             self.job = job
             self.conversation = conversation
@@ -115,8 +129,13 @@ final class AccountSessions<Conversation: AccountConversation> {
                 try guarded(session) { try self.advance(session, stopping: stopping) }
             }
             let after = ContinuousClock.now
-            for session in active where session.deadline <= after {
-                try guarded(session) { try self.expire(session) }
+            for session in active {
+                if let wake = session.wake, wake <= after {
+                    session.wake = nil
+                    try guarded(session) { try self.resume(session, stopping: stopping) }
+                } else if session.deadline <= after, session.wake == nil {
+                    try guarded(session) { try self.expire(session) }
+                }
             }
         }
     }
@@ -218,14 +237,31 @@ final class AccountSessions<Conversation: AccountConversation> {
                 return end
             }
         }
-        if let failure { throw failure }
+        if let failure {
+            guard let step = try session.conversation.streamEnded(failure, on: link, account: account) else { throw failure }
+            return try carry(step, session, on: link, stopping: stopping) ?? .underWay
+        }
         return .underWay
+    }
+
+    /// A conversation's `.later` time has come.
+    private func resume(_ session: Session, stopping: Bool) throws -> Progress {
+        guard let link = session.link, let account = link.connection.boundJID else { return .cut }
+        session.deadline = .now + settings.timeout
+        return try carry(session.conversation.resume(on: link, account: account), session, on: link, stopping: stopping) ?? .underWay
     }
 
     /// Carries out a conversation's step; nil while the session goes on.
     private func carry(_ step: ConversationStep, _ session: Session, on link: PolledConnection, stopping: Bool) throws -> Progress? {
         switch step {
         case .waiting: return nil
+        case .later(let wake):
+            if stopping {
+                close(session)
+                return .cut
+            }
+            session.wake = wake
+            return nil
         case .finished:
             close(session)
             return .finished
@@ -265,7 +301,7 @@ final class AccountSessions<Conversation: AccountConversation> {
     /// 250 ms (so a stop is seen).
     private func nextWake(_ now: ContinuousClock.Instant) -> ContinuousClock.Instant {
         var wake = now + .milliseconds(250)
-        for session in active { wake = min(wake, session.deadline) }
+        for session in active { wake = min(wake, session.wake ?? session.deadline) }
         for entry in queue where entry.notBefore > now { wake = min(wake, entry.notBefore) }
         return wake
     }

@@ -116,7 +116,7 @@ public final class Connection: StanzaChannel {
     }
 
     /// The IQ in a reply; an error reply is thrown as `stanzaError`.
-    static func reply(from element: XMLElement) throws(ConnectionError) -> Iq {
+    public static func reply(from element: XMLElement) throws(ConnectionError) -> Iq {
         let iq: Iq
         do { iq = try Iq(element: element) } catch { throw .badStanza(error) }
         if iq.type == .error { throw .stanzaError(iq.error ?? StanzaError(type: "cancel", condition: .undefinedCondition)) }
