@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import XMLTree
 import XMPPConnection
 import XMPPStanzas
@@ -38,7 +35,7 @@ enum ConversationStep {
 }
 
 /// Many accounts' work, each over its own log-in, `jobs` accounts at a time on one poll()
-/// loop, like the request engine (`BatchEngine`): the log-in (`AccountLogIn`) and the
+/// loop, like the request engine (`BatchEngine`): the log-in (`PolledSetup`) and the
 /// conversation both move only when their socket has something. A network failure closes the
 /// account's stream and starts its work again after a back-off (conversations read before they
 /// write, so a redo sends only what did not take effect); a refusal ends that account's work;
@@ -58,12 +55,12 @@ final class AccountSessions<Conversation: AccountConversation> {
     private final class Session {
         let job: Int
         let conversation: Conversation
-        var login: AccountLogIn?
+        var login: PolledSetup?
         var link: PolledConnection?
         var deadline: ContinuousClock.Instant
         /// When a conversation waiting (`.later`) resumes.
         var wake: ContinuousClock.Instant?
-        init(job: Int, conversation: Conversation, login: AccountLogIn) {
+        init(job: Int, conversation: Conversation, login: PolledSetup) {
             self.job = job
             self.conversation = conversation
             self.login = login
@@ -73,13 +70,13 @@ final class AccountSessions<Conversation: AccountConversation> {
 
     private let settings: EngineSettings
     private let stopGrace: Duration
-    private let logIn: (_ job: Int) throws(ConnectionError) -> AccountLogIn
+    private let logIn: (_ job: Int) throws(ConnectionError) -> PolledSetup
     private let conversation: (_ job: Int) -> Conversation
     /// An account's stream is bound: its endpoint answered.
     private let bound: (PolledConnection) -> Void
 
     /// `logIn` starts job `job`'s log-in; `conversation` makes its work (anew for each attempt).
-    init(settings: EngineSettings, stopGrace: Duration, logIn: @escaping (_ job: Int) throws(ConnectionError) -> AccountLogIn,
+    init(settings: EngineSettings, stopGrace: Duration, logIn: @escaping (_ job: Int) throws(ConnectionError) -> PolledSetup,
          conversation: @escaping (_ job: Int) -> Conversation, bound: @escaping (PolledConnection) -> Void = { _ in }) {
         self.settings = settings
         self.stopGrace = stopGrace
@@ -144,7 +141,7 @@ final class AccountSessions<Conversation: AccountConversation> {
     private func startSessions(_ now: ContinuousClock.Instant) throws {
         while active.count < settings.jobs, let at = queue.lastIndex(where: { $0.notBefore <= now }) {
             let job = queue.remove(at: at).job
-            let login: AccountLogIn
+            let login: PolledSetup
             do { login = try logIn(job) } catch {
                 guard error.isTransient else { throw error }
                 try failed(job, error)
@@ -286,15 +283,11 @@ final class AccountSessions<Conversation: AccountConversation> {
     /// One poll() over the sessions' sockets (a log-in connecting waits to write), until `wake`;
     /// `body` runs for each session with something.
     private func wait(on sessions: [Session], wake: ContinuousClock.Instant, _ body: (Session) throws -> Void) throws {
-        var fds = sessions.map { session in
-            if let login = session.login {
-                return pollfd(fd: login.fileDescriptor, events: Int16(login.wantsWrite ? POLLOUT : POLLIN), revents: 0)
-            }
-            return pollfd(fd: session.link?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0)
+        let watches = sessions.map { session in
+            if let login = session.login { return StreamPoller.Watch(login.fileDescriptor, write: login.wantsWrite) }
+            return StreamPoller.Watch(session.link?.fileDescriptor ?? -1)
         }
-        let rc = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), StreamPoller.milliseconds(until: wake)) }
-        guard rc > 0 else { return }  // timeout, or EINTR (a signal: the loop checks its flag)
-        for (index, pfd) in fds.enumerated() where pfd.revents != 0 { try body(sessions[index]) }
+        for index in StreamPoller.ready(watches, until: wake) { try body(sessions[index]) }
     }
 
     /// When the loop must look again: a session's deadline, a queued job's back-off, at most

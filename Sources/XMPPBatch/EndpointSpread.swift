@@ -31,24 +31,22 @@ final class EndpointSpread {
         return pool.order(home: home, now: .now).map { pool.members[$0].target.endpoint }
     }
 
-    /// A multiplexed stream for `stream`, with `account` named in its header if given.
-    func openPolled(stream: Int, account: String? = nil) throws(ConnectionError) -> PolledConnection {
+    /// The setup of a multiplexed stream for `stream`, with `account` named in its header if given.
+    func startOpening(stream: Int, account: String? = nil) throws(ConnectionError) -> PolledSetup {
         var options = self.options
         if let account { options.account = account }
-        let link = try PolledConnection.open(options, endpoints: order(for: stream), tls: tls, trace: trace(),
-                                             failed: { endpoint, _ in self.lost(endpoint) })
-        answered(link.connection.endpoint)
-        return link
+        return try PolledSetup(opening: options, endpoints: order(for: stream), tls: tls, trace: trace(),
+                               failed: { endpoint, _ in self.lost(endpoint) })
     }
 
     /// A log-in as `username` that never waits (per-account work on a poll loop), on the next
     /// home in turn; `bound` is to be told when it is.
-    func startLogIn(username: String, password: String, resource: String?) throws(ConnectionError) -> AccountLogIn {
-        try AccountLogIn(options, endpoints: order(for: nil), tls: tls, trace: trace(), username: username, password: password,
+    func startLogIn(username: String, password: String, resource: String?) throws(ConnectionError) -> PolledSetup {
+        try PolledSetup(options, endpoints: order(for: nil), tls: tls, trace: trace(), username: username, password: password,
                         resource: resource, failed: { endpoint, _ in self.lost(endpoint) })
     }
 
-    /// A stream opened by `startLogIn` is bound: its endpoint answered.
+    /// A stream set up by `startOpening` or `startLogIn` is ready: its endpoint answered.
     func bound(_ link: PolledConnection) { answered(link.connection.endpoint) }
 
     /// `endpoint` refused, timed out or dropped a stream; true when it just went into back-off.

@@ -32,7 +32,7 @@ final class LoginPhase {
     private let settings: EngineSettings
     private let recorder: BatchRecorder
     private let avatars: ResizedAvatars
-    private let logIn: (_ username: String, _ password: String) throws(ConnectionError) -> AccountLogIn
+    private let logIn: (_ username: String, _ password: String) throws(ConnectionError) -> PolledSetup
     private let bound: (PolledConnection) -> Void
     /// The rows and their tasks, with what this run learned of them (uncertainty, new passwords).
     private var work: [(item: WorkItem, task: Task)] = []
@@ -44,7 +44,7 @@ final class LoginPhase {
 
     /// `logIn` starts a log-in as a row's account; `bound` hears of each stream bound.
     init(settings: EngineSettings, recorder: BatchRecorder, avatars: ResizedAvatars,
-         logIn: @escaping (_ username: String, _ password: String) throws(ConnectionError) -> AccountLogIn,
+         logIn: @escaping (_ username: String, _ password: String) throws(ConnectionError) -> PolledSetup,
          bound: @escaping (PolledConnection) -> Void = { _ in }) {
         self.settings = settings
         self.recorder = recorder
@@ -76,7 +76,7 @@ final class LoginPhase {
         return try sessions.run(count: runnable.count) { job, end in try self.ended(runnable[job], end) }
     }
 
-    private func startLogIn(_ index: Int) throws(ConnectionError) -> AccountLogIn {
+    private func startLogIn(_ index: Int) throws(ConnectionError) -> PolledSetup {
         let item = work[index].item
         let password = withNewPassword.contains(index) ? item.newPassword : item.password
         return try logIn(item.row.jid.local ?? "", password ?? "")

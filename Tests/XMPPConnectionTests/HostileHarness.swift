@@ -42,9 +42,9 @@ class HostilePeerTestCase: XCTestCase {
         _ = try connection.bind()
     }
 
-    /// The same log-in through `AccountLogIn`, driven by poll() as the batch's loop drives it.
+    /// The same log-in through `PolledSetup`, driven by poll() as the batch's loop drives it.
     static func polledLogin(_ options: ConnectionOptions, caFile: String) throws(ConnectionError) {
-        let login = try AccountLogIn(options, endpoints: options.resolveEndpoints(), tls: TLSContext(settings: TLSSettings(caFile: caFile)),
+        let login = try PolledSetup(options, endpoints: options.resolveEndpoints(), tls: TLSContext(settings: TLSSettings(caFile: caFile)),
                                     username: "alice", password: password, resource: nil)
         while true {
             if let done = try login.advance() {

@@ -7,7 +7,7 @@ import XMPPStanzas
 /// when the request expects an offer, `LoginRequest.expectedMechanism`), then SASL2 (XEP-0388)
 /// with Bind 2 (XEP-0386) where offered, else RFC 6120 SASL and a stream restart, then the
 /// resource binding (RFC 6120 §7) the request asks for. `Connection.logIn`, `authenticate` and
-/// `bind` run it blocking; `AccountLogIn` on a poll loop. One owner; not Sendable.
+/// `bind` run it blocking; `PolledSetup` on a poll loop. One owner; not Sendable.
 final class StreamLogIn: StreamSteps {
     private enum State {
         /// A stream header is sent; its features are due, then `After`.

@@ -9,7 +9,7 @@ import XMPPStanzas
 /// clear text), then the stream under TLS and its features. The result is the `Connection`.
 /// An endpoint that fails as a link is given up for the next (`failed` hears of it); each but
 /// the last gets `connectTimeout` to accept the connection, so one that never answers a SYN
-/// costs seconds, not `timeout`. `Connection.open` runs it blocking; `AccountLogIn` polled.
+/// costs seconds, not `timeout`. `Connection.open` runs it blocking; `PolledSetup` polled.
 final class StreamOpening: StreamSteps {
     private enum State {
         /// A TCP connect under way: the socket becomes writable when it ends (nil: none started).

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// One part of a stream's life as steps that never wait: the connection engine's parts
-/// (`StreamOpening`, `StreamLogIn`, both in `AccountLogIn`). Each `advance` takes every step the
+/// (`StreamOpening`, `StreamLogIn`, both in `PolledSetup`). Each `advance` takes every step the
 /// input that has arrived allows. A poll loop drives many at once (the batch); `run` drives one
 /// to its end for a single command, waiting in poll() between steps, so both run the same steps.
 protocol StreamSteps: AnyObject {

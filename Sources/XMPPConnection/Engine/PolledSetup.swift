@@ -1,18 +1,27 @@
-/// A password log-in for a poll loop that runs many at once (the batch's per-account work): the
-/// connection engine's opening (`StreamOpening`) and log-in (`StreamLogIn`, RFC 6120 SASL) that
-/// `Connection.open` and `authenticate`/`bind` run blocking, here taken a step at a time as the
-/// socket allows. Once bound, it becomes a `PolledConnection`. One owner; not Sendable.
-public final class AccountLogIn {
+/// A stream set up on a poll loop that runs many at once (the batch's streams): the connection
+/// engine's opening (`StreamOpening`) and, for a per-account stream, its log-in (`StreamLogIn`,
+/// RFC 6120 SASL with the password) — what `Connection.open`, `authenticate` and `bind` run
+/// blocking — here taken a step at a time as the socket allows. Once set up, it becomes a
+/// `PolledConnection`. One owner; not Sendable.
+public final class PolledSetup {
     private var opening: StreamOpening?
     private var logIn: StreamLogIn?
     private var connection: Connection?
-    private let request: LoginRequest
+    /// The log-in once opened; nil: the stream is used as opened (registration).
+    private let request: LoginRequest?
     private var closed = false
 
-    /// Starts connecting to the first of `endpoints` to log in as `username` (the local part)
-    /// with `password`, binding `resource` (nil: the tools' own random one). An endpoint that
-    /// fails as a link before the stream is secured is given up for the next (`failed` hears of
-    /// it), as in `Connection.open`.
+    /// Starts connecting to the first of `endpoints` to use the stream as opened (TLS, no
+    /// authentication). An endpoint that fails as a link before the stream is secured is given
+    /// up for the next (`failed` hears of it), as in `Connection.open`.
+    public init(opening options: ConnectionOptions, endpoints: [Endpoint], tls: TLSContext, trace: TraceSink? = nil,
+                failed: @escaping (Endpoint, ConnectionError) -> Void = { _, _ in }) throws(ConnectionError) {
+        opening = try StreamOpening(options, endpoints: endpoints, tls: tls, trace: trace, failed: failed)
+        request = nil
+    }
+
+    /// The same, then logging in as `username` (the local part) with `password` and binding
+    /// `resource` (nil: the tools' own random one).
     public init(_ options: ConnectionOptions, endpoints: [Endpoint], tls: TLSContext, trace: TraceSink? = nil,
                 username: String, password: String, resource: String?,
                 failed: @escaping (Endpoint, ConnectionError) -> Void = { _, _ in }) throws(ConnectionError) {
@@ -32,18 +41,21 @@ public final class AccountLogIn {
     /// The server refused the password before its first SCRAM challenge (see `Connection`).
     public var refusedBeforeChallenge: Bool { connection?.refusedBeforeChallenge ?? false }
 
-    /// Takes every step the socket allows now. The bound connection once the log-in is done,
-    /// nil while it waits for the socket; a failure is thrown (the socket is then closed).
+    /// Takes every step the socket allows now. The connection once set up, nil while it waits
+    /// for the socket; a failure is thrown (the socket is then closed).
     public func advance() throws(ConnectionError) -> PolledConnection? {
         do {
             if let opening {
                 guard let opened = try opening.advance() else { return nil }
                 self.opening = nil
                 connection = opened
-                logIn = try StreamLogIn(opened, request, saslOnly: true)
+                if let request { logIn = try StreamLogIn(opened, request, saslOnly: true) }
             }
-            guard let logIn, let connection, try logIn.advance() != nil else { return nil }
-            self.logIn = nil
+            guard let connection else { return nil }
+            if let logIn {
+                guard try logIn.advance() != nil else { return nil }
+                self.logIn = nil
+            }
             return PolledConnection.wrapping(connection)
         } catch {
             close()
@@ -61,7 +73,7 @@ public final class AccountLogIn {
         }
     }
 
-    /// Closes the socket (a log-in given up).
+    /// Closes the socket (a setup given up).
     public func close() {
         guard !closed else { return }
         closed = true
