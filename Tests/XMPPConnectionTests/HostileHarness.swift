@@ -120,27 +120,35 @@ class HostilePeerTestCase: XCTestCase {
                         file: StaticString = #filePath, line: UInt = #line) -> Result<LoginOutcome, ConnectionError>? {
         var results: [Result<LoginOutcome, ConnectionError>] = []
         for driver in EngineDriver.allCases {
-            let box = OutcomeBox()
-            let caFile = caFile
-            let thread = Thread {
-                do throws(ConnectionError) {
-                    box.set(.success(try HostilePeerTestCase.engineLogIn(options, caFile: caFile, request: request, saslOnly: saslOnly,
-                                                                         driver: driver)))
-                } catch {
-                    box.set(.failure(error))
-                }
-            }
-            thread.start()
-            guard let result = box.wait(Self.overallDeadline) else {
-                XCTFail("the client hung (\(driver))", file: file, line: line)
-                peer.stop()
-                return nil
-            }
+            guard let result = engineLogInOnThread(peer, options, request: request, saslOnly: saslOnly, driver: driver,
+                                                   file: file, line: line) else { return nil }
             results.append(result)
         }
         XCTAssertEqual(Self.summary(results[1]), Self.summary(results[0]), "the poll loop's driver and the blocking one differ",
                        file: file, line: line)
         return results.first
+    }
+
+    /// `engineLogIn` on its own thread under the overall deadline; nil (and a failure) if it hung.
+    func engineLogInOnThread(_ peer: ScriptedPeer, _ options: ConnectionOptions, request: LoginRequest, saslOnly: Bool,
+                             driver: EngineDriver, file: StaticString, line: UInt) -> Result<LoginOutcome, ConnectionError>? {
+        let box = OutcomeBox()
+        let caFile = caFile
+        let thread = Thread {
+            do throws(ConnectionError) {
+                box.set(.success(try HostilePeerTestCase.engineLogIn(options, caFile: caFile, request: request, saslOnly: saslOnly,
+                                                                     driver: driver)))
+            } catch {
+                box.set(.failure(error))
+            }
+        }
+        thread.start()
+        guard let result = box.wait(Self.overallDeadline) else {
+            XCTFail("the client hung (\(driver))", file: file, line: line)
+            peer.stop()
+            return nil
+        }
+        return result
     }
 
     /// Runs `login` against `peer` on its own thread: the error it ended with (nil on success)
@@ -174,21 +182,8 @@ class HostilePeerTestCase: XCTestCase {
                                             timeout: timeout, limits: limits)
             let request = LoginRequest(username: "alice", credential: .password(Self.password), usedSCRAMBefore: false,
                                        requireSCRAM: requireSCRAM)
-            let other = OutcomeBox()
-            let thread = Thread {
-                do throws(ConnectionError) {
-                    other.set(.success(try HostilePeerTestCase.engineLogIn(options, caFile: caFile, request: request, saslOnly: true,
-                                                                           driver: .pollLoop)))
-                } catch {
-                    other.set(.failure(error))
-                }
-            }
-            thread.start()
-            guard let polledResult = other.wait(Self.overallDeadline) else {
-                XCTFail("the poll loop's driver hung", file: file, line: line)
-                peer.stop()
-                return nil
-            }
+            guard let polledResult = engineLogInOnThread(peer, options, request: request, saslOnly: true, driver: .pollLoop,
+                                                         file: file, line: line) else { return nil }
             let polledError: ConnectionError? = if case .failure(let e) = polledResult { e } else { nil }
             XCTAssertEqual(polledError.map { "\($0)" }, box.value?.0.map { "\($0)" },
                            "the poll loop's driver and the blocking one differ", file: file, line: line)
