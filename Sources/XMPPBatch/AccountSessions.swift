@@ -36,7 +36,8 @@ enum ConversationStep {
 
 /// Many accounts' work, each over its own log-in, `jobs` accounts at a time on one poll()
 /// loop, like the request engine (`BatchEngine`): the log-in (`PolledSetup`) and the
-/// conversation both move only when their socket has something. A network failure closes the
+/// conversation both move only when their socket has something (or a conversation's `.later`
+/// time comes). A network failure closes the
 /// account's stream and starts its work again after a back-off (conversations read before they
 /// write, so a redo sends only what did not take effect); a refusal ends that account's work;
 /// any other error ends the run. Once asked to stop, no account starts and none sends more;

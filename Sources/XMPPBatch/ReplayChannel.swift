@@ -26,8 +26,10 @@ final class ReplayChannel: StanzaChannel {
     // One run's state.
     private var sends = 0
     private var nextID = 0
-    /// The run needs a reply that has not arrived: it is to be run again when one does.
+    /// The run needs a reply that has not arrived: it is to be run again when it does.
     private(set) var waitsForReply = false
+    /// The id of that reply.
+    private var awaited: String?
     /// What the run sends first, for the conversation to send.
     private(set) var outbox: [XMLElement] = []
 
@@ -38,15 +40,17 @@ final class ReplayChannel: StanzaChannel {
         sends = 0
         nextID = 0
         waitsForReply = false
+        awaited = nil
         outbox = []
     }
 
-    /// Keeps `element` if it answers one of this work's requests; true then (run again).
+    /// Keeps `element` if it answers one of this work's requests; true when it is the reply
+    /// the last run stopped at (run again). Replies to requests sent ahead wait for their turn.
     func take(_ element: XMLElement) -> Bool {
         guard element.name == "iq", let id = element[attribute: "id"], issued.contains(id), replies[id] == nil,
               let type = element[attribute: "type"], type == "result" || type == "error" else { return false }
         replies[id] = element
-        return true
+        return id == awaited
     }
 
     /// The stream ended: a reply still missing is `failure` from now on.
@@ -75,6 +79,7 @@ final class ReplayChannel: StanzaChannel {
     func awaitReply(id: String, timeout: Duration?) throws(ConnectionError) -> Iq {
         if !waitsForReply, let element = replies[id] { return try Connection.reply(from: element) }
         if !waitsForReply, let streamFailure { throw streamFailure }
+        if !waitsForReply { awaited = id }
         waitsForReply = true
         throw .timedOut("waiting for the server")
     }

@@ -58,6 +58,29 @@ final class ReplayChannelTests: XCTestCase {
         XCTAssertEqual(channel.outbox, [], "nothing more to send")
     }
 
+    /// Two requests sent ahead (a pipelining service): the reply to the second is kept, and only
+    /// the one the run stopped at runs it again.
+    func testOnlyTheAwaitedReplyRunsTheWorkAgain() throws {
+        let channel = ReplayChannel(Facts())
+        func both() throws -> Int {
+            let a = Iq(type: .get, id: channel.makeID(), payload: XMLElement("query", namespace: "jabber:iq:version"))
+            let b = Iq(type: .get, id: channel.makeID(), payload: XMLElement("query", namespace: "jabber:iq:last"))
+            try channel.send([a.element, b.element])
+            _ = try channel.awaitReply(id: a.id)
+            _ = try channel.awaitReply(id: b.id)
+            return 2
+        }
+        channel.beginRun()
+        XCTAssertThrowsError(try both())
+        XCTAssertEqual(channel.outbox.count, 2)
+        let (a, b) = (channel.outbox[0], channel.outbox[1])
+        XCTAssertFalse(channel.take(result(to: b)), "the run waits for the first reply")
+        XCTAssertTrue(channel.take(result(to: a)))
+        channel.beginRun()
+        XCTAssertEqual(try both(), 2, "the second reply was kept")
+        XCTAssertEqual(channel.outbox, [])
+    }
+
     func testAnErrorReplyIsTheServicesError() throws {
         let channel = ReplayChannel(Facts())
         channel.beginRun()
