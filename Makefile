@@ -3,7 +3,7 @@
 #   make                                   release build, Swift standard library linked statically
 #   make install PREFIX=/usr/local         the programs (one executable, xmpp-tools, and each program's
 #                                          name a link to it), man pages, completions (DESTDIR honoured)
-#   make install-strip                     the same with the program stripped (27 MB -> 13 MB)
+#   make install-strip                     the same with the program stripped of its symbols
 #   make uninstall PREFIX=/usr/local       removes exactly what install put there
 #   make docs                              rewrites man/ and completions/ from the command specs
 #   make check-docs                        fails when man/ or completions/ differ from the specs

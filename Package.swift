@@ -118,7 +118,10 @@ let package = Package(
         .testTarget(name: "XMPPConnectionTests", dependencies: ["XMPPConnection", "CryptoPrimitives", "XMPPStanzas", "XMLTree", "COpenSSL", "CResolv"]),
         .testTarget(name: "XMPPServicesTests", dependencies: ["XMPPServices", "XMPPConnection", "CryptoPrimitives", "XMPPStanzas", "XMLTree"]),
         .testTarget(name: "XMPPStorageTests", dependencies: ["XMPPStorage", "XMPPStanzas"]),
-        .testTarget(name: "PNGImageTests", dependencies: ["PNGImage", "CLibWebP"], exclude: ["Data"]),
+        .testTarget(name: "PNGImageTests", dependencies: ["PNGImage", "CLibWebP", "JPEGTestSupport"], exclude: ["Data"]),
+        // The tests' JPEG inputs: libjpeg's encoder, which the product never uses.
+        .target(name: "CJPEGTestWriter", dependencies: ["CLibJPEG"], path: "Tests/CJPEGTestWriter"),
+        .target(name: "JPEGTestSupport", dependencies: ["CJPEGTestWriter"], path: "Tests/JPEGTestSupport"),
         .testTarget(name: "XMPPBatchTests", dependencies: ["XMPPBatch", "XMPPStorage", "XMPPServices", "XMPPConnection", "XMPPStanzas", "TextFormats", "ShellTestSupport", "ServerAdmin"]),
         // Shell runners and the help/man/completion readers both docs test targets use.
         .target(name: "ShellTestSupport", dependencies: ["Arguments"], path: "Tests/ShellTestSupport"),

@@ -1,3 +1,5 @@
+import TextFormats
+
 /// Plain-text layout for help: word wrapping and two-column tables.
 enum TextLayout {
     /// Joins words that must stay on one line (`[env: XMPP_ACCOUNT]`); printed as a space.
@@ -78,7 +80,7 @@ enum TextLayout {
             if end != text.endIndex { break }
             previous = character
         }
-        let sentence = text[..<end].trimmingCharacters()
+        let sentence = text[..<end].trimming { $0 == " " || $0 == ":" }
         guard let last = sentence.last else { return "" }
         return ".!?".contains(last) ? sentence : sentence + "."
     }
@@ -91,15 +93,5 @@ enum TextLayout {
     /// The width to give labels: the widest one, but at most `limit`.
     static func labelWidth(_ labels: [String], limit: Int) -> Int {
         min(labels.map(\.count).max() ?? 0, limit)
-    }
-}
-
-extension Substring {
-    /// The text without a trailing `:` and without surrounding spaces.
-    fileprivate func trimmingCharacters() -> String {
-        var text = self
-        while let last = text.last, last == " " || last == ":" { text = text.dropLast() }
-        while let first = text.first, first == " " { text = text.dropFirst() }
-        return String(text)
     }
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What a fuzz target does when built without libFuzzer (no `-DXT_FUZZ`): runs each input file (directories
 /// are walked one level deep) through the same entry point libFuzzer would call, so every

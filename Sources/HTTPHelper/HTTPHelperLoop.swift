@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import TextFormats
 
 /// The loop of `xmpp-tools-http`, the program that speaks HTTPS for the tools: libcurl and the

@@ -13,11 +13,31 @@ public struct Slip: Sendable, Equatable {
     /// The XMPP address.
     public var address: String
     public var secret: Secret
+    /// When an invite stops working, as the slip says it ("2026-12-05 21:35 UTC"); nil when unknown.
+    public var validUntil: String?
 
-    public init(name: String, address: String, secret: Secret) {
+    public init(name: String, address: String, secret: Secret, validUntil: String? = nil) {
         self.name = name
         self.address = address
         self.secret = secret
+        self.validUntil = validUntil
+    }
+
+    /// An XEP-0082 time as a person reads it on paper: `2026-12-05T21:35:08Z` as
+    /// "2026-12-05 21:35 UTC"; another time in UTC or with an offset keeps its date, hour and
+    /// minute and names the offset; text that is no such time is nil (it is not printed).
+    public static func readableTime(_ text: String) -> String? {
+        let scalars = Array(text.unicodeScalars)
+        func digits(_ range: Range<Int>) -> Bool { range.allSatisfy { $0 < scalars.count && ("0"..."9").contains(scalars[$0]) } }
+        guard scalars.count >= 17, digits(0..<4), scalars[4] == "-", digits(5..<7), scalars[7] == "-", digits(8..<10), scalars[10] == "T",
+              digits(11..<13), scalars[13] == ":", digits(14..<16) else { return nil }
+        var zone = text.unicodeScalars.dropFirst(16).drop { ("0"..."9").contains($0) || $0 == ":" || $0 == "." }
+        if zone.first == "Z" { zone = zone.dropFirst(); guard zone.isEmpty else { return nil }; zone = "UTC".unicodeScalars[...] }
+        let offset = String(String.UnicodeScalarView(zone))
+        guard offset == "UTC" || (offset.unicodeScalars.count == 6 && ["+", "-"].contains(offset.unicodeScalars.first)
+                                  && offset.unicodeScalars.dropFirst().allSatisfy { ("0"..."9").contains($0) || $0 == ":" }) else { return nil }
+        let date = String(String.UnicodeScalarView(scalars[0..<10])), time = String(String.UnicodeScalarView(scalars[11..<16]))
+        return date + " " + time + " " + offset
     }
 }
 

@@ -7,7 +7,7 @@ import TextFormats
 ///
 ///     {"paper": "a4", "password_text": "…", "invite_text": "…", "title": "…",
 ///      "groups": [{"heading": "Class 5A", "slips": [{"name": "…", "address": "…",
-///                  "password": "…"} or {…, "invite": "xmpp:…"}]}]}
+///                  "password": "…"} or {…, "invite": "xmpp:…", "valid_until": "…"}]}]}
 public struct SlipRequest: Sendable, Equatable {
     public var sheet: SlipSheet
     public var groups: [SlipGroup]
@@ -26,7 +26,8 @@ public struct SlipRequest: Sendable, Equatable {
                 case .password(let password): secret = ("password", .string(password))
                 case .invite(let uri): secret = ("invite", .string(uri))
                 }
-                return .object([("name", .string(slip.name)), ("address", .string(slip.address)), secret])
+                return .object([("name", .string(slip.name)), ("address", .string(slip.address)), secret]
+                               + (slip.validUntil.map { [("valid_until", JSONValue.string($0))] } ?? []))
             }))])
         }
         return Array(JSONValue.object([
@@ -61,10 +62,11 @@ public struct SlipRequest: Sendable, Equatable {
                 guard let name = Self.string(slip["name"]), let address = Self.string(slip["address"]) else {
                     throw .request(reason: "a slip without name or address")
                 }
+                let validUntil = Self.string(slip["valid_until"])
                 if let password = Self.string(slip["password"]) {
-                    slips.append(Slip(name: name, address: address, secret: .password(password)))
+                    slips.append(Slip(name: name, address: address, secret: .password(password), validUntil: validUntil))
                 } else if let uri = Self.string(slip["invite"]) {
-                    slips.append(Slip(name: name, address: address, secret: .invite(uri)))
+                    slips.append(Slip(name: name, address: address, secret: .invite(uri), validUntil: validUntil))
                 } else {
                     throw .request(reason: "a slip without password or invite")
                 }

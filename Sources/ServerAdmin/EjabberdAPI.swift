@@ -53,8 +53,22 @@ public final class EjabberdAPI {
     }
 }
 
+/// What changes mod_shared_roster's groups (mod_admin_extra's srg_* commands): ejabberd's HTTP
+/// API (`EjabberdAPI`), or ejabberdctl where the API is off (`EjabberdCtl`).
+public protocol SharedRosterAdmin {
+    /// The identifiers of `host`'s groups.
+    func sharedGroupIDs(host: String) throws(AdminError) -> [String]
+    /// Group `id` of `host`, with its members.
+    func sharedGroup(id: String, host: String) throws(AdminError) -> EjabberdAPI.SharedGroup
+    /// Creates group `id`, or sets its label, description and displayed groups (its members stay).
+    func createSharedGroup(_ group: EjabberdAPI.SharedGroup, host: String) throws(AdminError)
+    func deleteSharedGroup(id: String, host: String) throws(AdminError)
+    /// Adds (or with `remove`, removes) `user`@`userHost` to group `id` of `host`.
+    func setMember(user: String, userHost: String, group id: String, host: String, remove: Bool) throws(AdminError)
+}
+
 /// mod_shared_roster's groups through the API (mod_admin_extra's srg_* commands).
-extension EjabberdAPI {
+extension EjabberdAPI: SharedRosterAdmin {
     /// One group as the server keeps it.
     public struct SharedGroup: Sendable, Equatable {
         public var id: String
@@ -96,7 +110,7 @@ extension EjabberdAPI {
             if let key, let value { info[key] = value }
         }
         let displays = (info["displayed_groups"] ?? "").split(whereSeparator: { $0 == "," || $0 == "\n" })
-            .map { $0.trimmingCharacters(in: " \t") }.filter { !$0.isEmpty }
+            .map { $0.trimming { $0 == " " || $0 == "\t" } }.filter { !$0.isEmpty }
         let members = try strings("srg_get_members", arguments)
         return SharedGroup(id: id, label: info["label"] ?? info["name"] ?? "", description: info["description"] ?? "",
                            displays: displays, members: Set(members))
@@ -113,18 +127,8 @@ extension EjabberdAPI {
     }
 
     /// Adds (or with `remove`, removes) `user`@`userHost` to group `id` of `host`.
-    public func setMember(user: String, userHost: String, group id: String, host: String, remove: Bool = false) throws(AdminError) {
+    public func setMember(user: String, userHost: String, group id: String, host: String, remove: Bool) throws(AdminError) {
         try expectSuccess(remove ? "srg_user_del" : "srg_user_add",
                           [("user", .string(user)), ("host", .string(userHost)), ("group", .string(id)), ("grouphost", .string(host))])
-    }
-}
-
-extension StringProtocol {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        let drop = Set(set.unicodeScalars)
-        var scalars = Substring(self).unicodeScalars[...]
-        while let first = scalars.first, drop.contains(first) { scalars = scalars.dropFirst() }
-        while let last = scalars.last, drop.contains(last) { scalars = scalars.dropLast() }
-        return String(String.UnicodeScalarView(scalars))
     }
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import TextFormats
 
 /// JSON over HTTPS for the admin interfaces, through `xmpp-tools-http` (the suite's own program

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A program of the suite's own that the tools run (never found through PATH): beside the
 /// running program (a build directory) or in ../libexec/xmpp-tools/ from it (what make install

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import TextFormats
 
 /// Prosody's admin shell (`prosodyctl shell`, mod_admin_shell, on in Prosody 13's packaged
@@ -31,44 +29,38 @@ public struct ProsodyShell: Sendable {
         }
     }
 
+    /// Empties `host`'s cache of the rosters of accounts that are offline (Prosody 0.12 and 13
+    /// keep up to 1024 of them, loaded to answer a presence probe and the like). A roster found
+    /// there is not loaded again at the account's log-in, so mod_groups, which adds its groups'
+    /// contacts when a roster is loaded, would not show what changed since: each offline
+    /// account's next log-in must load its roster afresh. Online accounts' rosters are not in
+    /// it. The admin shell runs a line starting with '>' as Lua; the host goes in as a Lua
+    /// string with every byte other than a letter, digit, '.' or '-' written as a decimal escape.
+    public func clearRosterCache(host: String) throws(AdminError) {
+        let lua = ">local h = hosts[\(Self.luaString(host))]; local c = h and h.roster_cache; if c then c:clear() end; return 'roster cache cleared'"
+        let line = prosodyctl + " shell " + (ShellWord.quoted(lua) ?? "''")
+        let (status, output) = try run(line)
+        guard status == 0, output.contains("roster cache cleared") else { throw .command(line, status: status, output: Self.lastLines(output)) }
+    }
+
+    /// `text` as a Lua string literal, on bytes: letters, digits, '.' and '-' as they are, every
+    /// other byte as a decimal escape (`\ddd`), so no quote, backslash or line break ends it.
+    static func luaString(_ text: String) -> String {
+        var out = "\""
+        for byte in text.utf8 {
+            let plain = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2E || byte == 0x2D
+            out += plain ? String(UnicodeScalar(byte)) : "\\" + (byte < 10 ? "00" : byte < 100 ? "0" : "") + String(byte)
+        }
+        return out + "\""
+    }
+
     /// The last lines of `output`, for an error (prosodyctl prints banners about optional
     /// libraries before the answer).
     static func lastLines(_ output: String) -> String {
         output.split(separator: "\n").suffix(2).joined(separator: " / ")
     }
 
-    /// Runs `line` with /bin/sh -c, standard input at its end, standard output and error
-    /// read together; its exit status (-1 when killed at the deadline) and output.
     private func run(_ line: String) throws(AdminError) -> (Int32, String) {
-        let running: LibexecProgram.Running
-        do { running = try LibexecProgram.spawn("/bin/sh", arguments: ["-c", line], errorsToOutput: true) } catch {
-            throw .command(line, status: -1, output: error.message)
-        }
-        close(running.input)  // standard input at its end, as /dev/null
-        close(running.errors)
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
-        var timedOut = false
-        while output.count < 1 << 20 {
-            let left = deadline - .now
-            if left <= .zero { timedOut = true; break }
-            var pfd = pollfd(fd: running.output, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pfd, 1, Int32(clamping: left.components.seconds * 1000 + 1))
-            if ready < 0 && errno == EINTR { continue }
-            if ready == 0 { continue }
-            let n = buffer.withUnsafeMutableBytes { read(running.output, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            output += buffer.prefix(n)
-        }
-        close(running.output)
-        if timedOut { _ = kill(running.pid, SIGKILL) }
-        var status: Int32 = 0
-        while waitpid(running.pid, &status, 0) < 0 && errno == EINTR {}
-        let exited = status & 0x7F == 0
-        let text = String(decoding: output, as: UTF8.self)
-        if timedOut { throw .command(line, status: -1, output: "no answer in \(timeoutSeconds) s") }
-        return (exited ? (status >> 8) & 0xFF : -1, text)
+        try AdminCommandLine.run(line, timeoutSeconds: timeoutSeconds)
     }
 }

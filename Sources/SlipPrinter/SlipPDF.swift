@@ -134,7 +134,12 @@ public struct SlipPDF: Sendable {
             y += Text(cr, password, font: Self.monoFamily + " Bold 14", width: column, wrap: true).draw(x: x, y: y) + 4
         case .invite:
             y += label(cr, "Invite", x: x, y: y, width: column)
-            y += Text(cr, "Scan the code", font: Self.sansFamily + " 10.5", width: column, wrap: true).draw(x: x, y: y) + 4
+            y += Text(cr, "Scan the code", font: Self.sansFamily + " 10.5", width: column, wrap: true).draw(x: x, y: y) + 1
+            if let until = slip.validUntil {
+                y += Text(cr, "before " + until, font: Self.sansFamily + " Bold 8", width: column, wrap: true, lines: 2).draw(x: x, y: y) + 4
+            } else {
+                y += 3
+            }
         }
         y += label(cr, "Server", x: x, y: y, width: column)
         _ = Text(cr, slip.server, font: Self.sansFamily + " 10.5", width: column, wrap: true).draw(x: x, y: y)

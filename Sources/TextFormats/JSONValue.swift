@@ -1,6 +1,6 @@
 /// A JSON value with ordered object keys, so `--json` output has stable field order.
-/// Not `indirect`: arrays already hold their elements out of line, and boxing every case cost an
-/// allocation and a release per value (a quarter of `xmpp-roster list --json --cached`, callgrind).
+/// Not `indirect`: arrays already hold their elements out of line, and boxing every case would
+/// cost an allocation and a release per value (docs/DESIGN-NOTES.md "Roster").
 public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -32,8 +32,7 @@ public enum JSONValue: Sendable, Equatable {
     /// An optional string as `null` or a string.
     public static func optional(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
 
-    // Written as UTF-8 bytes, not String appends: for a 2,000-contact list the String appends of
-    // small literals were most of the instructions (callgrind).
+    // Written as UTF-8 bytes, not String appends of small literals (docs/DESIGN-NOTES.md "Roster").
     private func rendered(indent: [UInt8]?) -> String {
         String(decoding: renderedBytes(indent: indent), as: UTF8.self)
     }

@@ -187,25 +187,13 @@ final class LibXMLSession {
         return 0
     }
 
-    /// "line L, column C: message" on one line.
+    /// "line L, column C: message" on one line, its words separated by single spaces.
     private static func describe(_ error: UnsafePointer<xmlError>?) -> String? {
         guard let error, let message = error.pointee.message else { return nil }
-        let text = String(cString: message)
-            .split(whereSeparator: { $0.isNewline })
-            .map { $0.trimmingSpaces() }
-            .filter { !$0.isEmpty }
+        let text = String(cString: message).unicodeScalars
+            .split(whereSeparator: { $0.properties.isWhitespace })
+            .map(String.init)
             .joined(separator: " ")
         return "line \(error.pointee.line), column \(error.pointee.int2): \(text)"
-    }
-}
-
-extension Substring {
-    /// The substring without leading and trailing spaces and tabs.
-    fileprivate func trimmingSpaces() -> Substring {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return self[first...last]
     }
 }

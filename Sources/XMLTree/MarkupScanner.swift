@@ -2,10 +2,10 @@
 /// declarations) to protect libxml2 2.9 from two quadratic costs on hostile input:
 ///
 /// - Its duplicate-attribute and namespace checks are quadratic in the attributes of one
-///   element (100,000 attributes: ~15 s), so `=` signs in start tags are counted first.
-/// - The push parser rescans a whole unfinished construct each time a chunk with `>` arrives
-///   (a 200 KB attribute of `>` fed byte by byte: ~33 s), so an unfinished construct is held
-///   back until its end. Text is not held back, so garbage is still reported at once.
+///   element, so `=` signs in start tags are counted first.
+/// - The push parser rescans a whole unfinished construct each time a chunk with `>` arrives,
+///   so an unfinished construct is held back until its end (docs/DESIGN-NOTES.md "Footprint"
+///   has the measurement). Text is not held back, so garbage is still reported at once.
 struct MarkupScanner {
     /// What one scan found.
     struct Result {

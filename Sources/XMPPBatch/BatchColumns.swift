@@ -53,7 +53,7 @@ public struct BatchColumns: Sendable, Equatable {
         unknown = []
         count = header.fields.count
         for (i, raw) in header.fields.enumerated() {
-            let name = raw.trimmingWhitespaceAndQuotes().lowercased()
+            let name = raw.trimming { $0.properties.isWhitespace || $0 == "\"" || $0 == "\u{FEFF}" }.lowercased()  // stray quotes some spreadsheets leave
             guard !name.isEmpty else { continue }
             let column = BatchColumns.canonical(name)
             guard column.map({ index[$0] == nil }) ?? !unknown.contains(name) else {
@@ -112,22 +112,4 @@ public struct BatchColumns: Sendable, Equatable {
 
     /// The roster columns present in the header.
     public var presentRosterColumns: [String] { BatchColumns.rosterColumns.filter { index[$0] != nil } }
-}
-
-extension String {
-    /// Without surrounding whitespace (and stray quotes some spreadsheets leave on header names).
-    func trimmingWhitespaceAndQuotes() -> String {
-        let scalars = unicodeScalars
-        let isTrim = { (s: Unicode.Scalar) in s.properties.isWhitespace || s == "\"" || s == "\u{FEFF}" }
-        guard let first = scalars.firstIndex(where: { !isTrim($0) }), let last = scalars.lastIndex(where: { !isTrim($0) }) else { return "" }
-        return String(scalars[first...last])
-    }
-
-    /// Without surrounding whitespace.
-    func trimmingSpaces() -> String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        return String(scalars[first...last])
-    }
 }

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
 import CryptoPrimitives
 import Glibc
-#endif
 import XMPPStorage
 
 /// The deterministic pieces derived from a batch's input: the journal identity and the shard of
@@ -16,25 +14,26 @@ public enum BatchInput {
     }
 
     /// What makes two runs the same batch: the input bytes and the options that shape the plan.
-    static func identity(inputSHA256: [UInt8], configuration: BatchConfiguration) -> String {
-        let digest = Hex.encode(inputSHA256)
-        return "xmpp-register batch v1; mode=\(configuration.mode.rawValue); domain=\(configuration.domain ?? "-"); "
-            + "shard=\(configuration.shard?.description ?? "-"); generate=\(configuration.generatePasswords ? 1 : 0); "
-            + (configuration.admin ? "admin=1; " : "") + (configuration.invite ? "invite=1; " : "")
-            + (configuration.sharedGroups ? "shared-groups=1; " : "") + "input-sha256=\(digest)"
-            + (configuration.directoryMap.map { "; ldif-map=\($0)" } ?? "")
+    static func identity(inputSHA256: [UInt8], configuration: BatchConfiguration) -> BatchIdentity {
+        var options: Set<BatchIdentity.Option> = []
+        if configuration.generatePasswords { options.insert(.generatePasswords) }
+        if configuration.admin { options.insert(.admin) }
+        if configuration.invite { options.insert(.invite) }
+        if configuration.sharedGroups { options.insert(.sharedGroups) }
+        return .batch(mode: configuration.mode.identityMode, domain: configuration.domain, shard: configuration.shard?.description,
+                      options: options, inputSHA256: Hex.encode(inputSHA256), directoryMap: configuration.directoryMap?.description)
     }
 
     /// Where the journal lives: next to the report, or in `stateDirectory`/batch/ (the state
     /// directory, `$XDG_STATE_HOME/xmpp-tools`).
-    static func journalPath(identity: String, report: String?, stateDirectory: String) throws(BatchError) -> String {
+    static func journalPath(identity: BatchIdentity, report: String?, stateDirectory: String) throws(BatchError) -> String {
         if let report { return report + ".journal" }
         let directory = stateDirectory + "/batch"
         do {
             try SecureFile.makeDirectory(stateDirectory)
             try SecureFile.makeDirectory(directory)
         } catch { throw .stateDirectory(error) }
-        let name = String(Hex.encode(Crypto.hash(.sha256, Array(identity.utf8))).prefix(24))
+        let name = String(Hex.encode(Crypto.hash(.sha256, Array(identity.text.utf8))).prefix(24))
         return directory + "/" + name + ".sqlite3"
     }
 
@@ -51,5 +50,16 @@ public enum BatchInput {
             }
         }
         return out
+    }
+}
+
+extension BatchMode {
+    /// The mode as the journal records it.
+    var identityMode: BatchIdentity.Mode {
+        switch self {
+        case .create: .create
+        case .delete: .delete
+        case .passwd: .passwd
+        }
     }
 }

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
 import CryptoPrimitives
 import Glibc
-#endif
 
 /// The batch's input (a file, or `-` for standard input) read a block at a time, with the
 /// SHA-256 of every byte read (the batch's journal identity) computed as it goes, so no reader

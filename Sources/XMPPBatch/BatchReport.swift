@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import TextFormats
 import XMPPStorage
 
@@ -17,13 +15,14 @@ enum BatchReport {
     /// passwords of accounts the CSV no longer lists, kept from the earlier report as rows of
     /// status `kept` after the CSV's (no line).
     static func csv(_ entries: [JournalEntry], includePasswords: Bool, invites: Bool = false, people: ReportPeople = ReportPeople(),
-                    carried: [String: String] = [:], stamps: HandoutStamps = HandoutStamps()) -> [UInt8] {
+                    carried: [String: String] = [:], stamps: HandoutStamps = HandoutStamps(),
+                    sync: SyncReportColumns = SyncReportColumns()) -> [UInt8] {
         let secret = invites ? ["invite", "landing_page"] : includePasswords ? ["password"] : []
         let rosters = entries.contains { $0.roster != nil }
         // `handed_out` (when the earlier report had it) comes last: the other columns keep their places.
         let stamped = stamps.present ? [HandoutStamps.column] : []
         var text = record(["line", "jid", "status", "error", "profile"] + (rosters ? ["roster"] : []) + secret + ["note"]
-                          + people.header + stamped)
+                          + people.header + sync.header + stamped)
         for e in entries.sorted(by: { $0.line < $1.line }) {
             var fields = [String(e.line), e.jid, e.status.rawValue, e.error ?? "", profileText(e.profile)]
             if rosters { fields.append(e.roster ?? "") }
@@ -32,9 +31,10 @@ enum BatchReport {
                 fields += [invite?.uri ?? "", invite?.landingPage ?? ""]
             } else if includePasswords { fields.append(e.generatedPassword ?? "") }
             fields.append(e.note ?? "")
-            let shown = invites ? InviteSecret(journalText: e.generatedPassword)?.uri : e.generatedPassword
+            let shown = invites ? InviteSecret(journalText: e.generatedPassword)?.uri : sync.shown(jid: e.jid, password: e.generatedPassword)
             let stamp = stamps.present ? [stamps.stamp(jid: e.jid, secret: shown)] : []
-            text += record(fields + people.fields(line: e.line) + stamp)
+            text += record(fields + people.fields(line: e.line) + sync.fields(jid: e.jid, password: e.generatedPassword, status: e.status.rawValue)
+                           + stamp)
         }
         for (jid, secret) in carried.sorted(by: { $0.key < $1.key }) {
             var fields = ["", jid, "kept", "", ""]
@@ -44,9 +44,9 @@ enum BatchReport {
                 fields += [invite?.uri ?? "", invite?.landingPage ?? ""]
             } else { fields.append(secret) }
             fields.append("not in this CSV: its password is kept from the earlier report")
-            let shown = invites ? InviteSecret(journalText: secret)?.uri : secret
+            let shown = invites ? InviteSecret(journalText: secret)?.uri : sync.shown(jid: jid, password: secret)
             let stamp = stamps.present ? [stamps.stamp(jid: jid, secret: shown)] : []
-            text += record(fields + people.header.map { _ in "" } + stamp)
+            text += record(fields + people.header.map { _ in "" } + sync.fields(jid: jid, password: secret, status: "kept") + stamp)
         }
         return Array(text.utf8)
     }

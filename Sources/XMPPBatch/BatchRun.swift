@@ -25,11 +25,13 @@ public final class BatchRun {
     /// When the earlier report's slips were printed (`xmpp-register handout`), kept in the new one.
     private let stamps: HandoutStamps
     private var recorder: BatchRecorder?
+    /// A sync's own report columns (the day each account was created, its invite); none for a batch.
+    var syncColumns = SyncReportColumns()
 
     /// How `sync` shapes a run: its own journal identity and first rows, and the accounts whose
     /// earlier password is not taken over (created again after a deletion: a new one is made).
     struct Shape {
-        var identity: String
+        var identity: BatchIdentity
         var entries: [JournalEntry]
         var forget: Set<String>
         /// Passwords of accounts taken over from another report (`sync --adopt-report`), by JID.
@@ -61,6 +63,7 @@ public final class BatchRun {
         // are carried into the new report: rewriting it never loses one.
         carried = BatchReport.unlisted(earlier, rows: sheet.rows)
         stamps = reportPath.map { HandoutStamps(report: $0) } ?? HandoutStamps()
+        if let shape { syncColumns = SyncReportColumns(report: reportPath, today: SyncClock.today()) }
         known = earlier.filter { !(shape?.forget.contains($0.key) ?? false) }.merging(shape?.adopted ?? [:]) { own, _ in own }
         let identity = shape?.identity ?? BatchInput.identity(inputSHA256: sheet.inputSHA256, configuration: configuration)
         let path = try BatchInput.journalPath(identity: identity, report: reportPath, stateDirectory: stateDirectory)
@@ -77,11 +80,11 @@ public final class BatchRun {
 
     /// An unfinished run this one replaced because the server had done nothing for it: what
     /// made it another batch (empty: it was this one). Nil when none was replaced.
-    public var replacedUntouched: [String]? { journal.replacedUntouched }
+    public var replacedUntouched: [BatchIdentityDifference]? { journal.replacedUntouched }
 
     /// The unfinished run of this CSV that this one resumed with another --admin choice: what
     /// differed. Nil otherwise.
-    public var resumedAcross: [String]? { journal.resumedAcross }
+    public var resumedAcross: [BatchIdentityDifference]? { journal.resumedAcross }
 
     /// Carries the earlier report's passwords into the journal and joins the valid rows with it.
     public func plan() throws -> BatchPlan {
@@ -148,7 +151,8 @@ public final class BatchRun {
         let people = ReportPeople(rows: sheet.rows, columns: sheet.columns)
         do {
             try SecureFile.writeSecret(BatchReport.csv(entries, includePasswords: includePasswords, invites: configuration.invite,
-                                                       people: people, carried: carried, stamps: stamps), to: reportPath)
+                                                       people: people, carried: carried, stamps: stamps, sync: syncColumns),
+                                       to: reportPath)
             try BatchReport.syncDirectory(of: reportPath)
         } catch {
             result.reportFailure = error
@@ -157,7 +161,7 @@ public final class BatchRun {
         if let directory = configuration.reportByGroup {
             do {
                 try GroupReports.write(entries, people: people, includePasswords: includePasswords, invites: configuration.invite,
-                                       stamps: stamps, dialect: sheet.dialect, to: directory)
+                                       stamps: stamps, sync: syncColumns, dialect: sheet.dialect, to: directory)
             } catch {
                 result.groupReportFailure = error
             }

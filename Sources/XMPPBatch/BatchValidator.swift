@@ -31,7 +31,7 @@ struct BatchValidator {
     /// Checks the next data record; nil for a row of empty fields (what a spreadsheet exports
     /// for a row that once held something), which is no row. Duplicates are `telling`'s.
     mutating func checkRow(_ record: CSVRecord) -> CheckedRow? {
-        guard !record.fields.allSatisfy({ $0.trimmingSpaces().isEmpty }) else { return nil }
+        guard !record.fields.allSatisfy({ $0.trimmingWhitespace().isEmpty }) else { return nil }
         return check(record)
     }
 
@@ -44,7 +44,7 @@ struct BatchValidator {
 
     /// Checks one record.
     mutating func check(_ record: CSVRecord) -> CheckedRow {
-        let rawJID = (columns.value("jid", in: record) ?? columns.value("username", in: record) ?? "").trimmingSpaces()
+        let rawJID = (columns.value("jid", in: record) ?? columns.value("username", in: record) ?? "").trimmingWhitespace()
         func invalid(_ reason: String) -> CheckedRow { .invalid(InvalidRow(line: record.line, jidText: rawJID, reason: reason)) }
 
         if record.fields.count > columns.count, record.fields[columns.count...].contains(where: { !$0.isEmpty }) {
@@ -81,14 +81,14 @@ struct BatchValidator {
             }
             profile.nickname = columns.value("nickname", in: record)
             profile.fullname = columns.value("fullname", in: record)
-            profile.email = columns.value("email", in: record)?.trimmingSpaces()
+            profile.email = columns.value("email", in: record)?.trimmingWhitespace()
             for (name, value) in [("nickname", profile.nickname), ("fullname", profile.fullname)] {
                 if let value, let problem = BatchValidator.textProblem(value) { return invalid("\(name) \(problem)") }
             }
             if let email = profile.email, !BatchValidator.isPlausibleEmail(email) {
                 return invalid("email '\(email)' is not an address like name@example.org")
             }
-            if let avatar = columns.value("avatar", in: record)?.trimmingSpaces() {
+            if let avatar = columns.value("avatar", in: record)?.trimmingWhitespace() {
                 if avatar.lowercased().hasPrefix("data:") {
                     // An image given inline (an LDIF's jpegPhoto): checked here, kept in memory.
                     guard let bytes = DataURI.bytes(avatar) else { return invalid("avatar: a data: URI that is not base 64") }
@@ -149,7 +149,7 @@ struct BatchValidator {
     static func list(_ cell: String?) -> [String] {
         guard let cell else { return [] }
         var seen: Set<String> = []
-        return SemicolonList.split(cell).map { $0.trimmingSpaces() }.filter { !$0.isEmpty && seen.insert($0).inserted }
+        return SemicolonList.split(cell).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
     /// Why a nickname or full name cannot be used, if it cannot.

@@ -18,11 +18,11 @@ public struct DirectoryMap: Sendable, Equatable, CustomStringConvertible {
         var pairs: [(attribute: String, column: String)] = []
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let attribute = parts[0].description.trimmingSpaces()
+            let attribute = parts[0].description.trimmingWhitespace()
             guard parts.count == 2, !attribute.isEmpty else {
                 throw .badHeader("--map: '\(TerminalText.escaped(String(item)))' is not ATTRIBUTE=COLUMN (e.g. uid=username,cn=fullname)")
             }
-            let name = parts[1].description.trimmingSpaces()
+            let name = parts[1].description.trimmingWhitespace()
             guard LDIFReader.isAttributeDescription(attribute) else {
                 throw .badHeader("--map: '\(TerminalText.escaped(attribute))' is not an LDAP attribute name (e.g. uid, cn, jpegPhoto, cn;lang-en)")
             }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import TextFormats
 import XMPPStorage
 
@@ -26,6 +24,9 @@ public struct HandoutReport: Sendable {
         public var secret: Secret
         /// When its slip was printed (the `handed_out` field), nil when never.
         public var handedOut: String?
+        /// When its invite stops working, as the server said (XEP-0082): sync's `invite_expires`
+        /// column, or batch's note "valid until …"; nil when unknown.
+        public var inviteExpires: String?
         /// Its record in the report (1 is the first after the header).
         var record: Int
     }
@@ -72,6 +73,7 @@ public struct HandoutReport: Sendable {
         let groupsColumn = header.firstIndex(of: "groups")
         let stampColumn = header.firstIndex(of: HandoutStamps.column)
         let statusColumn = header.firstIndex(of: "status")
+        let expiresColumn = header.firstIndex(of: "invite_expires"), noteColumn = header.firstIndex(of: "note")
         hasGroups = groupsColumn != nil
         for index in records.indices.dropFirst() {
             let fields = records[index]
@@ -82,9 +84,14 @@ public struct HandoutReport: Sendable {
             else if !field(passwordColumn).isEmpty { secret = .password(field(passwordColumn)) }
             else { withoutSlip += 1; continue }
             let stamp = field(stampColumn)
+            var expires = field(expiresColumn)
+            if expires.isEmpty, case .invite = secret, field(noteColumn).hasPrefix("valid until ") {
+                expires = String(field(noteColumn).dropFirst("valid until ".count))
+            }
             rows.append(Row(line: Int(field(lineColumn)), jid: field(jidColumn), name: field(nameColumn),
                             groups: field(groupsColumn).isEmpty ? [] : SemicolonList.split(field(groupsColumn)),
-                            secret: secret, handedOut: stamp.isEmpty ? nil : stamp, record: index))
+                            secret: secret, handedOut: stamp.isEmpty ? nil : stamp, inviteExpires: expires.isEmpty ? nil : expires,
+                            record: index))
         }
     }
 

@@ -26,6 +26,13 @@ struct InviteSecret: Equatable {
         self.init(uri: uri, landingPage: landingPage.flatMap(InviteSecret.webPage))
     }
 
+    /// The same for an invite bound to one account (a password-reset invite): its URI must name
+    /// exactly that address.
+    init?(checking uri: String, landingPage: String?, account: JID) {
+        guard let invite = try? InviteURI(uri), invite.jid.bare == account.bare else { return nil }
+        self.init(checking: uri, landingPage: landingPage, domain: account.domain)
+    }
+
     /// `text` when it is an https: or http: URL with nothing a CSV cell or terminal would
     /// take for something else (no white space or control characters), nil otherwise.
     static func webPage(_ text: String) -> String? {
@@ -57,7 +64,13 @@ public struct AccountInvite: Sendable, Equatable {
         }
         self.uri = secret.uri
         landingPage = secret.landingPage
-        expires = answer.form?.field("expire")?.values.first.flatMap { text in
+        expires = Self.expiry(in: answer)
+    }
+
+    /// When the invite in `answer` stops working, as the server says (XEP-0082), if it says so
+    /// in plain printable text.
+    static func expiry(in answer: AdHocCommand) -> String? {
+        answer.form?.field("expire")?.values.first.flatMap { text in
             text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F } ? text : nil
         }
     }

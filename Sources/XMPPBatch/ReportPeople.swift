@@ -68,7 +68,8 @@ enum GroupReports {
 
     /// Writes the split of `entries` (the report's rows) under `directory`.
     static func write(_ entries: [JournalEntry], people: ReportPeople, includePasswords: Bool, invites: Bool,
-                      stamps: HandoutStamps = HandoutStamps(), dialect: CSVDialect = .rfc4180,
+                      stamps: HandoutStamps = HandoutStamps(), sync: SyncReportColumns = SyncReportColumns(),
+                      dialect: CSVDialect = .rfc4180,
                       to directory: String) throws(StorageError) {
         // A directory the user named: made 0700 when missing, and used only when it is the
         // user's own, not a link, and nobody else can write in it or above it (the files are 0600
@@ -84,12 +85,12 @@ enum GroupReports {
         }
         for (group, rows) in members.sorted(by: { $0.key < $1.key }) {
             try SecureFile.writeSecret(dialect.rewrite(BatchReport.csv(rows, includePasswords: includePasswords, invites: invites,
-                                                                       people: people, stamps: stamps)),
+                                                                       people: people, stamps: stamps, sync: sync)),
                                        to: directory + "/" + fileName(group: group))
         }
         if !ungrouped.isEmpty {
             try SecureFile.writeSecret(dialect.rewrite(BatchReport.csv(ungrouped, includePasswords: includePasswords, invites: invites,
-                                                                       people: people, stamps: stamps)),
+                                                                       people: people, stamps: stamps, sync: sync)),
                                        to: directory + "/ungrouped.csv")
         }
         try BatchReport.syncDirectory(of: directory + "/ungrouped.csv")

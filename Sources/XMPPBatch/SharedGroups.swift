@@ -158,7 +158,7 @@ public struct SharedGroups: Sendable {
 
     /// The groups as `ProsodyGroupsFile` writes them: each member named by the row's fullname,
     /// or nickname.
-    private func fileGroups() -> [ProsodyGroupsFile.Group] {
+    func fileGroups() -> [ProsodyGroupsFile.Group] {
         groups.map { group in
             ProsodyGroupsFile.Group(name: group.name, members: group.members.map { i in
                 ProsodyGroupsFile.Member(jid: rows[i].jid.description, name: rows[i].profile.fullname ?? rows[i].profile.nickname)

@@ -73,15 +73,15 @@ public enum SharedGroupsApply {
         return steps
     }
 
-    /// The host's groups as the API reports them.
-    public static func ejabberdCurrent(_ api: EjabberdAPI, host: String) throws(AdminError) -> [EjabberdAPI.SharedGroup] {
+    /// The host's groups as the API (or ejabberdctl) reports them.
+    public static func ejabberdCurrent(_ api: any SharedRosterAdmin, host: String) throws(AdminError) -> [EjabberdAPI.SharedGroup] {
         var groups: [EjabberdAPI.SharedGroup] = []
         for id in try api.sharedGroupIDs(host: host) { groups.append(try api.sharedGroup(id: id, host: host)) }
         return groups
     }
 
-    /// Carries out `steps` through `api`; `done` is called after each.
-    public static func apply(_ steps: [Step], wanted: [EjabberdAPI.SharedGroup], api: EjabberdAPI, host: String,
+    /// Carries out `steps` through `api` (the HTTP API or ejabberdctl); `done` is called after each.
+    public static func apply(_ steps: [Step], wanted: [EjabberdAPI.SharedGroup], api: any SharedRosterAdmin, host: String,
                              done: (Step) -> Void = { _ in }) throws(AdminError) {
         let byID = Dictionary(wanted.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for step in steps {
@@ -105,17 +105,28 @@ public enum SharedGroupsApply {
         }
     }
 
-    /// Prosody: writing the file and reloading mod_groups when the file's text differs from
-    /// `existing` (nil: no file yet).
-    public static func prosodySteps(text: String, existing: [UInt8]?, path: String, host: String) -> [Step] {
-        existing == Array(text.utf8) ? [] : [.writeFile(path: path), .reloadGroups(host: host)]
+    /// Prosody: the membership changes between the groups file as it is (`existing`, nil: no
+    /// file yet) and `wanted` (the same diff as ejabberd's: the file is wholly the tool's, so a
+    /// group it no longer has is deleted), for the plan; then writing the file when its text
+    /// differs, and reloading mod_groups then or when `reloadPending` (the file was written but
+    /// no reload was seen to succeed: a run stopped between the two).
+    public static func prosodySteps(wanted: [EjabberdAPI.SharedGroup], text: String, existing: [UInt8]?, path: String, host: String,
+                                    reloadPending: Bool = false) -> [Step] {
+        let current = prosodyGroups(existing.map(ProsodyGroupsFile.read) ?? [])
+        var steps = ejabberdSteps(wanted: wanted, current: current)
+        let differs = existing != Array(text.utf8)
+        if differs { steps.append(.writeFile(path: path)) }
+        if differs || reloadPending { steps.append(.reloadGroups(host: host)) }
+        return steps
     }
 
-    /// Writes `text` to `path` atomically (a temporary file renamed over it, readable by the
-    /// server as any configuration file), then reloads mod_groups on `host` through `shell`.
-    public static func applyProsody(text: String, path: String, host: String, shell: ProsodyShell) throws {
-        try SecureFile.write(Array(text.utf8), to: path, mode: .shared)
-        try shell.reloadModule("groups", host: host)
+    /// A groups file's groups in the shape the diff compares: each named by its name, all the
+    /// tool's (mod_groups has no other owner of the file), displaying nothing.
+    public static func prosodyGroups(_ groups: [ProsodyGroupsFile.Group]) -> [EjabberdAPI.SharedGroup] {
+        groups.map { group in
+            EjabberdAPI.SharedGroup(id: group.name, label: group.name, description: SharedGroups.marker, displays: [],
+                                    members: Set(group.members.map(\.jid)))
+        }
     }
 
     /// `user@host` as its two parts.
@@ -129,6 +140,11 @@ public enum SharedGroupsApply {
 extension SharedGroups {
     /// What an ejabberd group made by this tool carries as its description.
     public static let marker = "xmpp-register shared-groups"
+
+    /// The groups as Prosody's groups file holds them, in the shape the diff compares.
+    public var prosodyGroups: [EjabberdAPI.SharedGroup] {
+        SharedGroupsApply.prosodyGroups(fileGroups())
+    }
 
     /// The groups as ejabberd keeps them: identifier, label, the tool's marker, displayed groups,
     /// members as bare JIDs.

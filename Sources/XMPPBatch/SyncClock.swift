@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The day a sync state note is dated with: YYYY-MM-DD in UTC.
 public enum SyncClock {

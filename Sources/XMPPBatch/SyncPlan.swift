@@ -231,7 +231,11 @@ public struct SyncPlan: Sendable, Equatable {
                 fields = server.fields
                 drift += server.drift.map { Drift(jid: jid, what: $0.what, action: $0.action) }
             }
-            let avatarChanged = row.profile.avatar.map { facts.avatarDigests[$0.key] != known.avatar } ?? false
+            var avatarChanged = row.profile.avatar.map { facts.avatarDigests[$0.key] != known.avatar } ?? false
+            if !avatarChanged, facts.adopted[jid.description] == nil, let what = facts.refresh?.replacedAvatars[jid.description] {
+                avatarChanged = true
+                drift.append(Drift(jid: jid, what: what, action: "the file's photo again"))
+            }
             if !fields.isEmpty || avatarChanged {
                 profiles.append(ProfileChange(line: row.line, jid: jid, fields: fields, avatar: avatarChanged))
             }
@@ -377,7 +381,7 @@ public struct SyncPlan: Sendable, Equatable {
         var fields: [FieldChange] = []
         var drift: [(what: String, action: String)] = []
         func quoted(_ s: String?) -> String { s.map { "'\($0)'" } ?? "(none)" }
-        for (name, value, had, now) in [("nickname", profile.nickname, known.nickname, live.nickname),
+        for (name, value, had, now) in [("nickname", profile.nickname, known.nickname, live.nickname(against: profile.nickname)),
                                         ("fullname", profile.fullname, known.fullname, live.fullname)] where columns.contains(name) {
             guard now != value else { continue }
             fields.append(FieldChange(field: name, from: now, to: value))

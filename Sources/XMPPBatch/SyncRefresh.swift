@@ -6,7 +6,8 @@ import XMPPStanzas
 /// What the server holds of the managed accounts, read before planning (`xmpp-register sync`
 /// refreshes by default, as `terraform plan` does): which exist (the administrator's XEP-0133
 /// commands, `AccountInventory`), and, by logging in as each account with the password the
-/// report holds, whether it is enabled and which roster items it has. A log-in the server
+/// report holds, whether it is enabled, which roster items it has, its vcard-temp card, its
+/// PEP nickname (XEP-0172) and the id of its PEP avatar (XEP-0084). A log-in the server
 /// refuses with `account-disabled` (RFC 6120 §6.5.1; Prosody 13 says so before any password
 /// proof) is a disabled account; one refused as `not-authorized` is an account whose password
 /// its user changed: not verifiable, never drift.
@@ -28,16 +29,40 @@ public struct SyncRefresh: Sendable, Equatable {
     /// Per account logged in to, the profile fields its vcard-temp card holds.
     public var profiles: [String: LiveProfile] = [:]
 
+    /// Per account logged in to whose PEP avatar could be read, the id (hex SHA-1) of the image its
+    /// metadata node names; empty when it publishes none (no node, or the avatar disabled).
+    public var avatarIDs: [String: String] = [:]
+    /// Per account whose avatar is not the file's image sync published: what happened ("photo
+    /// changed on the server", "photo removed on the server"). Set by `compareAvatars`.
+    public var replacedAvatars: [String: String] = [:]
+
     /// The text fields sync manages, as the account's card holds them (empty values as nil).
     public struct LiveProfile: Sendable, Equatable {
         public var nickname: String?
         public var fullname: String?
         public var emails: [String]
+        /// The nickname in the account's PEP nickname node (XEP-0172), which sync sets beside the
+        /// card's and which clients such as Conversations change; nil when it holds none.
+        public var pepNickname: String?
+        /// The nickname node was read (it exists and the account may read it).
+        public var hasPEPNickname = false
 
-        public init(nickname: String? = nil, fullname: String? = nil, emails: [String] = []) {
+        public init(nickname: String? = nil, fullname: String? = nil, emails: [String] = [], pepNickname: String? = nil,
+                    hasPEPNickname: Bool = false) {
             self.nickname = nickname
             self.fullname = fullname
             self.emails = emails
+            self.pepNickname = pepNickname
+            self.hasPEPNickname = hasPEPNickname
+        }
+
+        /// The nickname on the server to compare with the file's `value`: sync sets it in the card
+        /// and in the nickname node, so the first of them that differs from the file is the one
+        /// changed behind sync's back; `value` when both agree with it.
+        public func nickname(against value: String?) -> String? {
+            if nickname != value { return nickname }
+            if hasPEPNickname && pepNickname != value { return pepNickname }
+            return value
         }
     }
     /// Domains whose servers offer no command telling which accounts exist, and why it matters.
@@ -100,6 +125,7 @@ public struct SyncRefresh: Sendable, Equatable {
             bound: { link in known[link.connection.domain]?.bound(link) })
         var found: [String: Reading] = [:]
         var cards: [String: LiveProfile] = [:]
+        var avatars: [String: String] = [:]
         let end = try sessions.run(count: runnable.count) { job, how in
             let key = runnable[job].bare.description
             switch how {
@@ -107,8 +133,10 @@ public struct SyncRefresh: Sendable, Equatable {
                 found[key] = .roster(reading.items)
                 if let card = reading.card {
                     func text(_ s: String?) -> String? { s.flatMap { $0.isEmpty ? nil : $0 } }
-                    cards[key] = LiveProfile(nickname: text(card.nickname), fullname: text(card.fullName), emails: card.emails.map(\.address))
+                    cards[key] = LiveProfile(nickname: text(card.nickname), fullname: text(card.fullName), emails: card.emails.map(\.address),
+                                             pepNickname: reading.pepNickname ?? nil, hasPEPNickname: reading.pepNickname != nil)
                 }
+                if let id = reading.avatarID { avatars[key] = id }
             case .refused(let error, let duringLogIn, _):
                 if duringLogIn, case .authenticationFailed(let condition, _) = error {
                     found[key] = condition == "account-disabled" ? .disabled
@@ -124,6 +152,22 @@ public struct SyncRefresh: Sendable, Equatable {
         if end == .interrupted { throw SyncRefreshInterrupted() }
         readings.merge(found) { _, new in new }
         profiles.merge(cards) { _, new in new }
+        avatarIDs.merge(avatars) { _, new in new }
+    }
+
+    /// Compares each of `rows`' accounts whose avatar was read with the image sync publishes for
+    /// the row (its file resized as the batch resizes it: the id is the SHA-1 of those PNG bytes),
+    /// each image resized once. A row without an avatar, or whose image cannot be read, is not
+    /// compared.
+    public mutating func compareAvatars(_ rows: [BatchRow]) {
+        var published: [String: String] = [:]
+        for row in rows {
+            let key = row.jid.bare.description
+            guard let source = row.profile.avatar, let live = avatarIDs[key] else { continue }
+            if published[source.key] == nil, let png = try? source.resized() { published[source.key] = AvatarService.hash(png) }
+            guard let expected = published[source.key], live != expected else { continue }
+            replacedAvatars[key] = live.isEmpty ? "photo removed on the server" : "photo changed on the server"
+        }
     }
 }
 
@@ -132,13 +176,19 @@ public struct SyncRefreshInterrupted: Error, CustomStringConvertible {
     public var description: String { "the refresh was interrupted; nothing was planned or changed" }
 }
 
-/// One account's roster and vcard-temp card, read over its own log-in: both requests go out at
-/// once, and the account is done when both are answered.
+/// One account's roster, vcard-temp card, PEP nickname and avatar metadata, read over its own
+/// log-in: the four requests go out at once, and the account is done when all are answered.
 final class RosterReading: AccountConversation {
     private var pending: RosterService.PendingFetch?
     private var cardID: String?
+    private var nickID: String?
+    private var avatarMetadataID: String?
     private(set) var items: [RosterItem] = []
     private(set) var card: VCard?
+    /// nil: the nickname node is absent or unreadable; .some(nil): it holds no nickname.
+    private(set) var pepNickname: String??
+    /// The id of the image the avatar metadata names, "" for none; nil when it could not be read.
+    private(set) var avatarID: String?
     private var rosterRead = false
 
     func start(on link: PolledConnection, account: JID) throws -> ConversationStep {
@@ -146,14 +196,45 @@ final class RosterReading: AccountConversation {
         self.pending = pending
         let id = link.connection.makeID()
         cardID = id
-        return .send([get.element, VCardService.request(for: nil, id: id).element])
+        let nick = PubSubClient.itemsRequest(jid: nil, node: Namespace.nick, id: link.connection.makeID(), maxItems: 1)
+        let metadata = PubSubClient.itemsRequest(jid: nil, node: Namespace.avatarMetadata, id: link.connection.makeID(), maxItems: 1)
+        nickID = nick.id
+        avatarMetadataID = metadata.id
+        return .send([get.element, VCardService.request(for: nil, id: id).element, nick.element, metadata.element])
+    }
+
+    /// The payload of the newest item of a PEP items reply: .some(nil) for a node without items
+    /// (retracted), nil for a node that is absent (item-not-found: nothing to compare; a server
+    /// that keeps the profile elsewhere is not drift), any other error, or an answer that cannot
+    /// be read.
+    private static func newestPayload(_ iq: Iq) -> XMLElement?? {
+        if iq.type == .error { return nil }
+        guard let payload = iq.payload else { return nil }
+        guard let items = try? PubSubItems(element: payload) else { return nil }
+        return .some(items.items.last?.payload)
     }
 
     func receive(_ element: XMLElement, on link: PolledConnection, account: JID) throws -> ConversationStep {
         guard let pending, case .reply(let iq)? = try PresenceService.event(in: element, on: link.connection, account: account) else {
             return .waiting
         }
-        if iq.id == cardID {
+        if iq.id == nickID {
+            switch Self.newestPayload(iq) {
+            case .some(let payload?):
+                if let nick = try? UserNickname(element: payload) { pepNickname = .some(nick.nickname) } else { pepNickname = nil }
+            case .some(nil): pepNickname = .some(nil)
+            case nil: pepNickname = nil
+            }
+            nickID = nil
+        } else if iq.id == avatarMetadataID {
+            switch Self.newestPayload(iq) {
+            case .some(let payload?):
+                avatarID = (try? AvatarMetadata(element: payload)).map { $0.infos.first { $0.isInDataNode }?.id.lowercased() ?? "" }
+            case .some(nil): avatarID = ""
+            case nil: avatarID = nil
+            }
+            avatarMetadataID = nil
+        } else if iq.id == cardID {
             // A card the server cannot give (no vcard-temp) leaves the profile unread, not the roster.
             card = (try? VCardService.ownCard(in: iq)) ?? nil
             cardID = nil
@@ -165,6 +246,6 @@ final class RosterReading: AccountConversation {
             items = query.items
             rosterRead = true
         }
-        return rosterRead && cardID == nil ? .finished : .waiting
+        return rosterRead && cardID == nil && nickID == nil && avatarMetadataID == nil ? .finished : .waiting
     }
 }

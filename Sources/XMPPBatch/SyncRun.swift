@@ -30,7 +30,11 @@ public final class SyncRun {
         self.stateDirectory = stateDirectory
         lock = try SyncState.lock(stateDirectory: stateDirectory)
         var rows: [BatchRow] = []
-        for case .valid(let row) in sheet.rows { rows.append(row) }
+        for case .valid(var row) in sheet.rows {
+            // `sync --rosters shared`: the server's shared groups give the rosters, so no row has roster items.
+            if configuration.sharedGroups { row.roster = RosterColumns() }
+            rows.append(row)
+        }
         self.rows = rows
         for domain in domains + rows.map(\.jid.domain) where states[domain] == nil && SyncState.isDomain(domain) {
             states[domain] = try SyncState.load(domain: domain, stateDirectory: stateDirectory)
@@ -154,6 +158,7 @@ public final class SyncRun {
         let passwords = try BatchReport.knownPasswords(at: reportPath).merging(adoptedPasswords) { own, _ in own }
         try refresh.read(toRead, passwords: passwords, jobs: jobs, timeout: configuration.timeout, resource: configuration.resource,
                          endpoint: endpoint, shouldStop: shouldStop)
+        refresh.compareAvatars(rows)
         facts.refresh = refresh
     }
 
@@ -200,11 +205,23 @@ public final class SyncRun {
 
     /// What happened to one leaver or returning account.
     public struct AdminOutcome: Sendable, Equatable {
+        /// What the administrator's command did to the account.
+        public enum Status: String, Sendable {
+            case disabled, deleted, enabled, failed
+        }
+
         public var jid: JID
-        /// disabled, deleted, enabled, or failed.
-        public var status: String
+        public var status: Status
         public var error: String?
         public var note: String?
+
+        /// An outcome from its parts.
+        public init(jid: JID, status: Status, error: String? = nil, note: String? = nil) {
+            self.jid = jid
+            self.status = status
+            self.error = error
+            self.note = note
+        }
     }
 
     /// Disables or deletes the leavers and re-enables the returning accounts the plan lists, on
@@ -218,41 +235,41 @@ public final class SyncRun {
                 account.note = "on the server, seen by sync on \(today)"
                 account.contacts = []
             }
-            out.append(AdminOutcome(jid: leaver.jid, status: "deleted", note: "deleted on the server already"))
+            out.append(AdminOutcome(jid: leaver.jid, status: .deleted, note: "deleted on the server already"))
         }
         for leaver in plan.leavers where ![.cannotDisable, .gone].contains(leaver.action) && !(leaver.action == .disable && leaver.wasDisabled) {
             let command: ServiceAdministration.Command = leaver.action == .delete ? .deleteUser : .disableUser
-            var outcome = AdminOutcome(jid: leaver.jid, status: leaver.action == .delete ? "deleted" : "disabled")
+            var outcome = AdminOutcome(jid: leaver.jid, status: leaver.action == .delete ? .deleted : .disabled)
             do {
                 if try AdminService.perform(command, account: leaver.jid, on: channel) == .noSuchAccount {
-                    outcome.status = "deleted"
+                    outcome.status = .deleted
                     outcome.note = "no such account (deleted outside sync)"
                 }
             } catch {
-                outcome.status = "failed"
+                outcome.status = .failed
                 outcome.error = "\(command.rawValue): \(error)"
             }
-            if outcome.status != "failed" {
+            if outcome.status != .failed {
                 try update(leaver.jid) { account in
-                    account.standing = outcome.status == "deleted" ? .deleted : .disabled
-                    account.note = "\(outcome.status == "deleted" ? "by sync --prune delete" : "by sync") on \(today)"
+                    account.standing = outcome.status == .deleted ? .deleted : .disabled
+                    account.note = "\(outcome.status == .deleted ? "by sync --prune delete" : "by sync") on \(today)"
                     account.contacts = []  // the others' rosters drop it; its own stays as it was
                 }
             }
             out.append(outcome)
         }
         for jid in plan.reenable {
-            var outcome = AdminOutcome(jid: jid, status: "enabled")
+            var outcome = AdminOutcome(jid: jid, status: .enabled)
             do {
                 if try AdminService.perform(.reenableUser, account: jid, on: channel) == .noSuchAccount {
-                    outcome.status = "failed"
+                    outcome.status = .failed
                     outcome.error = "no such account (deleted outside sync?)"
                 }
             } catch {
-                outcome.status = "failed"
+                outcome.status = .failed
                 outcome.error = "reenable-user: \(error)"
             }
-            if outcome.status == "enabled" { try update(jid) { $0.standing = .active; $0.note = nil } }
+            if outcome.status == .enabled { try update(jid) { $0.standing = .active; $0.note = nil } }
             out.append(outcome)
         }
         return out
@@ -281,8 +298,7 @@ public final class SyncRun {
         configuration.onExists = .skip
         configuration.rosterMemoryPath = nil
         let digest = Hex.encode(Crypto.hash(.sha256, Array(SyncRun.describe(plan).utf8)))
-        let identity = "xmpp-register sync v1; domain=\(configuration.domain ?? "-"); "
-            + "input-sha256=\(Hex.encode(sheet.inputSHA256)); plan-sha256=\(digest)"
+        let identity = BatchIdentity.sync(domain: configuration.domain, inputSHA256: Hex.encode(sheet.inputSHA256), planSHA256: digest)
         let shape = BatchRun.Shape(identity: identity, entries: plan.journalEntries(for: rows),
                                    forget: Set(plan.creations.filter { $0.recreated != nil }.map(\.jid.description)),
                                    adopted: adoptedPasswords)

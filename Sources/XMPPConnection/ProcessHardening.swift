@@ -1,7 +1,5 @@
 import CResolv
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What a process holding passwords and keys does first: it makes no core dump (RLIMIT_CORE 0,
 /// inherited by what it starts) and is not "dumpable" (PR_SET_DUMPABLE 0), so no crash leaves

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The one policy for streams that fail for the server's reasons rather than the account's:
 /// which failures a fresh stream can mend, and how many fresh streams a log-in may cost.

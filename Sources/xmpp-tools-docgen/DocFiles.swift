@@ -1,9 +1,7 @@
 import FoundationEssentials
 import XMPPTools
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Compares the generated files with those under the package root, and writes them.
 enum DocFiles {

@@ -4,9 +4,7 @@
 // A development tool, not a product: `make install` does not ship it.
 import XMPPTools
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 var check = false
 var root = "."

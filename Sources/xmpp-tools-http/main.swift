@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import HTTPHelper
 
 // xmpp-tools-http: HTTPS for the tools' admin interfaces (HTTPHelperLoop), run by them through a

@@ -64,6 +64,19 @@ final class PortabilityTests: XCTestCase {
         XCTAssertEqual(findings, [])
     }
 
+    /// One way to reach the C library in a Linux-only package (ARCHITECTURE.md: it calls Glibc
+    /// directly): a bare `import Glibc`, never a platform test beside it.
+    func testTheCLibraryIsImportedOneWay() throws {
+        var findings: [String] = []
+        for path in sourceFiles() where path.hasSuffix(".swift") {
+            let content = try text(path)
+            for test in ["canImport(Glibc)", "canImport(Darwin)", "import Darwin", "#if os("] where content.contains(test) {
+                findings.append("\(path): \(test)")
+            }
+        }
+        XCTAssertEqual(findings, [])
+    }
+
     /// SwiftPM's own settings only: unsafe flags are refused in packages used as dependencies,
     /// and they are where toolchain- and linker-specific options hide.
     func testPackageHasNoUnsafeFlags() throws {

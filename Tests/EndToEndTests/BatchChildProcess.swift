@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A child process started with posix_spawn and reaped with waitpid. Foundation's `Process`
 /// was seen here to hang for ever in `waitUntilExit` after `scripts/test-server start` (the

@@ -1,8 +1,6 @@
 import Foundation
 import XCTest
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// One TCP relay in front of the test server (Tests/relay/tcp-relay.py), standing in for one
 /// node of a cluster: the test can SIGKILL it mid-batch.

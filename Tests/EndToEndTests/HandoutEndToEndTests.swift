@@ -31,7 +31,7 @@ final class HandoutEndToEndTests: XCTestCase {
         XCTAssertTrue(first.stderr.contains("1 row gets no slip"), first.stderr)
         XCTAssertEqual(try mode(pdf), 0o600, "the PDF holds passwords")
 
-        let text = try tool("pdftotext", [pdf, "-"])
+        let text = try Self.tool("pdftotext", [pdf, "-"])
         for p in Self.people where p.user != "sara" {
             XCTAssertTrue(text.contains(p.name), "\(p.name) in the text layer:\n\(text)")
             XCTAssertTrue(text.contains(p.user + "@school.example"))
@@ -43,7 +43,7 @@ final class HandoutEndToEndTests: XCTestCase {
         let classA = try XCTUnwrap(text.range(of: "Class 5A")), classB = try XCTUnwrap(text.range(of: "Class 5B"))
         XCTAssertLessThan(classA.lowerBound, classB.lowerBound, "groups in the report's order, each under its heading")
 
-        let fonts = try tool("pdffonts", [pdf])
+        let fonts = try Self.tool("pdffonts", [pdf])
         let fontRows = fonts.split(separator: "\n").dropFirst(2)
         XCTAssertTrue(fonts.contains("DejaVuSansMono"), "passwords in DejaVu Sans Mono:\n\(fonts)")
         XCTAssertGreaterThan(fontRows.count, 2)
@@ -53,7 +53,7 @@ final class HandoutEndToEndTests: XCTestCase {
         }
 
         // A picture of the first page for a person to look at (.build/test-artifacts/).
-        try tool("pdftoppm", ["-r", "100", "-f", "1", "-l", "1", "-png", "-singlefile", pdf, Self.artifacts + "/handout-passwords"])
+        try Self.tool("pdftoppm", ["-r", "100", "-f", "1", "-l", "1", "-png", "-singlefile", pdf, Self.artifacts + "/handout-passwords"])
 
         // The report now records the slips; its columns kept, handed_out added last.
         let stamped = try String(contentsOfFile: report, encoding: .utf8).components(separatedBy: "\r\n")
@@ -70,14 +70,14 @@ final class HandoutEndToEndTests: XCTestCase {
         try write(try String(contentsOfFile: report, encoding: .utf8) + "10,neu@school.example,created,,,NeuPw7xK,,Jürgen Neu,Class 5B,\r\n", to: report)
         let second = try Shell.run([Paths.binaries + "/xmpp-register", "handout", report, "-o", pdf], environment: home.environment)
         XCTAssertEqual(second.status, 0, second.stderr)
-        let secondText = try tool("pdftotext", [pdf, "-"])
+        let secondText = try Self.tool("pdftotext", [pdf, "-"])
         XCTAssertTrue(secondText.contains("Jürgen Neu"))
         XCTAssertFalse(secondText.contains("Anna Müller"), "a slip printed before is not printed again:\n\(secondText)")
 
         let all = try Shell.run([Paths.binaries + "/xmpp-register", "handout", report, "--all", "--group", "Class 5B", "-o", pdf],
                                 environment: home.environment)
         XCTAssertEqual(all.status, 0, all.stderr)
-        let allText = try tool("pdftotext", [pdf, "-"])
+        let allText = try Self.tool("pdftotext", [pdf, "-"])
         XCTAssertTrue(allText.contains("李小龙") && allText.contains("Jürgen Neu"))
         XCTAssertFalse(allText.contains("Anna Müller"), "--group prints that group only")
         let unknown = try Shell.run([Paths.binaries + "/xmpp-register", "handout", report, "--group", "Class 9Z", "-o", pdf],
@@ -104,20 +104,20 @@ final class HandoutEndToEndTests: XCTestCase {
                               environment: home.environment)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stdout.contains("\"slips\" : 10") || r.stdout.contains("\"slips\": 10"), r.stdout)
-        let info = try tool("pdfinfo", [pdf])
+        let info = try Self.tool("pdfinfo", [pdf])
         XCTAssertTrue(info.contains("612 x 792 pts"), "Letter paper: \(info)")
         let pages = home.path + "/page"
-        try tool("pdftoppm", ["-r", "150", "-png", pdf, pages])
+        try Self.tool("pdftoppm", ["-r", "150", "-png", pdf, pages])
         let images = try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.hasPrefix("page") }.sorted()
         XCTAssertEqual(images.count, 2, "one page per group")
         var decoded: [String] = []
         for image in images {
-            decoded += try tool("zbarimg", ["--quiet", "--raw", home.path + "/" + image]).split(separator: "\n").map(String.init)
+            decoded += try Self.tool("zbarimg", ["--quiet", "--raw", home.path + "/" + image]).split(separator: "\n").map(String.init)
         }
         XCTAssertEqual(decoded.sorted(), uris.sorted(), "every code reads back to its invite, none twice, none missing")
         try? FileManager.default.removeItem(atPath: Self.artifacts + "/handout-invites.png")
         try FileManager.default.copyItem(atPath: home.path + "/" + images[0], toPath: Self.artifacts + "/handout-invites.png")
-        let text = try tool("pdftotext", [pdf, "-"])
+        let text = try Self.tool("pdftotext", [pdf, "-"])
         for i in 0..<10 { XCTAssertTrue(text.contains("Pupil \(i) 学生"), text) }
         XCTAssertFalse(text.contains("preauth="), "the invite is in the code only")
     }
@@ -185,7 +185,7 @@ final class HandoutEndToEndTests: XCTestCase {
         let second = try t.run("xmpp-register", ["handout", report, "-o", pdf])
         XCTAssertEqual(second.status, 0, second.stderr)
         XCTAssertTrue(second.stdout.contains("1 slip "), second.stdout)
-        let text = try tool("pdftotext", [pdf, "-"])
+        let text = try Self.tool("pdftotext", [pdf, "-"])
         XCTAssertTrue(text.contains("Name \(users[2])"))
         XCTAssertFalse(text.contains("Name \(users[0])"), text)
     }
@@ -207,15 +207,25 @@ final class HandoutEndToEndTests: XCTestCase {
         let r = try t.run("xmpp-register", ["handout", report, "-o", pdf])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stdout.contains("4 slips on 2 pages"), r.stdout)
-        try tool("pdftoppm", ["-r", "150", "-png", pdf, t.home + "/page"])
-        var decoded: [String] = []
-        for page in try FileManager.default.contentsOfDirectory(atPath: t.home).filter({ $0.hasPrefix("page") }) {
-            decoded += try tool("zbarimg", ["--quiet", "--raw", t.home + "/" + page]).split(separator: "\n").map(String.init)
-        }
-        XCTAssertEqual(decoded.sorted(), uris.sorted())
-        let text = try tool("pdftotext", [pdf, "-"])
+        XCTAssertEqual(try Self.decodedCodes(pdf, in: t.home + "/pages").sorted(), uris.sorted())
+        let text = try Self.tool("pdftotext", [pdf, "-"])
         for i in 0..<4 { XCTAssertTrue(text.contains("Schüler \(i) 学生"), text) }
     }
+
+    /// Every QR code of `pdf`, decoded as a phone would read it off the printed page: each page
+    /// rendered at 150 dpi (pdftoppm) into `directory`, then read with zbarimg.
+    static func decodedCodes(_ pdf: String, in directory: String) throws -> [String] {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Self.tool("pdftoppm", ["-r", "150", "-png", pdf, directory + "/page"])
+        var decoded: [String] = []
+        for page in try FileManager.default.contentsOfDirectory(atPath: directory).filter({ $0.hasPrefix("page") }).sorted() {
+            decoded += try Self.tool("zbarimg", ["--quiet", "--raw", directory + "/" + page]).split(separator: "\n").map(String.init)
+        }
+        return decoded
+    }
+
+    /// The text layer of `pdf` (pdftotext).
+    static func text(_ pdf: String) throws -> String { try Self.tool("pdftotext", [pdf, "-"]) }
 
     /// Where tests leave pictures for people: XT_ARTIFACTS, else .build/test-artifacts.
     static let artifacts: String = {
@@ -239,7 +249,7 @@ final class HandoutEndToEndTests: XCTestCase {
 
     /// Runs a poppler or zbar tool (scripts/apt-packages.d/handout.txt installs them); its output.
     @discardableResult
-    private func tool(_ name: String, _ args: [String]) throws -> String {
+    static func tool(_ name: String, _ args: [String]) throws -> String {
         let path = ["/usr/bin/", "/bin/"].map { $0 + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let path else {
             XCTFail("\(name) is not installed: scripts/install-deps installs it (scripts/apt-packages.d/handout.txt)")

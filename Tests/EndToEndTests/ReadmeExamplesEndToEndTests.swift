@@ -122,18 +122,7 @@ final class ReadmeExamplesEndToEndTests: XCTestCase {
                 echo "pass: not in the test store: $*" >&2; exit 1
                 """)
             // Each program adds the server's address where its command takes --server.
-            for name in ["xmpp-register", "xmpp-login", "xmpp-roster", "xmpp-vcard", "xmpp-avatar", "xmpp-adhoc"] {
-                try script(bin + "/" + name, """
-                    #!/bin/bash
-                    real=\(Paths.binaries)/\(name)
-                    sub=""
-                    for a in "$@"; do case $a in -*) ;; *) sub=$a; break ;; esac; done
-                    if "$real" $sub --help 2>/dev/null | grep -q -- '--server HOST'; then
-                      exec "$real" "$@" --server \(server.server) --ca-file \(server.caFile)
-                    fi
-                    exec "$real" "$@"
-                    """)
-            }
+            try ExampleShell.installToolWrappers(in: bin, server: server)
         }
 
         private func write(_ name: String, _ data: Data) throws {
@@ -142,12 +131,7 @@ final class ReadmeExamplesEndToEndTests: XCTestCase {
             }
         }
 
-        private func script(_ path: String, _ text: String) throws {
-            guard FileManager.default.createFile(atPath: path, contents: Data((text + "\n").utf8),
-                                                 attributes: [.posixPermissions: 0o755]) else {
-                throw TestServerError.unusable("cannot write \(path)")
-            }
-        }
+        private func script(_ path: String, _ text: String) throws { try ExampleShell.script(path, text) }
 
         private func makeJPEG(_ jpeg: String) throws {
             // cjpeg (libjpeg-turbo-progs, installed by scripts/install-deps) reads a PPM.

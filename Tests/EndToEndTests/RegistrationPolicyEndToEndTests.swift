@@ -1,8 +1,6 @@
 import Foundation
 import XCTest
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Registration as servers are run ("The servers people run", part 6): closed, by invitation,
 /// throttled. Each is said in plain words with the way forward and its own exit status (10 stop,
@@ -162,12 +160,8 @@ final class RegistrationPolicyEndToEndTests: XCTestCase {
     }
 
     /// A private Prosody 13 started with `options` and an administrator `boss` (its password
-    /// returned), for a test that runs once, in the prosody13 pass.
+    /// returned).
     private static func privateProsody13WithBoss(_ options: [String]) throws -> (TestServer, String) {
-        let env = ProcessInfo.processInfo.environment
-        guard env["XT_SERVER"] == "prosody13" && env["XT_DEFAULTS"] != "1" else {
-            throw XCTSkip("runs once, in the prosody13 pass (its own private server)")
-        }
         let server = try TestServer.startPrivate("prosody13", options)
         let bossPassword = "boss-" + UUID().uuidString
         let ctl = try Shell.run([Paths.root + "/scripts/test-server", "ctl", server.directory, "register", "boss", server.domain, bossPassword],

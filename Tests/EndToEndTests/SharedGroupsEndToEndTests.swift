@@ -32,7 +32,6 @@ final class SharedGroupsEndToEndTests: XCTestCase {
     }
 
     func testProsodyGroupsFileGivesTheSchoolsRosters() throws {
-        try runOnce("prosody13")
         let server = try TestServer.startPrivate("prosody13")
         defer { server.stop() }
         let t = try ToolRunner(server: server)
@@ -75,7 +74,6 @@ final class SharedGroupsEndToEndTests: XCTestCase {
     }
 
     func testEjabberdScriptGivesTheSchoolsRostersAtTheDefaultConfiguration() throws {
-        try runOnce("ejabberd24")
         let server = try TestServer.startPrivate("ejabberd24", ["--defaults"])
         defer { server.stop() }
         let t = try ToolRunner(server: server)

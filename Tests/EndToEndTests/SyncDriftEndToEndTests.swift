@@ -35,7 +35,7 @@ final class SyncDriftEndToEndTests: XCTestCase {
         var passwords = try SyncEndToEndTests.reportPasswords(report)
         let clean = try plan()
         XCTAssertEqual(clean.status, 0, "cron: an empty refreshed plan exits 0")
-        XCTAssertEqual(clean.json["format_version"] as? String, "1.1")
+        XCTAssertEqual(clean.json["format_version"] as? String, "1.2")
         XCTAssertEqual(clean.json["refreshed"] as? Bool, true)
         XCTAssertEqual(clean.json["unchanged"] as? Int, 5)
 

@@ -9,8 +9,19 @@ final class SlipRequestTests: XCTestCase {
             groups: [SlipGroup(heading: "Class 5A", slips: [
                 Slip(name: "Zoë \u{202E}Ångström", address: "zoe@school.example", secret: .password("p\\w\u{0}")),
                 Slip(name: "", address: "li@school.example", secret: .invite("xmpp:school.example?register;preauth=T")),
+                Slip(name: "Mei", address: "mei@school.example", secret: .invite("xmpp:mei@school.example?register;preauth=U"),
+                     validUntil: "2026-12-05 21:35 UTC"),
             ]), SlipGroup(heading: "李", slips: [])])
         XCTAssertEqual(try SlipRequest(json: request.json), request)
+    }
+
+    func testAnInvitesExpiryIsPrintedAsAPersonReadsIt() {
+        XCTAssertEqual(Slip.readableTime("2026-12-05T21:35:08Z"), "2026-12-05 21:35 UTC")
+        XCTAssertEqual(Slip.readableTime("2026-12-05T21:35Z"), "2026-12-05 21:35 UTC")
+        XCTAssertEqual(Slip.readableTime("2026-12-05T21:35:08.25+02:00"), "2026-12-05 21:35 +02:00")
+        XCTAssertNil(Slip.readableTime("tomorrow"))
+        XCTAssertNil(Slip.readableTime("2026-12-05T21:35:08Zjunk"))
+        XCTAssertNil(Slip.readableTime("2026-12-05T21:35:08+02:00\u{202E}"))
     }
 
     func testMalformedRequestsAreNamed() {

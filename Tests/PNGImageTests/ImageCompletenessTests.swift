@@ -1,4 +1,5 @@
 import CLibWebP
+import JPEGTestSupport
 import XCTest
 @testable import PNGImage
 

@@ -1,3 +1,4 @@
+import JPEGTestSupport
 import XCTest
 @testable import PNGImage
 

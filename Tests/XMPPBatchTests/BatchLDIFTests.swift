@@ -177,10 +177,10 @@ final class BatchLDIFTests: XCTestCase {
         let a = BatchInput.identity(inputSHA256: Crypto.hash(.sha256, input), configuration: try configuration())
         let b = BatchInput.identity(inputSHA256: Crypto.hash(.sha256, input), configuration: try configuration(map: "uid=username,cn=fullname"))
         XCTAssertNotEqual(a, b)
-        XCTAssertTrue(a.hasSuffix("; ldif-map=uid=username,displayName=fullname,cn=fullname,mail=email,jpegPhoto=avatar,ou=groups"))
+        XCTAssertTrue(a.text.hasSuffix("; ldif-map=uid=username,displayName=fullname,cn=fullname,mail=email,jpegPhoto=avatar,ou=groups"))
         var csv = try configuration()
         csv.directoryMap = nil
-        XCTAssertTrue(BatchInput.identity(inputSHA256: Crypto.hash(.sha256, input), configuration: csv).hasSuffix("input-sha256=" + Hex.encode(Crypto.hash(.sha256, input))))
+        XCTAssertTrue(BatchInput.identity(inputSHA256: Crypto.hash(.sha256, input), configuration: csv).text.hasSuffix("input-sha256=" + Hex.encode(Crypto.hash(.sha256, input))))
     }
 
     /// An attribute that sets passwords is warned about, and refused with --generate-passwords

@@ -1,9 +1,7 @@
 import TextFormats
 import Foundation
 import XCTest
-#if canImport(Glibc)
 import Glibc
-#endif
 import XMPPStanzas
 import XMPPStorage
 @testable import XMPPBatch
@@ -88,7 +86,7 @@ final class BatchReportTests: XCTestCase {
                        JournalEntry(line: 3, jid: "b@x", status: .created, generatedPassword: "-b, \"quoted\"")]
         try SecureFile.writeSecret(BatchReport.csv(entries, includePasswords: true), to: path)
         do {
-            let journal = try BatchJournal(path: path + ".journal", identity: "id", start: .fresh)
+            let journal = try BatchJournal(path: path + ".journal", identity: .batch(mode: .create, domain: nil, shard: nil, options: [], inputSHA256: "id", directoryMap: nil), start: .fresh)
             try journal.insert(entries)
         }
         try ReportPassword.replace(report: path, jid: "a@x", password: "@new, one")
@@ -97,7 +95,7 @@ final class BatchReportTests: XCTestCase {
         expected[0].generatedPassword = "@new, one"
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8),
                        String(decoding: BatchReport.csv(expected, includePasswords: true), as: UTF8.self), "every other field exact")
-        XCTAssertEqual(try BatchJournal(path: path + ".journal", identity: "id", start: .resume).entries().map(\.generatedPassword),
+        XCTAssertEqual(try BatchJournal(path: path + ".journal", identity: .batch(mode: .create, domain: nil, shard: nil, options: [], inputSHA256: "id", directoryMap: nil), start: .resume).entries().map(\.generatedPassword),
                        ["@new, one", "-b, \"quoted\""])
         let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
         XCTAssertEqual(mode & 0o777, 0o600)

@@ -1,9 +1,7 @@
 import Foundation
 import TextFormats
 import XCTest
-#if canImport(Glibc)
 import Glibc
-#endif
 import XMPPStorage
 @testable import XMPPBatch
 

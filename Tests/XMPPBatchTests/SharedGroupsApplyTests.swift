@@ -1,4 +1,5 @@
 import ServerAdmin
+import TextFormats
 import XCTest
 @testable import XMPPBatch
 
@@ -31,8 +32,24 @@ final class SharedGroupsApplyTests: XCTestCase {
     }
 
     func testProsodyWritesAndReloadsOnlyWhenTheFileChanges() {
-        XCTAssertEqual(SharedGroupsApply.prosodySteps(text: "[G]\na@x\n", existing: Array("[G]\na@x\n".utf8), path: "/g", host: "x"), [])
-        XCTAssertEqual(SharedGroupsApply.prosodySteps(text: "[G]\na@x\n", existing: nil, path: "/g", host: "x"),
+        let wanted = SharedGroupsApply.prosodyGroups(ProsodyGroupsFile.read(Array("[G]\na@x\n".utf8)))
+        XCTAssertEqual(SharedGroupsApply.prosodySteps(wanted: wanted, text: "[G]\na@x\n", existing: Array("[G]\na@x\n".utf8), path: "/g", host: "x"), [])
+        XCTAssertEqual(SharedGroupsApply.prosodySteps(wanted: wanted, text: "[G]\na@x\n", existing: nil, path: "/g", host: "x"),
+                       [.createGroup(id: "G", label: "G"), .addMember(jid: "a@x", group: "G", label: "G"), .writeFile(path: "/g"), .reloadGroups(host: "x")])
+        // A name changed: the same members, the file written again.
+        XCTAssertEqual(SharedGroupsApply.prosodySteps(wanted: wanted, text: "[G]\na@x=Ann\n", existing: Array("[G]\na@x\n".utf8), path: "/g", host: "x"),
                        [.writeFile(path: "/g"), .reloadGroups(host: "x")])
+        // The file written, its reload never seen: only the reload.
+        XCTAssertEqual(SharedGroupsApply.prosodySteps(wanted: wanted, text: "[G]\na@x\n", existing: Array("[G]\na@x\n".utf8), path: "/g", host: "x",
+                                                      reloadPending: true), [.reloadGroups(host: "x")])
+    }
+
+    func testProsodyPlansTheMembershipChangesOfItsFile() {
+        let before = Array("[Class 5A]\na1@x=A\na2@x=B\nt@x=T\n\n[Class 5B]\nb1@x=C\nt@x=T\n\n[Old]\no@x\n".utf8)
+        let text = "[Class 5A]\na1@x=A\nt@x=T\n\n[Class 5B]\na2@x=B\nb1@x=C\nt@x=T\n"
+        let wanted = SharedGroupsApply.prosodyGroups(ProsodyGroupsFile.read(Array(text.utf8)))
+        XCTAssertEqual(SharedGroupsApply.prosodySteps(wanted: wanted, text: text, existing: before, path: "/g", host: "x").map(\.description), [
+            "remove a2@x from 'Class 5A'", "add a2@x to 'Class 5B'", "delete group 'Old'", "write /g", "reload mod_groups on x",
+        ])
     }
 }

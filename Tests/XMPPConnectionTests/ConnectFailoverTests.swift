@@ -1,9 +1,7 @@
 import Foundation
 import XCTest
 @testable import XMPPConnection
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A loopback port that never completes a TCP handshake: a listener with a backlog of 0 whose
 /// one queued connection is never accepted, so the kernel drops every further SYN (measured:

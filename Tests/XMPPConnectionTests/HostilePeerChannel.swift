@@ -1,8 +1,6 @@
 import COpenSSL
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The scripted peer's side of one accepted connection: a non-blocking socket, polled in short
 /// slices so the peer notices `stop()` and its own deadline; OpenSSL on the same descriptor

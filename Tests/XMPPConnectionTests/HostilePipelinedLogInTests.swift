@@ -13,18 +13,6 @@ final class HostilePipelinedLogInTests: HostilePeerTestCase {
     static let token = HostileSASL2Tests.token
     static let mechanism = FASTMechanism(hash: .sha256, binding: nil)
 
-    /// A peer that reads the header and `<starttls/>` before it sends anything, and after TLS the
-    /// header and `<authenticate/>` before its features; `features` are the post-TLS ones.
-    func pipelinedPeer(_ features: String, answer: @escaping (String) -> String) throws -> ScriptedPeer {
-        let localhost = localhost!
-        return try scriptedPeer {
-            [.expect(PeerScript.starttlsEnd), .send(PeerScript.serverHeader + PeerScript.tlsFeatures + PeerScript.proceed),
-             .startTLS(localhost),
-             .reply(to: "</authenticate>") { text in PeerScript.serverHeader + features + answer(text) },
-             .stall]
-        }
-    }
-
     /// `request` against `peer` through both drivers of the connection engine.
     func run(_ peer: ScriptedPeer, _ request: LoginRequest, file: StaticString = #filePath, line: UInt = #line)
         -> Result<LoginOutcome, ConnectionError>? {
@@ -106,5 +94,19 @@ final class HostilePipelinedLogInTests: HostilePeerTestCase {
         XCTAssertTrue(outcome.downgradeProtected)
         XCTAssertEqual(outcome.mechanism, "SCRAM-SHA-1")
         XCTAssertEqual(outcome.boundJID?.description, "alice@localhost/xmpp-tools.1~a")
+    }
+}
+
+extension HostilePeerTestCase {
+    /// A peer that reads the header and `<starttls/>` before it sends anything, and after TLS the
+    /// header and `<authenticate/>` before its features; `features` are the post-TLS ones.
+    func pipelinedPeer(_ features: String, answer: @escaping (String) -> String) throws -> ScriptedPeer {
+        let localhost = localhost!
+        return try scriptedPeer {
+            [.expect(PeerScript.starttlsEnd), .send(PeerScript.serverHeader + PeerScript.tlsFeatures + PeerScript.proceed),
+             .startTLS(localhost),
+             .reply(to: "</authenticate>") { text in PeerScript.serverHeader + features + answer(text) },
+             .stall]
+        }
     }
 }

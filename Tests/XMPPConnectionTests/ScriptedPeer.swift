@@ -1,8 +1,6 @@
 import COpenSSL
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A scripted XMPP "server" on 127.0.0.1 for hostile-peer tests: a thread accepts connections
 /// one after another and plays the same script on each (fresh from `makeScript`), recording the

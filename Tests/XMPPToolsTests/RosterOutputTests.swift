@@ -4,7 +4,7 @@ import XMPPServices
 import XMPPStanzas
 @testable import XMPPTools
 
-/// The roster list's JSON writer, which writes rows without a JSONValue tree, against the tree.
+/// The roster list's JSON, written a row at a time, against the whole list's tree.
 final class RosterOutputTests: XCTestCase {
     private func tree(_ rows: [(RosterItem, ContactPresence)]) -> [UInt8] {
         JSONValue.array(rows.map { RosterOutput.json($0.0, presence: $0.1) }).prettyUTF8

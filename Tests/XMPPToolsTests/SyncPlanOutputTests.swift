@@ -37,7 +37,7 @@ final class SyncPlanOutputTests: XCTestCase {
         guard case .object(let fields) = SyncPlanOutput.json(try plan(), removalLimit: 5) else { return XCTFail("not an object") }
         XCTAssertEqual(fields.map(\.0), ["format_version", "changes", "refreshed", "managed", "unchanged", "removals", "removal_limit",
                                          "leavers", "enable", "groups_leaving", "adopt", "drift", "unverified", "not_managed", "create", "profile", "roster"])
-        XCTAssertEqual(fields.first?.1, .string("1.1"), "format_version: a minor version only adds fields")
+        XCTAssertEqual(fields.first?.1, .string("1.2"), "format_version: a minor version only adds fields")
         let json = SyncPlanOutput.json(try plan(), removalLimit: 5).compact
         XCTAssertTrue(json.contains(#""leavers":[{"jid":"b2@x.org","action":"cannot-disable","note":"the server offers no disable-user; --prune delete deletes it"}]"#), json)
         XCTAssertTrue(json.contains(#""create":[{"line":4,"jid":"n1@x.org","note":null}]"#), json)

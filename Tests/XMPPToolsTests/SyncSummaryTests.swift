@@ -1,5 +1,6 @@
 import XCTest
 import XMPPBatch
+import XMPPStanzas
 import XMPPStorage
 @testable import XMPPTools
 
@@ -21,5 +22,16 @@ final class SyncSummaryTests: XCTestCase {
         XCTAssertEqual(summary.text, "1 created, 2 not kept by the server (read back after the run) in 1.5 s")
         summary.notKept(0, seconds: 2)
         XCTAssertEqual(summary.failures, 2)
+    }
+
+    /// The administrator's outcomes are counted by their typed status; a failed one is a failure.
+    func testAdministratorOutcomesAreCountedByStatus() throws {
+        let plan = SyncPlan(rows: [], state: [:], facts: SyncFacts(), prune: .disable)
+        let admin = try [("a@x.org", SyncRun.AdminOutcome.Status.disabled), ("b@x.org", .disabled), ("c@x.org", .deleted),
+                         ("d@x.org", .enabled), ("e@x.org", .failed)].map { SyncRun.AdminOutcome(jid: try JID($0.0), status: $0.1) }
+        let summary = SyncSummary(admin: admin, entries: [], plan: plan, seconds: 1)
+        XCTAssertEqual(summary.failures, 1)
+        XCTAssertEqual(summary.text, "2 disabled, 1 deleted, 1 enabled, 1 failed in 1.0 s")
+        XCTAssertEqual(admin.map(\.status.rawValue), ["disabled", "disabled", "deleted", "enabled", "failed"], "the JSON's status values")
     }
 }

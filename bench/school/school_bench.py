@@ -35,6 +35,13 @@ shared groups, instance 4 (XT_BENCH_SHARED=1, or XT_BENCH_ONLY=shared for these 
                      were added to the config before); ejabberd's script of ejabberdctl calls
   shared: school     the two together: the whole school, rosters included, by the server's groups
 
+sync with shared groups, instance 5 (with XT_BENCH_SHARED=1, or XT_BENCH_ONLY=sync-shared alone):
+  sync shared: school          `sync --rosters shared` of the whole CSV, the first sync: the accounts
+                               and profiles, and the server's groups through its admin interface
+  sync shared: one pupil       one more pupil, refreshed (the default: every account read first)
+  sync shared: no refresh      another pupil with --no-refresh (the plan from sync's state)
+  A teacher's `xmpp-roster watch` is logged in from before the second: whether it kept its stream.
+
 With XT_BENCH_SEED=1 (Prosody kinds only), the rosters are written as Prosody's roster files
 once the accounts exist (every pair `both`, as a finished roster phase leaves them), and
 "rosters" is the batch finding them in place; the re-run figures then need no hour-long roster
@@ -186,6 +193,66 @@ class LoginProbe(threading.Thread):
             self.stop.wait(1)
 
 
+def groups_interface(server, api_auth=("--ca-file", None, "-a", "boss@localhost")):
+    """How `--apply` or `sync --rosters shared` reaches the server's groups, and the text for its
+    standard input (ejabberd's API wants the administrator's password). Prosody's config is given
+    mod_groups and groups_file first, and the server restarted, as the operator's guide asks once."""
+    if kind.startswith("prosody"):
+        config = os.path.join(server["XT_DIR"], "prosody.cfg.lua")
+        groups = os.path.join(server["XT_DIR"], "groups.txt")
+        open(groups, "w").close()
+        with open(config, encoding="utf-8") as f:
+            text = f.read()
+        text = text.replace("modules_enabled = {", 'modules_enabled = {\n  "groups";', 1)
+        text = text.replace('VirtualHost "localhost"', f'groups_file = "{groups}"\nVirtualHost "localhost"', 1)
+        with open(config, "w", encoding="utf-8") as f:
+            f.write(text)
+        out = sh(f"{root}/scripts/test-server", "restart", server["XT_DIR"])
+        server.update({k: v.strip("'") for k, v in (line.split("=", 1) for line in out.splitlines() if "=" in line)})
+        return ["--for", "prosody", "--groups-file", groups, "--prosodyctl", f"{root}/scripts/test-server ctl {server['XT_DIR']}"], None
+    # The packaged api_permissions: loopback and the administrator, whose password is given.
+    auth = [server["XT_CA_FILE"] if a is None else a for a in api_auth]  # sync gives its own --ca-file and -a
+    return (["--for", "ejabberd", "--api", server["XT_API_URL"], *auth, "--password-stdin"],
+            server["password"] + "\n")
+
+
+def sync_shared_rows():
+    """The school through `sync --rosters shared` (instance 5): the first sync makes the accounts
+    and the server's groups; then one more pupil, refreshed (the default) and with --no-refresh.
+    A teacher's `xmpp-roster watch` stays logged in from before the second: whether its stream survived."""
+    server = start_server()
+    try:
+        interface, password = groups_interface(server, api_auth=())
+        report = os.path.join(work, "sync-shared-report.csv")
+        school = csv_file("sync-shared-school.csv")
+        first = step(server, sync(server, school, report, "--rosters", "shared", *interface), "sync shared school", stdin=password)
+        with open(school, encoding="utf-8", newline="") as f:
+            teacher = next(r for r in csv.DictReader(f) if r["groups"] == "Teachers")["jid"]
+        with open(report, encoding="utf-8", newline="") as f:
+            secret = next(r for r in csv.DictReader(f) if r["jid"] == teacher)["password"]
+        home = f"{work}/watcher"
+        watch_env = dict(env, HOME=home, XDG_STATE_HOME=f"{home}/state", XDG_CONFIG_HOME=f"{home}/config")
+        target = ["--server", f"127.0.0.1:{server['XT_PORT']}", "--ca-file", server["XT_CA_FILE"]]
+        subprocess.run([f"{bin_dir}/xmpp-login", teacher, "--password-stdin", "-q", *target], env=watch_env, input=secret + "\n",
+                       text=True, check=True, capture_output=True)
+        watch = subprocess.Popen([f"{bin_dir}/xmpp-roster", "watch", "-a", teacher, *target], env=watch_env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        time.sleep(2)
+        more = step(server, sync(server, csv_file("sync-shared-more.csv", extra=1), report, "--rosters", "shared", *interface),
+                    "sync shared one pupil", stdin=password)
+        again = step(server, sync(server, csv_file("sync-shared-more2.csv", extra=2), report, "--rosters", "shared", "--no-refresh",
+                                  *interface), "sync shared one pupil no refresh", stdin=password)
+        alive = watch.poll() is None
+        watch.terminate()
+        err = watch.communicate()[1]
+        kept = alive and "connection lost" not in err and "reconnect" not in err
+        print(f"bench: sync shared: the teacher's watch {'kept its session' if kept else 'lost its session: ' + err.strip()[-300:]}",
+              file=sys.stderr)
+        return [("sync shared: school", *first), ("sync shared: one pupil", *more), ("sync shared: no refresh", *again)]
+    finally:
+        sh(f"{root}/scripts/test-server", "stop", server["XT_DIR"])
+
+
 def shared_groups_rows():
     """The school through the server's shared roster groups (instance 4), kept by `shared-groups
     --apply` through the server's own admin interface (ejabberd's HTTP API, Prosody's groups file
@@ -195,25 +262,7 @@ def shared_groups_rows():
         school = csv_file("shared-school.csv")
         report = os.path.join(work, "shared-report.csv")
         accounts = step(server, batch(server, school, report) + ["--shared-groups"], "shared accounts")
-        if kind.startswith("prosody"):
-            # What the operator's guide asks once: mod_groups and groups_file in the config, a restart.
-            config = os.path.join(server["XT_DIR"], "prosody.cfg.lua")
-            groups = os.path.join(server["XT_DIR"], "groups.txt")
-            open(groups, "w").close()
-            with open(config, encoding="utf-8") as f:
-                text = f.read()
-            text = text.replace("modules_enabled = {", 'modules_enabled = {\n  "groups";', 1)
-            text = text.replace('VirtualHost "localhost"', f'groups_file = "{groups}"\nVirtualHost "localhost"', 1)
-            with open(config, "w", encoding="utf-8") as f:
-                f.write(text)
-            out = sh(f"{root}/scripts/test-server", "restart", server["XT_DIR"])
-            server.update({k: v.strip("'") for k, v in (line.split("=", 1) for line in out.splitlines() if "=" in line)})
-            interface = ["--for", "prosody", "--groups-file", groups, "--prosodyctl", f"{root}/scripts/test-server ctl {server['XT_DIR']}"]
-        else:
-            # The packaged api_permissions: loopback and the administrator, whose password is given.
-            interface = ["--for", "ejabberd", "--api", server["XT_API_URL"], "--ca-file", server["XT_CA_FILE"],
-                         "-a", "boss@localhost", "--password-stdin"]
-        password = server["password"] + "\n" if kind.startswith("ejabberd") else None
+        interface, password = groups_interface(server)
 
         def apply(csv_path):
             return [f"{bin_dir}/xmpp-register", "shared-groups", csv_path, "--domain", "localhost", "--apply", "-q"] + interface
@@ -233,9 +282,11 @@ def shared_groups_rows():
 rows = []
 probe = None
 refresh_probe = None
-only_shared = os.environ.get("XT_BENCH_ONLY") == "shared"
-if only_shared:
+only_shared = os.environ.get("XT_BENCH_ONLY") in ("shared", "sync-shared")
+if os.environ.get("XT_BENCH_ONLY") == "shared":
     rows = shared_groups_rows()
+if os.environ.get("XT_BENCH_ONLY") == "sync-shared":
+    rows = sync_shared_rows()
 only_sync = os.environ.get("XT_BENCH_ONLY") == "sync" or only_shared
 ours = start_server() if not only_sync else None
 try:
@@ -287,6 +338,7 @@ if os.environ.get("XT_BENCH_SYNC", "1") == "1" and not only_shared:
         sh(f"{root}/scripts/test-server", "stop", mine["XT_DIR"])
 if os.environ.get("XT_BENCH_SHARED") == "1" and not only_shared:
     rows += shared_groups_rows()
+    rows += sync_shared_rows()
 if os.environ.get("XT_BENCH_RAW", "1") == "1" and not only_sync:
     raw = start_server()
     try:

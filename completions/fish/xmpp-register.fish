@@ -15,7 +15,7 @@ function __xmpp_register_position
             switch $token
                 case --
                     set ended 1
-                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --report-by-group --domain --shard --format --map --adopt-report --prune --max-removals --for --api --groups-file --prosodyctl -o --output --group --paper --sign-in
+                case -a --account --server --ca-file --pin --timeout --resource --password-file --invite --field --nickname --fullname --email --avatar --report --jobs --window --max-stream-age --on-exists --report-by-group --domain --shard --format --map --adopt-report --prune --max-removals --rosters --for --api --ejabberdctl --groups-file --prosodyctl -o --output --group --paper --sign-in
                     set skip 1
             end
         else if test -z "$cmd"
@@ -127,6 +127,8 @@ complete -c xmpp-register -n '__xmpp_register_at batch +0' -l map -x -d 'Which L
 complete -c xmpp-register -n '__xmpp_register_at batch 0' -x -a '(__xmpp_register_files csv CSV ldif LDIF)'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l admin -d 'Use the logged-in administrator\'s XEP-0133 commands (required: sync creates, disables and deletes with them).'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l report -x -a '(__xmpp_register_files csv CSV)' -d 'The report of the managed accounts and their passwords (mode 0600, atomic); required to apply.'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l report-by-group -x -a '(__fish_complete_directories)' -d 'Also write the report split by the groups column: DIR/group-NAME.csv per group, DIR/ungrouped.csv (mode 0600; DIR made 0700).'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l invite -d 'Hand new accounts out as invites (Prosody 13), not passwords.'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l dry-run -d 'Print the plan and stop; nothing is changed or written.'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l no-refresh -d 'Plan from sync\'s state only, without reading the server first (no connection when nothing changed).'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l adopt -d 'Put the file\'s accounts that exist but that sync did not create under management (no account re-created, no password changed).'
@@ -138,6 +140,14 @@ complete -c xmpp-register -n '__xmpp_register_at sync +0' -l domain -x -d 'Domai
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l jobs -x -d 'Streams at once (default 4).'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l format -x -a 'csv ldif' -d 'The input\'s format: csv or ldif (default: ldif when FILE ends in .ldif or its first line, comments aside, starts with dn: or version:; else csv).'
 complete -c xmpp-register -n '__xmpp_register_at sync +0' -l map -x -d 'Which LDIF attribute fills which column: without it, inetOrgPerson\'s uid=username, displayName=fullname, cn=fullname, mail=email, jpegPhoto=avatar, ou=groups.'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l rosters -x -a 'per-account shared' -d 'Class rosters per account (the default) or as the server\'s shared groups.'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l for -x -a 'prosody ejabberd' -d 'The server of --rosters shared.'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l api -x -d 'ejabberd\'s HTTP API (default https://DOMAIN:5443/api).'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l ejabberdctl -x -d 'Use this ejabberdctl instead of the HTTP API.'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l groups-file -x -a '(__xmpp_register_files txt TXT)' -d 'Prosody\'s groups_file, for --rosters shared.'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l prosodyctl -x -d 'How to run prosodyctl (default prosodyctl).'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'
+complete -c xmpp-register -n '__xmpp_register_at sync +0' -l password-stdin -d 'Read the password from the first line of standard input.'
 complete -c xmpp-register -n '__xmpp_register_at sync 0' -x -a '(__xmpp_register_files csv CSV ldif LDIF)'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l for -x -a 'prosody ejabberd' -d 'prosody (a groups file for mod_groups) or ejabberd (an ejabberdctl script for mod_shared_roster).'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l format -x -a 'csv ldif' -d 'The input\'s format: csv or ldif (default: ldif when FILE ends in .ldif or its first line, comments aside, starts with dn: or version:; else csv).'
@@ -146,6 +156,7 @@ complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l map -x -d 
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l apply -d 'Change the server\'s groups to match, through its admin interface, sending only what differs.'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l dry-run -d 'With --apply: print the changes and stop.'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l api -x -d 'ejabberd\'s HTTP API for --apply (default https://DOMAIN:5443/api).'
+complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l ejabberdctl -x -d 'Reach ejabberd\'s groups through this ejabberdctl instead of the HTTP API (--apply).'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l groups-file -x -a '(__xmpp_register_files txt TXT)' -d 'Prosody\'s groups_file for --apply: rewritten, then mod_groups reloaded.'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l prosodyctl -x -d 'How to run prosodyctl for --apply (default prosodyctl; e.g. \'sudo prosodyctl\').'
 complete -c xmpp-register -n '__xmpp_register_at shared-groups +0' -l password-file -r -F -d 'Read the password from the first line of FILE.'

@@ -128,23 +128,7 @@ typedef struct {
 /// Encodes one PNG with no ancillary chunks except PLTE/tRNS and those asked for, adaptive filters.
 int cps_write_png(const cps_write_params *params, cps_buffer *out, cps_error *error);
 
-/// Parameters of cps_write_jpeg (tests make JPEG inputs with it).
-typedef struct {
-    uint32_t width, height;
-    int components;   ///< 1 grey, 3 RGB, 4 CMYK (Adobe: stored inverted)
-    int quality;      ///< 1...100
-    int progressive;
-    const uint8_t *pixels;  ///< width * height * components bytes
-    const uint8_t *exif;    ///< optional APP1 payload starting "Exif\0\0"
-    size_t exif_length;
-    const uint8_t *icc;     ///< optional ICC profile, written as APP2 ICC_PROFILE markers
-    size_t icc_length;
-} cps_jpeg_write_params;
-
-/// Encodes one JPEG with libjpeg-turbo.
-int cps_write_jpeg(const cps_jpeg_write_params *params, cps_buffer *out, cps_error *error);
-
-/// Releases a buffer filled by cps_write_png or cps_write_jpeg.
+/// Releases a buffer filled by cps_write_png.
 void cps_buffer_free(cps_buffer *buffer);
 
 #ifdef __cplusplus

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import XMLTree
 
 /// One thread keeping many streams busy: a single poll() over their sockets — streams being

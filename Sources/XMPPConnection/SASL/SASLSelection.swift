@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import TextFormats
 
 /// The TLS version class that decides which channel bindings exist (RFC 5929, RFC 9266).
 public enum TLSVersionTag: String, Sendable, Codable {
@@ -107,7 +108,7 @@ public enum SASLSelection {
         offered: [String], tls: TLSBindingInfo?, cachedKeysHash: HashFunction?, usedSCRAMBefore: Bool,
         allowPlain: Bool, requireSCRAM: Bool = false, serverCBTypes: [ChannelBindingType]? = nil
     ) throws(SASLError) -> MechanismChoice {
-        let names = Set(offered.map(trimmed))
+        let names = Set(offered.map { $0.trimmingWhitespace() })
         let offeredSCRAM = names.compactMap { SCRAMMechanism(name: $0) }
         let serverOffersPlus = offeredSCRAM.contains { $0.plus }
         let binding = usableBinding(tls: tls, serverCBTypes: serverCBTypes)
@@ -145,12 +146,5 @@ public enum SASLSelection {
             return available.first { $0.0 == .tlsUnique }
         }
         return available.first { serverCBTypes.contains($0.0) }
-    }
-
-    private static func trimmed(_ name: String) -> String {
-        var scalars = Substring(name).unicodeScalars
-        while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
-        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
-        return String(scalars)
     }
 }

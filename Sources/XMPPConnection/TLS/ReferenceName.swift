@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// How the name a certificate must match (the JID's domain) is checked: as an IP address or as
 /// a DNS name (RFC 6125). Decided by `inet_pton`, the same parser OpenSSL's IP check uses, so

@@ -1,7 +1,5 @@
 import CResolv
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// One place to connect to: host, port and whether TLS starts immediately (XEP-0368).
 public struct Endpoint: Sendable, Equatable, CustomStringConvertible {

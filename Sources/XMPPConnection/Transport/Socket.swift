@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A non-blocking TCP socket; readiness comes from poll() with a deadline, never a blocking read.
 final class Socket {
@@ -149,10 +145,8 @@ final class Socket {
     /// small segments; with Nagle on their side, our delayed ACK would hold the second one back
     /// for ~40 ms at every stream (re)start. The flag does not stick, so it is set before each read.
     private func quickAck() {
-        #if os(Linux)
         var one: Int32 = 1
         _ = setsockopt(fd, Int32(IPPROTO_TCP), Int32(TCP_QUICKACK), &one, socklen_t(MemoryLayout<Int32>.size))
-        #endif
     }
 
     /// Closes the descriptor once.

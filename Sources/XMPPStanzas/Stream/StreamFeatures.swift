@@ -46,13 +46,3 @@ public struct StreamFeatures: Sendable, Equatable {
         element.name == "features" && element.namespace == Namespace.streams
     }
 }
-
-extension String {
-    /// The string without leading and trailing ASCII/Unicode whitespace.
-    public func trimmingWhitespace() -> String {
-        var s = Substring(self)
-        while let f = s.first, f.isWhitespace { s.removeFirst() }
-        while let l = s.last, l.isWhitespace { s.removeLast() }
-        return String(s)
-    }
-}

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Which file a path names, by device and inode: two different strings (`in.csv`, `./in.csv`,
 /// a symlink, a hard link, `/dev/stdin` for an input on standard input) can name one file, and

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// An exclusive advisory lock on a lock file, for read-modify-write of state that several
 /// programs (or threads) of one user may change at once.

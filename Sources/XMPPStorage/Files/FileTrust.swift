@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Whether a file or directory can be trusted with secrets, decided as OpenSSH's StrictModes and
 /// git's safe.directory do: it must belong to the effective user (root's own files for root, no

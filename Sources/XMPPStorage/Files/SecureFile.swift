@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Private, atomic file I/O: directories 0700, files 0600, writes by temp file + fsync + rename
 /// (+ fsync of the directory).

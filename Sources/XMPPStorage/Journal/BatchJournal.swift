@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The batch journal: one SQLite file (WAL, mode 0600) recording where every row of a batch
 /// stands. Each change is committed before the tool acts on it or reports it, so a crash or
@@ -23,27 +21,29 @@ public final class BatchJournal {
     /// True when an existing run is continued.
     public let resumed: Bool
     /// The unfinished run of another batch (or of this one) that this run replaced because the
-    /// server had done nothing for it: what made it different (`JournalIdentity`), or empty when it was
-    /// this batch. Nil when no unfinished journal was replaced.
-    public private(set) var replacedUntouched: [String]?
+    /// server had done nothing for it: what made it different, or empty when it was this batch.
+    /// Nil when no unfinished journal was replaced.
+    public private(set) var replacedUntouched: [BatchIdentityDifference]?
     /// The run of this CSV resumed with --admin though it ran without (or the other way round):
     /// what differed. Nil otherwise.
-    public private(set) var resumedAcross: [String]?
+    public private(set) var resumedAcross: [BatchIdentityDifference]?
     let database: Database
     private let lockDescriptor: Int32
 
     /// Opens or creates the journal at `path` for the batch named by `identity` (a digest of
-    /// the input and the options that shape the plan).
-    public init(path: String, identity: String, start: Start) throws(JournalError) {
+    /// the input and the options that shape the plan). A journal whose recorded identity this
+    /// version does not read is another batch (`BatchIdentityDifference.otherVersion`).
+    public init(path: String, identity: BatchIdentity, start: Start) throws(JournalError) {
         self.path = path
         lockDescriptor = try BatchJournal.lock(path)
         do {
             if access(path, F_OK) == 0 {
                 let existing = try Database(path: path, durability: .full)
-                let recorded = try BatchJournal.meta(existing, "identity") ?? ""
+                let recordedText = try BatchJournal.meta(existing, "identity") ?? ""
+                let recorded = BatchIdentity(text: recordedText)
                 let finished = try BatchJournal.meta(existing, "finished") == "1"
                 let passwords = try BatchJournal.passwordCount(existing)
-                let differences = JournalIdentity.differences(recorded: recorded, current: identity)
+                let differences = BatchIdentity.differences(recorded: recorded, recordedText: recordedText, current: identity)
                 // A run the server did nothing for (stopped at its first answer, say, by a server
                 // closed to in-band registration) holds nothing worth keeping: it is replaced
                 // rather than blocking the corrected run.
@@ -58,7 +58,7 @@ public final class BatchJournal {
                     // back): the engines take over a run of either (a row left sent is checked by
                     // logging in first), so --resume continues it with this run's choice.
                     // (One the server did nothing for is replaced instead: every row starts afresh.)
-                    let acrossAdmin = !finished && !untouched && JournalIdentity.differOnlyInAdmin(recorded, identity)
+                    let acrossAdmin = !finished && !untouched && BatchIdentity.differOnlyInAdmin(recorded, identity)
                     if acrossAdmin { resumedAcross = differences }
                     if recorded == identity || acrossAdmin {
                         try JournalSchema.upgrade(existing)
@@ -67,7 +67,7 @@ public final class BatchJournal {
                         return
                     }
                     guard untouched else {
-                        throw JournalError.mismatch(path: path, recorded: recorded, passwords: passwords, differences: differences)
+                        throw JournalError.mismatch(path: path, recorded: recordedText, passwords: passwords, differences: differences)
                     }
                     replacedUntouched = differences
                 case .fresh:
@@ -75,7 +75,7 @@ public final class BatchJournal {
                         let (done, total) = try BatchJournal.progress(existing)
                         throw JournalError.unfinished(path: path, done: done, total: total, sameBatch: recorded == identity,
                                                       passwords: passwords, differences: differences,
-                                                      resumable: JournalIdentity.differOnlyInAdmin(recorded, identity))
+                                                      resumable: BatchIdentity.differOnlyInAdmin(recorded, identity))
                     }
                     if untouched { replacedUntouched = differences }
                     // A finished run wipes its passwords once the report holds them; if it could
@@ -202,14 +202,14 @@ public final class BatchJournal {
 
     // MARK: - Internals
 
-    private static func create(_ path: String, identity: String) throws(StorageError) -> Database {
+    private static func create(_ path: String, identity: BatchIdentity) throws(StorageError) -> Database {
         // SQLite creates files 0644 (less umask); the journal may hold generated passwords.
         let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
         _ = close(fd)
         let db = try Database(path: path, durability: .full)
         try db.execute(JournalSchema.statements.joined(separator: ";\n"))
-        try db.query("INSERT OR REPLACE INTO journal_meta (key, value) VALUES ('identity', ?)", [.text(identity)])
+        try db.query("INSERT OR REPLACE INTO journal_meta (key, value) VALUES ('identity', ?)", [.text(identity.text)])
         try db.query("INSERT OR REPLACE INTO journal_meta (key, value) VALUES ('finished', '0')")
         return db
     }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The journal's generated passwords: counting them, taking over those of an earlier report,
 /// and wiping them once a finished run's report holds them.

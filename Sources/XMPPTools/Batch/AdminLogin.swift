@@ -28,8 +28,8 @@ enum AdminLogin {
             let credential = try RunCredential.resolve(jid: jid, passwordForRun: nil, session: stored, timeout: .seconds(context.common.timeout))
             return AdminSession(jid: jid) { connection in
                 do {
-                    _ = try connection.logIn(LoginRequest(username: jid.local ?? "", credential: credential.login,
-                                                          usedSCRAMBefore: true, resource: resource))
+                    _ = try connection.logIn(SessionLogIn(username: jid.local ?? "", credential: credential.login,
+                                                          usedSCRAMBefore: true, resource: resource).request)
                 } catch let error as ConnectionError where error.isAuthRejection {
                     throw credential.rejection(error, jid: jid) ?? rejected
                 }

@@ -168,8 +168,8 @@ public enum ErrorMapping {
     /// another --report); a locked or failing one is 1.
     public static func failure(for error: JournalError) -> ToolFailure {
         switch error {
-        case .unfinished, .mismatch, .holdsPasswords: return ToolFailure(.usage, error.description)
-        case .locked, .storage: return ToolFailure(.failed, error.description)
+        case .unfinished, .mismatch, .holdsPasswords: return ToolFailure(.usage, JournalWords.message(error))
+        case .locked, .storage: return ToolFailure(.failed, JournalWords.message(error))
         }
     }
 

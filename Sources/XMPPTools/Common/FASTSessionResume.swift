@@ -1,14 +1,11 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import XMPPConnection
 import XMPPStanzas
 import XMPPStorage
 
-/// Authenticating with an account's FAST token (XEP-0484): read the token, use it and store the
-/// one the server rotates it to, all under the account's session lock. Two tools of one account
-/// at once therefore take turns for that one round trip, and the second always reads the token
-/// the first was given, so token rotation never locks either of them out.
+/// Logging in with an account's FAST session: `FASTResume` (XMPPConnection) uses the token and
+/// its rotation; this keeps it in the account's session file under the account's session lock,
+/// and words what went wrong with the file.
 enum FASTSessionResume {
     /// Logs in on `connection` with `jid`'s FAST session; the connection error, if any (a
     /// missing or damaged session throws). `invalidate` ends the token on the server (log-out)
@@ -27,62 +24,64 @@ enum FASTSessionResume {
     /// keeps a replaced token valid until its successor is used, which here it never is).
     static func resume(_ connection: Connection, sessions: SessionStore, jid: JID, resource: String?,
                        invalidate: Bool = false, bind: Bool = true,
-                       warn: (String) -> Void = { _ in }) throws -> ConnectionError? {
-        if let reason = sessions.unwritableReason() {
-            // Ending the token there would leave a session file that no longer works.
-            if invalidate {
-                throw ToolFailure(.failed, "cannot remove the session of \(jid), since \(reason); nothing was changed")
-            }
-            return try authenticate(connection, sessions: sessions, jid: jid, resource: resource, invalidate: invalidate,
-                                    bind: bind) { _ in
-                warn("warning: the FAST token the server rotated \(jid)'s session to is not kept, since \(reason); "
-                     + "the session file's token stays in use while the server accepts it")
-            }
+                       warn: @escaping (String) -> Void = { _ in }) throws -> ConnectionError? {
+        let unwritable = sessions.unwritableReason()
+        // Ending the token there would leave a session file that no longer works.
+        if let reason = unwritable, invalidate {
+            throw ToolFailure(.failed, "cannot remove the session of \(jid), since \(reason); nothing was changed")
         }
-        return try sessions.withSessionLock(jid) { () throws -> ConnectionError? in
-            try authenticate(connection, sessions: sessions, jid: jid, resource: resource, invalidate: invalidate,
-                             bind: bind) { rotated in try sessions.save(rotated) }
+        let store = SessionFileTokens(sessions: sessions, jid: jid, unwritableReason: unwritable, warn: warn)
+        do {
+            return try FASTResume.resume(connection, username: jid.local ?? "", store: store, resource: resource,
+                                         invalidate: invalidate, bind: bind)
+        } catch let error as FASTResumeError {
+            throw failure(error, jid: jid)
         }
     }
 
-    /// Reads the session, logs in with its token and hands a rotated session to `store`.
-    private static func authenticate(_ connection: Connection, sessions: SessionStore, jid: JID, resource: String?,
-                                     invalidate: Bool, bind: Bool,
-                                     store: (FASTSession) throws -> Void) throws -> ConnectionError? {
-        guard case .fast(let session)? = try sessions.loadCached(jid) else {
-            throw ToolFailure(.auth, "the session of \(jid) changed while connecting: run the command again")
+    /// The tool's words for a session file whose token could not be used.
+    static func failure(_ error: FASTResumeError, jid: JID) -> ToolFailure {
+        switch error {
+        case .sessionChanged: ToolFailure(.auth, "the session of \(jid) changed while connecting: run the command again")
+        case .unusableToken: ToolFailure(.auth, "the session file of \(jid) is damaged: log in again with 'xmpp-login \(jid)'")
         }
-        guard let mechanism = FASTMechanism(name: session.mechanism), !session.token.isEmpty else {
-            throw ToolFailure(.auth, "the session file of \(jid) is damaged: log in again with 'xmpp-login \(jid)'")
-        }
-        if invalidate {
-            defer { try? sessions.remove(jid) }
-            do throws(ConnectionError) {
-                _ = try connection.logIn(LoginRequest(
-                    username: jid.local ?? "", credential: .token(mechanism, secret: session.token), usedSCRAMBefore: true,
-                    userAgentID: session.userAgentID, invalidateToken: true, bind: false))
-                return nil
-            } catch {
-                return error
-            }
-        }
-        let outcome: LoginOutcome
-        do throws(ConnectionError) {
-            outcome = try connection.logIn(LoginRequest(
-                username: jid.local ?? "", credential: .token(mechanism, secret: session.token), usedSCRAMBefore: true,
-                resource: resource, userAgentID: session.userAgentID, bind: bind, expectedMechanism: session.mechanism))
-        } catch {
-            return error
-        }
-        if let issued = outcome.token {
-            var rotated = session
-            rotated.mechanism = issued.mechanism.name
-            rotated.token = issued.token.secret
-            rotated.expiry = issued.token.expiry
-            rotated.rotated = Int(time(nil))
-            if issued.token.secret != session.token { rotated.previousToken = session.token }
-            try store(rotated)
-        }
-        return nil
     }
+}
+
+/// An account's FAST token in its session file, used under the account's session lock; where
+/// the configuration directory cannot be written, without the lock, and a rotated token is
+/// not kept (`warn` says so).
+struct SessionFileTokens: FASTTokenStore {
+    let sessions: SessionStore
+    let jid: JID
+    let unwritableReason: String?
+    let warn: (String) -> Void
+
+    func withTokenInUse<T>(_ body: () throws -> T) throws -> T {
+        if unwritableReason != nil { return try body() }
+        return try sessions.withSessionLock(jid, body)
+    }
+
+    func current() throws -> FASTTokenState? {
+        guard case .fast(let session)? = try sessions.loadCached(jid) else { return nil }
+        return FASTTokenState(mechanism: session.mechanism, token: session.token, expiry: session.expiry,
+                              userAgentID: session.userAgentID, previousToken: session.previousToken)
+    }
+
+    func keep(_ rotated: FASTTokenState) throws {
+        if let reason = unwritableReason {
+            warn("warning: the FAST token the server rotated \(jid)'s session to is not kept, since \(reason); "
+                 + "the session file's token stays in use while the server accepts it")
+            return
+        }
+        guard case .fast(var session)? = try sessions.loadCached(jid) else { return }
+        session.mechanism = rotated.mechanism
+        session.token = rotated.token
+        session.expiry = rotated.expiry
+        session.previousToken = rotated.previousToken
+        session.rotated = Int(time(nil))
+        try sessions.save(session)
+    }
+
+    func discard() throws { try sessions.remove(jid) }
 }

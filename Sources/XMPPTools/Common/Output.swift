@@ -1,7 +1,5 @@
 import TextFormats
-#if canImport(Glibc)
 import Glibc
-#endif
 import Synchronization
 
 /// Where commands write: data to stdout, diagnostics to stderr (fd 2 directly, ARCHITECTURE.md §11).

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A credential helper, as msmtp's `passwordeval` and isync's `PassCmd`: a shell command such as
 /// `pass show xmpp/bot` whose first line of output is the password. It runs through

@@ -1,7 +1,5 @@
 import Arguments
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Where a password comes from, in order: `--password-file F`, `--password-stdin`,
 /// `XMPP_PASSWORD`, then a prompt on the terminal with echo off. Never from argv.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import XMPPConnection
 import XMPPStanzas
 import XMPPStorage
@@ -89,53 +87,57 @@ extension AccountContext {
         if case .scramKeys(let s)? = cached { session = s }
         let credential = try RunCredential.resolve(jid: jid, passwordForRun: passwordForRun, session: session,
                                                    timeout: .seconds(common.timeout))
-        let usedSCRAM: Bool
-        if case .keys = credential { usedSCRAM = true } else { usedSCRAM = stored?.usedSCRAM ?? false }
-        // Cached keys know the server: <starttls/> rides with the first header, and where they
-        // last went over SASL2, <authenticate/> with the header after TLS.
+        // Cached keys remember the offer they last went with (`SessionLogIn` pipelines for it).
         var keysSession: StoredSession?
         if case .keys = credential { keysSession = session }
-        let request = LoginRequest(username: jid.local ?? "", credential: credential.login,
-                                   usedSCRAMBefore: usedSCRAM, resource: common.resource,
-                                   expectedMechanism: keysSession.flatMap { $0.sasl2 ? $0.mechanism : nil })
-        var connection: Connection, outcome: LoginOutcome
+        let login = SessionLogIn(username: jid.local ?? "", credential: credential.login,
+                                 usedSCRAMBefore: stored?.usedSCRAM ?? false,
+                                 rememberedOffer: keysSession.map { RememberedOffer(mechanism: $0.mechanism, sasl2: $0.sasl2) },
+                                 resource: common.resource)
+        let memory = StoredLoginMemory(environment: environment, jid: jid, accountKept: stored != nil, keys: keysSession)
         do {
-            (connection, outcome) = try StreamRetry.run(pipelined: keysSession != nil) { pipelined in
-                let connection = try openStream(domain: jid.domain, settings: settings, account: jid, pipelined: pipelined)
-                do { return (connection, try connection.logIn(request)) } catch {
-                    connection.close()
-                    throw error
-                }
+            let (connection, _) = try login.run(memory: memory) { pipelined in
+                try openStream(domain: jid.domain, settings: settings, account: jid, pipelined: pipelined)
             }
+            return (connection, jid)
         } catch let error as ConnectionError {
             if case .sasl(.plainRefusedAfterSCRAM) = error { throw DowngradeRefusal.failure(jid) }
             if let rejection = credential.rejection(error, jid: jid) { throw rejection }
             throw error
         }
-        if stored != nil, !usedSCRAM, outcome.mechanism != "PLAIN" { try rememberSCRAM(jid) }
-        if let keysSession, keysSession.sasl2 != outcome.usedSASL2 || keysSession.mechanism != outcome.mechanism {
-            try rememberOffer(mechanism: outcome.mechanism, sasl2: outcome.usedSASL2, for: keysSession)
-        }
-        return (connection, jid)
     }
 
-    /// Records in the keys' session file what the server now offers (SASL2 or not, the mechanism
-    /// the keys went with), so the next run pipelines `<authenticate/>` for that, or not at all;
-    /// a file replaced meanwhile is left alone.
-    private func rememberOffer(mechanism: String, sasl2: Bool, for session: StoredSession) throws {
-        let sessions = environment.sessions
-        try sessions.withSessionLock(session.jid) {
-            guard case .scramKeys(var current)? = try sessions.loadCached(session.jid), current.clientKey == session.clientKey else { return }
-            current.sasl2 = sasl2
-            current.mechanism = mechanism
-            try sessions.save(current)
+    /// The FAST path: the token authenticates (one round trip), the rotated one is stored.
+    private func connectWithToken(jid: JID, settings: AccountSettings) throws -> (Connection, JID) {
+        let store = SessionFileTokens(sessions: environment.sessions, jid: jid,
+                                      unwritableReason: environment.sessions.unwritableReason(), warn: environment.warn)
+        do {
+            let connection = try FASTResume.logIn(username: jid.local ?? "", store: store, resource: common.resource) { pipelined in
+                try openStream(domain: jid.domain, settings: settings, account: jid, pipelined: pipelined)
+            }
+            return (connection, jid)
+        } catch let error as ConnectionError where error.isAuthRejection {
+            throw ToolFailure(.auth, "the server rejected the cached session for \(jid) (token revoked, expired or password changed?): "
+                              + "log in again with 'xmpp-login \(jid)'")
+        } catch let error as FASTResumeError {
+            throw FASTSessionResume.failure(error, jid: jid)
         }
     }
+}
 
-    /// Marks `jid` as having used SCRAM, so a later offer of PLAIN alone is refused as a
-    /// downgrade: a password-command session that began on a PLAIN-only server and later
-    /// authenticated with SCRAM must not fall back silently.
-    private func rememberSCRAM(_ jid: JID) throws {
+/// An account's log-in memory in its files: whether it used SCRAM in the account's settings
+/// (only for an account whose settings are kept), the offer its cached keys went with in the
+/// keys' session file (a file replaced meanwhile is left alone).
+struct StoredLoginMemory: LoginMemory {
+    let environment: ToolEnvironment
+    let jid: JID
+    /// The account has settings in accounts.json.
+    let accountKept: Bool
+    /// The session whose keys this log-in used.
+    let keys: StoredSession?
+
+    func rememberSCRAM() throws {
+        guard accountKept else { return }
         try environment.accounts.update { file in
             guard var settings = file.accounts[jid.description], !settings.usedSCRAM else { return }
             settings.usedSCRAM = true
@@ -143,31 +145,14 @@ extension AccountContext {
         }
     }
 
-    /// The FAST path: the token authenticates (one round trip), the rotated one is stored.
-    private func connectWithToken(jid: JID, settings: AccountSettings) throws -> (Connection, JID) {
-        // A token means the server offered SASL2 with FAST: <starttls/> rides with the first
-        // header, <authenticate/> with the one after TLS; features that changed mean one more
-        // stream the unpipelined way, whose answer (no FAST: exit 3) is the one that counts.
-        try StreamRetry.run(pipelined: true) { pipelined in
-            try connectWithToken(jid: jid, settings: settings, pipelined: pipelined)
+    func rememberOffer(_ offer: RememberedOffer) throws {
+        guard let keys else { return }
+        let sessions = environment.sessions
+        try sessions.withSessionLock(keys.jid) {
+            guard case .scramKeys(var current)? = try sessions.loadCached(keys.jid), current.clientKey == keys.clientKey else { return }
+            current.sasl2 = offer.sasl2
+            current.mechanism = offer.mechanism
+            try sessions.save(current)
         }
-    }
-
-    private func connectWithToken(jid: JID, settings: AccountSettings, pipelined: Bool) throws -> (Connection, JID) {
-        let connection = try openStream(domain: jid.domain, settings: settings, account: jid, pipelined: pipelined)
-        let failure: ConnectionError?
-        do { failure = try FASTSessionResume.resume(connection, env: environment, jid: jid, resource: common.resource) } catch {
-            connection.close()
-            throw error
-        }
-        if let error = failure {
-            connection.close()
-            if error.isAuthRejection {
-                throw ToolFailure(.auth, "the server rejected the cached session for \(jid) (token revoked, expired or password changed?): "
-                                  + "log in again with 'xmpp-login \(jid)'")
-            }
-            throw error
-        }
-        return (connection, jid)
     }
 }

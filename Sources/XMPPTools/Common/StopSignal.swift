@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import Synchronization
 
 /// SIGINT and SIGTERM as a flag: the handler only stores the signal number in a lock-free

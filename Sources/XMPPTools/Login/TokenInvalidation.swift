@@ -44,19 +44,15 @@ enum TokenInvalidation {
     /// the file no longer holds (the one a rotation replaced, which Prosody 13 keeps valid until
     /// the new one is used for a log-in). Nil when it is now invalid, also when it already was.
     static func invalidate(_ session: FASTSession, context: AccountContext, stored: AccountSettings?) -> ToolFailure? {
-        guard let mechanism = FASTMechanism(name: session.mechanism), !session.token.isEmpty else { return nil }
+        let state = FASTTokenState(mechanism: session.mechanism, token: session.token, expiry: session.expiry,
+                                   userAgentID: session.userAgentID)
+        guard state.isUsable else { return nil }  // not a token this client can use: nothing it could end
         do {
             let settings = try context.settings(for: session.jid, stored: stored)
             let connection = try context.open(domain: session.jid.domain, settings: settings, account: session.jid)
             defer { connection.close() }
-            do throws(ConnectionError) {
-                _ = try connection.logIn(LoginRequest(
-                    username: session.jid.local ?? "", credential: .token(mechanism, secret: session.token), usedSCRAMBefore: true,
-                    userAgentID: session.userAgentID, invalidateToken: true, bind: false))
-                return nil
-            } catch {
-                return error.isAuthRejection ? nil : ErrorMapping.failure(for: error)
-            }
+            guard let error = try FASTResume.end(state, on: connection, username: session.jid.local ?? "") else { return nil }
+            return error.isAuthRejection ? nil : ErrorMapping.failure(for: error)
         } catch {
             return ErrorMapping.failure(for: error)
         }

@@ -371,12 +371,12 @@ extension RegisterTool {
             try source.requireDistinct(output: options.report, option: "--report")
             let batch = try BatchRun(sheet: sheet, configuration: configuration, reportPath: reportPath, stateDirectory: env.paths.state)
             if let differences = batch.replacedUntouched {
-                let what = differences.isEmpty ? "" : " (" + differences.joined(separator: "; ") + ")"
+                let what = differences.isEmpty ? "" : " (" + JournalWords.phrases(differences).joined(separator: "; ") + ")"
                 output.note("replacing the journal of an unfinished run\(what) that the server did nothing for: "
                     + "no account was created or changed and it held no password")
             }
             if let differences = batch.resumedAcross {
-                output.note("resuming the journal's run of this CSV (" + differences.joined(separator: "; ") + ")")
+                output.note("resuming the journal's run of this CSV (" + JournalWords.phrases(differences).joined(separator: "; ") + ")")
             }
             if !batch.resumed {
                 if options.resume { output.note("no journal of this batch to resume: starting from the beginning") }

@@ -26,7 +26,10 @@ extension RegisterTool {
                     + "has the person's name (the name column), the XMPP address, the server and a short text saying how "
                     + "to sign in (--sign-in replaces it), and either the password, in DejaVu Sans Mono, where O and 0, "
                     + "l, 1 and I look different, or the invite as a QR code of its xmpp: URI (XEP-0401), which "
-                    + "Conversations, Monal and Siskin open to make the account with a password the person chooses. Text "
+                    + "Conversations, Monal and Siskin open to make the account with a password the person chooses (a "
+                    + "sync --invite report has both: its slips show the invite, which sets the account's password), with "
+                    + "the time it stops working where the report has it (sync's invite_expires column, batch's note 'valid "
+                    + "until …'), as 'before 2026-12-05 21:35 UTC'. Text "
                     + "is laid out by Pango (accented, CJK and right-to-left names; fontconfig falls back to a CJK font such "
                     + "as fonts-wqy-microhei or fonts-noto-cjk when DejaVu lacks a character) and drawn by cairo with its "
                     + "fonts embedded; the codes are made by libqrencode at error correction level M.",
@@ -192,7 +195,8 @@ enum HandoutLayout {
     static func slip(_ row: HandoutReport.Row) -> Slip {
         switch row.secret {
         case .password(let password): return Slip(name: row.name, address: row.jid, secret: .password(password))
-        case .invite(let uri): return Slip(name: row.name, address: row.jid, secret: .invite(uri))
+        case .invite(let uri):
+            return Slip(name: row.name, address: row.jid, secret: .invite(uri), validUntil: row.inviteExpires.flatMap(Slip.readableTime))
         }
     }
 }

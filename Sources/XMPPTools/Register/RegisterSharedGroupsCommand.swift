@@ -19,6 +19,8 @@ extension RegisterTool {
         static let dryRun = Flag("dry-run", help: "With --apply: print the changes and stop.")
         static let api = Option<String>(
             "api", value: "URL", help: "ejabberd's HTTP API for --apply (default https://DOMAIN:5443/api).")
+        static let ejabberdctl = Option<String>(
+            "ejabberdctl", value: "COMMAND", help: "Reach ejabberd's groups through this ejabberdctl instead of the HTTP API (--apply).")
         static let groupsFile = Option<String>(
             "groups-file", value: "PATH", help: "Prosody's groups_file for --apply: rewritten, then mod_groups reloaded.",
             completion: .file(extensions: ["txt"]))
@@ -75,12 +77,16 @@ extension RegisterTool {
                     + "and never kept; --ca-file for a private certificate): groups are made, given their displayed groups and members, and a group that this tool "
                     + "made (its description is 'xmpp-register shared-groups') and FILE no longer has is deleted, as are the "
                     + "groups an earlier version named with 32-bit identifiers; other groups are never touched. ejabberd "
-                    + "pushes each change to the members who are online: their rosters change at once. For Prosody it "
+                    + "pushes each change to the members who are online: their rosters change at once. Where the API is off, "
+                    + "--ejabberdctl COMMAND sends the same srg_* commands through ejabberdctl on the server's machine (e.g. "
+                    + "'sudo -u ejabberd ejabberdctl'; each call an Erlang VM). For Prosody it "
                     + "rewrites --groups-file PATH (atomically; the file the VirtualHost's groups_file names, mode 0644) when "
                     + "its text changes, then reloads mod_groups through Prosody 13's admin shell (prosodyctl shell module "
                     + "reload groups DOMAIN; --prosodyctl COMMAND runs it, e.g. 'sudo -u prosody prosodyctl'): nobody is "
                     + "disconnected, and each account sees its new contacts at its next log-in, since mod_groups builds a "
-                    + "roster when it is loaded. mod_groups must be loaded once by hand (\"groups\" in modules_enabled, "
+                    + "roster when it is loaded (the host's cache of offline accounts' rosters, which Prosody fills to answer "
+                    + "presence probes, is emptied through the same shell, or a cached roster would keep the old groups past "
+                    + "that log-in). mod_groups must be loaded once by hand (\"groups\" in modules_enabled, "
                     + "groups_file, a restart); until then --apply says so. Exit status 0 when nothing was to change, 13 "
                     + "when changes were made (also with --dry-run, when there are changes to make), 6 when the admin "
                     + "interface cannot be reached, 12 when it refuses for want of rights, 1 for its other failures (the error "
@@ -92,7 +98,7 @@ extension RegisterTool {
                     + "batch, with --shared-groups so that it sets no roster. An LDIF input is read as batch reads it "
                     + "(detected by its name or its first line; --map as for batch).",
             ],
-            options: [target, Batch.format, domain, map, apply, dryRun, api, groupsFile, prosodyctl] + PasswordSource.declarations,
+            options: [target, Batch.format, domain, map, apply, dryRun, api, ejabberdctl, groupsFile, prosodyctl] + PasswordSource.declarations,
             positionals: [file],
             examples: [
                 Example("xmpp-register shared-groups school.csv --domain school.example --for prosody > school-groups.txt",
@@ -109,7 +115,7 @@ extension RegisterTool {
         let domain: String?
         let map: String?
         let format: BatchInputFormat?
-        let applyOptions: (apply: Bool, dryRun: Bool, api: String?, groupsFile: String?, prosodyctl: String)
+        let applyOptions: (apply: Bool, dryRun: Bool, api: String?, groupsFile: String?, prosodyctl: String, ejabberdctl: String?)
 
         /// The administrator's password, for an API that wants it (ejabberd's packaged
         /// api_permissions: loopback and an administrator).
@@ -126,7 +132,8 @@ extension RegisterTool {
                 map = try invocation.command.value(Self.map)
                 format = try invocation.command.value(Batch.format)
                 applyOptions = (invocation.command[Self.apply], invocation.command[Self.dryRun], try invocation.command.value(Self.api),
-                                try invocation.command.value(Self.groupsFile), try invocation.command.value(Self.prosodyctl) ?? "prosodyctl")
+                                try invocation.command.value(Self.groupsFile), try invocation.command.value(Self.prosodyctl) ?? "prosodyctl",
+                                try invocation.command.value(Self.ejabberdctl))
             } catch let error as ArgumentError {
                 throw ToolFailure(.usage, error.reason.description)
             }
@@ -147,76 +154,28 @@ extension RegisterTool {
                 Output.out(kind == .prosody ? groups.prosodyFile() : groups.ejabberdScript(source: source.name))
                 return
             }
-            let steps = kind == .prosody ? try prosodySteps(groups) : try ejabberdSteps(groups)
-            for step in steps.steps { Output.textLine(step.description) }
-            if applyOptions.dryRun || steps.steps.isEmpty {
-                if !context.common.quiet { Output.err(steps.steps.isEmpty ? "nothing to change" : "\(steps.steps.count) changes; nothing was sent (--dry-run)") }
-                if steps.steps.isEmpty { return }
+            let access = SharedGroupsAccess(context: context, password: password, api: applyOptions.api, groupsFile: applyOptions.groupsFile,
+                                            prosodyctl: applyOptions.prosodyctl, ejabberdctl: applyOptions.ejabberdctl,
+                                            needsFile: "--apply --for prosody")
+            let plan: SharedGroupsPlan
+            let server: SharedGroupsPlan.Server
+            switch kind {
+            case .ejabberd:
+                let (api, current) = try access.ejabberd(domain: groups.domain)
+                (plan, server) = (SharedGroupsPlan(ejabberd: groups, current: current), .ejabberd(api))
+            case .prosody:
+                let file = try access.prosody()
+                (plan, server) = (SharedGroupsPlan(prosody: groups, existing: file.existing, path: file.path), .prosody(file.shell))
+            }
+            for step in plan.steps { Output.textLine(step.description) }
+            if applyOptions.dryRun || plan.isEmpty {
+                if !context.common.quiet { Output.err(plan.isEmpty ? "nothing to change" : "\(plan.steps.count) changes; nothing was sent (--dry-run)") }
+                if plan.isEmpty { return }
                 throw StatusOnly(.changesMade)
             }
-            var done = 0
-            do {
-                try steps.apply { _ in done += 1 }
-            } catch let error as AdminError {
-                throw ToolFailure(Self.exitCode(error), "\(done) of \(steps.steps.count) changes made: " + error.description)
-            } catch let error as StorageError {
-                throw ToolFailure(.failed, error.description)
-            }
+            let done = try SharedGroupsAccess.apply(plan, through: server)
             if !context.common.quiet { Output.err("\(done) change\(done == 1 ? "" : "s") made on \(groups.domain)") }
             throw StatusOnly(.changesMade)
-        }
-
-        /// What --apply would change on ejabberd, and how to carry it out.
-        private func ejabberdSteps(_ groups: SharedGroups) throws -> (steps: [SharedGroupsApply.Step], apply: ((SharedGroupsApply.Step) -> Void) throws -> Void) {
-            guard !context.common.insecure else { throw ToolFailure(.usage, "--insecure is not for the admin API: give --ca-file for a private certificate") }
-            let url = applyOptions.api ?? "https://\(groups.domain):5443/api"
-            do throws(any Error) {
-                var api = try EjabberdAPI(url: url, caFile: context.common.caFile, timeoutSeconds: context.common.timeout)
-                let current: [EjabberdAPI.SharedGroup]
-                do throws(any Error) {
-                    current = try SharedGroupsApply.ejabberdCurrent(api, host: groups.domain)
-                } catch AdminError.refused(_, let status, _) where status == 401 || status == 403 {
-                    // The packaged api_permissions let loopback in for an administrator only: the
-                    // account's password, asked for (or --password-stdin, --password-file), never kept.
-                    let admin = try context.accountJID()
-                    let secret = try password.read(prompt: "Password for \(admin) (ejabberd's admin API): ")
-                    api = try EjabberdAPI(url: url, caFile: context.common.caFile, timeoutSeconds: context.common.timeout,
-                                          credentials: (admin.description, secret))
-                    current = try SharedGroupsApply.ejabberdCurrent(api, host: groups.domain)
-                }
-                let wanted = groups.ejabberdGroups
-                let steps = SharedGroupsApply.ejabberdSteps(wanted: wanted, current: current)
-                return (steps, { [api] done in try SharedGroupsApply.apply(steps, wanted: wanted, api: api, host: groups.domain, done: done) })
-            } catch let error as AdminError {
-                throw ToolFailure(Self.exitCode(error), error.description)
-            }
-        }
-
-        /// An admin interface's failure as an exit status: unreachable is a network failure (6),
-        /// a refusal for want of rights 12, anything else 1.
-        static func exitCode(_ error: AdminError) -> ExitCode {
-            switch error {
-            case .unreachable: return .network
-            case .refused(_, let status, _) where status == 401 || status == 403: return .notPermitted
-            default: return .failed
-            }
-        }
-
-        /// What --apply would change on Prosody: the groups file and a reload, when the text differs.
-        private func prosodySteps(_ groups: SharedGroups) throws -> (steps: [SharedGroupsApply.Step], apply: ((SharedGroupsApply.Step) -> Void) throws -> Void) {
-            guard let file = applyOptions.groupsFile else {
-                throw ToolFailure(.usage, "--apply --for prosody needs --groups-file PATH: the file the VirtualHost's groups_file names")
-            }
-            let path = PathText.absolute(file, from: context.environment.currentDirectory)
-            let text = groups.prosodyFile()
-            let existing: [UInt8]?
-            do { existing = try SecureFile.read(path, maxBytes: 64 << 20) } catch { throw ToolFailure(.failed, error.description) }
-            let steps = SharedGroupsApply.prosodySteps(text: text, existing: existing, path: path, host: groups.domain)
-            let shell = ProsodyShell(prosodyctl: applyOptions.prosodyctl, timeoutSeconds: max(context.common.timeout, 30))
-            return (steps, { done in
-                try SharedGroupsApply.applyProsody(text: text, path: path, host: groups.domain, shell: shell)
-                for step in steps { done(step) }
-            })
         }
     }
 }

@@ -31,6 +31,9 @@ extension RegisterTool {
         static let jobs = Option<Int>.integer("jobs", value: "N", help: "Streams at once (default 4).", in: 1...256)
         static let format = Batch.format
         static let map = Batch.map
+        static let invite = Flag(
+            "invite", help: "Hand new accounts out as invites (Prosody 13), not passwords.")
+        static let reportByGroup = Batch.reportByGroup
 
         static let spec = CommandSpec(
             "sync", summary: "Make the server's managed accounts, profiles and rosters what a CSV file says: plan, then apply.",
@@ -48,22 +51,26 @@ extension RegisterTool {
                     + "get-registered-users-list, one command for the domain; Prosody's user-stats, one per account), then, "
                     + "with --report, a log-in as each account in the file with the report's password (--jobs at a time) "
                     + "that reads whether it is enabled (Prosody 13 refuses a disabled account's log-in with "
-                    + "account-disabled), its roster and its vcard-temp card. What changed on the server is drift, each difference on its own "
+                    + "account-disabled), its roster, its vcard-temp card, its PEP nickname (XEP-0172, what clients such as "
+                    + "Conversations change when a user renames themselves) and its PEP avatar's id (XEP-0084). What changed "
+                    + "on the server is drift, each difference on its own "
                     + "'drift' line with what the plan does: 'deleted on the server: created again, with a new password'; "
                     + "'disabled on the server: enabled'; 'contact J removed by its user: added again'; 'contact J: "
                     + "subscription none on the server: asked again'; 'contact J renamed or regrouped on the server: the "
                     + "file's name and groups again'; 'fullname changed on the server: 'xXx': 'Ann' from the file' (nickname "
-                    + "and full name, for the columns the file has; an email of the file missing from the card is added "
-                    + "again); a leaver already deleted on the server is only forgotten. Contacts the "
+                    + "and full name, for the columns the file has, the nickname in the card or the nickname node; an email "
+                    + "of the file missing from the card is added again); 'photo changed on the server' or 'photo removed "
+                    + "on the server': the file's photo again (for a row with an avatar: the published image's id is "
+                    + "compared with that of the file's image as batch resizes it; an avatar node the server does not have "
+                    + "is not compared); a leaver already deleted on the server is only forgotten. Contacts the "
                     + "users added themselves are never looked at. An account whose report password no longer logs in (its "
                     + "user changed it) is listed as 'unverified': not checked, never drift. Without --report the refresh "
                     + "checks only existence. After applying, the accounts the run created, enabled or whose roster it "
                     + "changed are read back the same way: what the server did not keep (a contact missing, a subscription "
                     + "not both ways, an account still disabled) is named and counted as failed (exit status 1), and the "
                     + "next sync plans it again. --no-refresh plans from the state alone, as before: a file that has not "
-                    + "changed then plans nothing and sends nothing, and no connection is even opened. Avatars are compared "
-                    + "with the state only (the image file's SHA-256), and a nickname set only in the PEP nickname node "
-                    + "(XEP-0172), not in the card, is not seen.",
+                    + "changed then plans nothing and sends nothing, and no connection is even opened; avatars are then "
+                    + "compared with the state only (the image file's SHA-256).",
                 "sync manages only the accounts it created. Its state, per domain, is "
                     + "$XDG_STATE_HOME/xmpp-tools/sync/DOMAIN.json (mode 0600, directories 0700, replaced atomically; no "
                     + "password): the accounts it made, whether each is active, disabled or deleted, and the profile fields, "
@@ -74,8 +81,8 @@ extension RegisterTool {
                     + "status 9): a row that cannot be read must not count as a leaver. For the profile columns the file has, the "
                     + "file is the whole truth: a new value replaces the one sync set (an email replaces the address sync "
                     + "set; other addresses the user added stay), and an emptied cell clears the field. A column the file "
-                    + "does not have is not managed: to leave a field to the users, leave its column out. A photo changed in "
-                    + "a client is not seen until the file's image changes.",
+                    + "does not have is not managed: to leave a field to the users, leave its column out (an emptied "
+                    + "avatar cell leaves the photo as it is).",
                 "--adopt puts the file's accounts that exist but that sync did not create (made by batch on day 1, "
                     + "or by hand) under management; they come first in the plan ('adopt'). Nothing is created again and "
                     + "no password changes: sync takes the file's profile values as applied and, with the account's "
@@ -111,7 +118,35 @@ extension RegisterTool {
                     + "cancels both subscriptions). An interrupted sync (Ctrl-C, a crash) is continued by running the same "
                     + "sync again: the state takes a run's outcome only once every row is finished. A row that failed is "
                     + "planned again next time.",
-                "--json prints the plan as one JSON object: format_version (\"1.1\"; a new minor version only adds "
+                "The report also has, after its other columns (which keep their names and places), created: the day "
+                    + "(UTC) sync created the account, kept by every later sync while the account has the password it was "
+                    + "created with (an account created again gets the new day; one sync did not create is empty). Later "
+                    + "syncs report every row as 'exists', so this column, and handout's handed_out, tell this week's new "
+                    + "accounts from the rest: xmpp-register handout prints only the slips not printed yet. --report-by-group "
+                    + "DIR writes the report once more split by the groups column, as batch does (DIR/group-NAME.csv, "
+                    + "DIR/ungrouped.csv, mode 0600, in the input's own CSV dialect), whenever the report is written (a sync "
+                    + "with nothing to change writes neither, and says so when DIR does not exist yet); see xmpp-register batch.",
+                "--invite hands the accounts a run creates out as invites instead of passwords: each person opens the "
+                    + "invite (its QR code on handout's slip) in Conversations, Monal or Siskin and chooses their own "
+                    + "password, which nobody else has seen. The account is created as without --invite, with a generated "
+                    + "password that sync keeps in the report and logs in with to set its profile and roster; then the "
+                    + "administrator asks the server for a password-reset invite bound to that address (Prosody 13's "
+                    + "mod_invites_adhoc command xmpp:prosody.im/mod_invites_adhoc#password-reset; its URI is "
+                    + "xmpp:JID?register;preauth=TOKEN, XEP-0401), and the report gets the columns invite, landing_page and "
+                    + "invite_expires beside the password; handout prints the invite rather than the password when a row has "
+                    + "both. XEP-0401's own create-account invites are not used: they let the person pick any name, so the "
+                    + "file's address would never be made. Prosody makes these invites valid for 24 hours: print and hand "
+                    + "them out the same day; an account whose invite expired unused still signs in with the report's "
+                    + "password, and a new invite is made with xmpp-adhoc run "
+                    + "xmpp:prosody.im/mod_invites_adhoc#password-reset --field accountjid=JID. Once its person has set "
+                    + "their own password, sync can no longer log in as the account: the refresh lists it as 'unverified', "
+                    + "and a later profile or roster change of that account fails (server-side groups keep class rosters "
+                    + "changing without it). A server without the command (Prosody 0.12, ejabberd 23.01 and 24.12, Prosody "
+                    + "without mod_invites_adhoc) stops sync --invite before the plan is printed or anything is sent, with "
+                    + "exit status 4 naming the server: there is no silent fallback to passwords; run without --invite to "
+                    + "hand out passwords. An invite the server does not make is named on standard error with the "
+                    + "xmpp-adhoc command above, counted as failed (exit status 1), and its row keeps only the password.",
+                "--json prints the plan as one JSON object: format_version (\"1.2\"; a new minor version only adds "
                     + "fields), changes (true or false), refreshed (true unless --no-refresh), managed, unchanged, removals, "
                     + "removal_limit, leavers (jid, action: disable, delete, cannot-disable or gone, note), enable (JIDs), "
                     + "drift (jid, what, action), unverified (jid, why), not_managed "
@@ -126,14 +161,18 @@ extension RegisterTool {
                     + "a cron job that watches for drift, sync --dry-run exits 0 for an empty plan and 13 for one that is not "
                     + "empty, distinct from every failure (1 to 12, 130, 143): "
                     + "xmpp-register sync school.csv --admin --report school-pw.csv --dry-run -q; [ $? = 13 ] && mail ...",
-            ],
-            options: [admin, report, dryRun, noRefresh, adopt, adoptReport, prune, yes, maxRemovals, domain, jobs, format, map],
+            ] + SyncSharedRosters.manual,
+            options: [admin, report, reportByGroup, invite, dryRun, noRefresh, adopt, adoptReport, prune, yes, maxRemovals, domain, jobs,
+                      format, map] + SyncSharedRosters.declarations,
             positionals: [file],
+            rules: [.requires("report-by-group", "report", because: "the split is made from the report, which keeps every row")],
             examples: [
                 Example("xmpp-register sync school.csv --admin --report school-pw.csv --dry-run",
                         "Show what would change: accounts to create, fields, photos, rosters, leavers."),
                 Example("xmpp-register sync school.csv --admin --report school-pw.csv",
                         "Apply it; the new accounts' passwords are in school-pw.csv."),
+                Example("xmpp-register sync school.csv --admin --report school-pw.csv --invite && xmpp-register handout school-pw.csv -o new.pdf",
+                        "Create the new pupils' accounts with invites, and print their slips (QR codes)."),
                 Example("xmpp-register sync school.csv --admin --report school-pw.csv --adopt",
                         "Put a school made earlier with batch --report school-pw.csv under sync, passwords unchanged."),
                 Example("xmpp-register sync school.csv --admin --report school-pw.csv --dry-run --json | jq '.drift'",
@@ -147,13 +186,17 @@ extension RegisterTool {
 
         let context: AccountContext
         let input: String
-        let options: (report: String?, dryRun: Bool, prune: SyncPrune, yes: Bool, maxRemovals: Int?, domain: String?, jobs: Int)
+        let options: SyncOptions
         /// False with `--no-refresh`.
         let refresh: Bool
         /// `--adopt`, and `--adopt-report`.
         let adoption: (on: Bool, report: String?)
         /// `--format`, `--map`: the input's format and an LDIF's attribute map, as batch takes them.
         let reading: (format: BatchInputFormat?, map: String?)
+        /// `--rosters shared`: the server's shared roster groups; nil for per-account rosters.
+        let shared: SyncSharedRosters?
+        /// `--invite`, and `--report-by-group DIR`.
+        let handout: (invite: Bool, byGroup: String?)
 
         init(_ invocation: Invocation) throws {
             context = invocation.context
@@ -163,18 +206,21 @@ extension RegisterTool {
                 throw ToolFailure(.usage, "sync needs --admin: it creates, disables and deletes accounts with the administrator's XEP-0133 commands")
             }
             do {
-                options = (try command.value(Self.report), command[Self.dryRun], try command.value(Self.prune) ?? .disable,
-                           command[Self.yes], try command.value(Self.maxRemovals), try command.value(Self.domain),
-                           try command.value(Self.jobs) ?? BatchConfiguration.defaultJobs)
+                options = SyncOptions(report: try command.value(Self.report), dryRun: command[Self.dryRun],
+                                      prune: try command.value(Self.prune) ?? .disable, yes: command[Self.yes],
+                                      maxRemovals: try command.value(Self.maxRemovals), domain: try command.value(Self.domain),
+                                      jobs: try command.value(Self.jobs) ?? BatchConfiguration.defaultJobs)
                 reading = (try command.value(Self.format), try command.value(Self.map))
                 refresh = !command[Self.noRefresh]
                 adoption = (command[Self.adopt], try command.value(Self.adoptReport))
+                handout = (command[Self.invite], try command.value(Self.reportByGroup))
             } catch {
                 throw ToolFailure(.usage, error.reason.description)
             }
             if adoption.report != nil && !adoption.on {
                 throw ToolFailure(.usage, "--adopt-report names the passwords of accounts to adopt: give --adopt with it")
             }
+            shared = try SyncSharedRosters(invocation, input: input)
             if options.report == nil && !options.dryRun {
                 throw ToolFailure(.usage, "sync needs --report FILE (mode 0600): the managed accounts' passwords are kept there")
             }
@@ -190,11 +236,13 @@ extension RegisterTool {
             configuration.jobs = options.jobs
             configuration.timeout = context.common.timeout
             configuration.resource = context.common.resource
+            configuration.sharedGroups = shared != nil  // the server's groups give the rosters: no roster items
             let json = context.common.json
             let output = BatchOutput(program: env.program, json: json, quiet: context.common.quiet,
                                      showProgress: Output.stderrIsTTY && !context.common.quiet)
             let source = BatchSheetInput(path: input, environment: env)
             let reportPath = options.report.map(source.absolute)
+            configuration.reportByGroup = handout.byGroup.map(source.absolute)
             try source.requireDistinct(output: options.report, option: "--report")
             let sheet = try source.sheet(configuration: &configuration, format: reading.format, map: reading.map, output: output)
             if !sheet.invalid.isEmpty {
@@ -236,10 +284,15 @@ extension RegisterTool {
             }
             let plan = sync.plan(prune: options.prune)
             let limit = options.maxRemovals ?? SyncPlan.defaultRemovalLimit(managed: plan.managed)
+            let groups = try shared?.plan(sheet: sheet, refresh: refresh, stateDirectory: env.paths.state)  // the server's groups, even when continuing
+            if handout.invite && !plan.creations.isEmpty { try requireInvites(plan, adminLink: &adminLink) }
             if json {
-                Output.line(SyncPlanOutput.json(plan, removalLimit: limit).compact)
+                let value = SyncPlanOutput.json(plan, removalLimit: limit)
+                Output.line((groups.map { SyncSharedRosters.json($0, into: value) } ?? value).compact)
             } else if !context.common.quiet || options.dryRun {
-                for line in SyncPlanOutput.lines(plan, removalLimit: limit) { Output.textLine(line) }
+                var lines = SyncPlanOutput.lines(plan, removalLimit: limit)
+                if let groups { lines += SyncSharedRosters.lines(groups) }
+                for line in lines { Output.textLine(line) }
             }
             if plan.needsConfirmation(limit: limit) && !options.yes {
                 let why = plan.removesEveryone ? "every one of the \(plan.managed) managed accounts"
@@ -247,11 +300,23 @@ extension RegisterTool {
                 throw ToolFailure(.confirmationNeeded, "the plan disables or deletes \(why); nothing was sent: check the file "
                                   + "(a truncated export?), then run again with --yes")
             }
-            if options.dryRun || plan.isEmpty {
-                if plan.isEmpty { return }
+            let groupsChange = groups.map { !$0.plan.isEmpty } ?? false
+            if options.dryRun || (plan.isEmpty && !groupsChange) {
+                if plan.isEmpty && !groupsChange {
+                    if !options.dryRun, let shared, let groups { try shared.record(groups, stateDirectory: env.paths.state) }
+                    return noteSplitNotWritten(output)
+                }
                 throw StatusOnly(.changesMade)
             }
             guard let reportPath else { return }
+            if let shared, let groups {
+                let sent = try shared.apply(groups, stateDirectory: env.paths.state)
+                if plan.isEmpty {
+                    output.note("sync done: \(sent) shared-group change\(sent == 1 ? "" : "s") on \(groups.plan.groups.domain)")
+                    throw StatusOnly(.changesMade)
+                }
+                if sent > 0 { output.note("\(sent) shared-group change\(sent == 1 ? "" : "s") made on \(groups.plan.groups.domain)") }
+            }
             try apply(plan, sync: sync, reportPath: reportPath, adminLink: &adminLink, output: output)
         }
 
@@ -299,9 +364,9 @@ extension RegisterTool {
                 adminOutcomes = try sync.applyLeavers(plan, on: link.connection, today: SyncClock.today())
                 for outcome in adminOutcomes {
                     if context.common.json {
-                        Output.line(JSONValue.object([("jid", .string(outcome.jid.description)), ("status", .string(outcome.status)),
+                        Output.line(JSONValue.object([("jid", .string(outcome.jid.description)), ("status", .string(outcome.status.rawValue)),
                                                       ("error", .optional(outcome.error)), ("note", .optional(outcome.note))]).compact)
-                    } else if outcome.status == "failed" {
+                    } else if outcome.status == .failed {
                         output.note("\(outcome.jid): \(outcome.error ?? "failed")")
                     }
                 }
@@ -320,10 +385,12 @@ extension RegisterTool {
             let batchPlan = try sync.batchPlan(run, plan)
             let session = try AdminLogin.session(context)
             let (end, fatal) = try run.executeShowingProgress(batchPlan, context: context, admin: session, output: output)
+            let invites = handout.invite ? issueInvites(plan, run: run, output: output) : (made: 0, problems: [])
             let finish = try run.finish()
             let foreign = try sync.absorb(finish, plan: plan)
             for jid in foreign { output.note("\(jid) existed already and sync did not create it: it is left alone") }
             let reportProblem = finish.reportFailure.map { "cannot write the report: \($0) (the journal \(run.journal.path) has every outcome)" }
+                ?? finish.groupReportFailure.map { "cannot write the report split by group: \($0) (the report \(reportPath) has every row)" }
             let summary = BatchSummary(entries: finish.entries, ranFor: output.elapsedSeconds, finishedThisRun: run.finishedThisRun,
                                        rostersThisRun: run.rostersThisRun)
             if fatal != nil || end == .interrupted || reportProblem != nil {
@@ -333,6 +400,7 @@ extension RegisterTool {
                 try verdict.conclude(output: output)
             }
             var result = SyncSummary(admin: adminOutcomes, entries: finish.entries, plan: plan, seconds: output.elapsedSeconds)
+            result.invites(made: invites.made, failed: invites.problems.count, seconds: output.elapsedSeconds)
             if refresh && finish.finished && result.failures == 0 {
                 // What it applied, read back: what the server did not keep is a failure, not "changed".
                 let endpoints = try accountEndpoints()

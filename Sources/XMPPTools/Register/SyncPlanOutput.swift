@@ -74,7 +74,8 @@ enum SyncPlanOutput {
     /// The version of the JSON plan: a minor version only adds fields; a major one would change
     /// or remove one. 1.1 added `format_version`, `refreshed`, `groups_leaving`, `adopt`, `drift`, `unverified`,
     /// the leaver action `gone`, and `to: null` for a cleared field.
-    static let formatVersion = "1.1"
+    /// 1.2 added `shared_groups` (with `--rosters shared`).
+    static let formatVersion = "1.2"
 
     /// The plan as JSON: `format_version`, `changes`, `refreshed`, `managed`, `unchanged`, `removals`, `removal_limit`, then the
     /// lists `leavers` (jid, action: disable, delete, cannot-disable or gone), `enable` (JIDs),

@@ -16,13 +16,13 @@ struct SyncSummary {
         let existed = entries.filter { creations.contains($0.line) && $0.status == .exists }.count
         let profiles = entries.filter { $0.status == .updated }.count
         let rosters = entries.filter { $0.roster == "done" }.count
-        func admins(_ status: String) -> Int { admin.filter { $0.status == status }.count }
+        func admins(_ status: SyncRun.AdminOutcome.Status) -> Int { admin.filter { $0.status == status }.count }
         let counts: [(n: Int, one: String, many: String)] = [
             (created, "created", "created"), (existed, "already existed (left alone)", "already existed (left alone)"),
             (profiles, "profile updated", "profiles updated"), (rosters, "roster changed", "rosters changed"),
-            (admins("disabled"), "disabled", "disabled"), (admins("deleted"), "deleted", "deleted"), (admins("enabled"), "enabled", "enabled"),
+            (admins(.disabled), "disabled", "disabled"), (admins(.deleted), "deleted", "deleted"), (admins(.enabled), "enabled", "enabled"),
         ]
-        failures = admin.filter { $0.status == "failed" }.count
+        failures = admins(.failed)
             + entries.filter { !$0.status.isFinal || $0.status == .failed || $0.error != nil || $0.roster == "failed"
                 || $0.roster == "pending" || $0.roster == "requested" }.count
         parts = counts.filter { $0.n > 0 }.map { "\($0.n) " + ($0.n == 1 ? $0.one : $0.many) }
@@ -35,6 +35,16 @@ struct SyncSummary {
         guard count > 0 else { return }
         failures += count
         parts.append("\(count) not kept by the server (read back after the run)")
+        text = SyncSummary.line(parts, seconds)
+    }
+
+    /// `sync --invite`: the invites made for the new accounts, and those that could not be (failures:
+    /// their slips show the password).
+    mutating func invites(made: Int, failed: Int, seconds: Double) {
+        guard made + failed > 0 else { return }
+        failures += failed
+        if made > 0 { parts.append("\(made) invite\(made == 1 ? "" : "s") made") }
+        if failed > 0 { parts.append("\(failed) without invite") }
         text = SyncSummary.line(parts, seconds)
     }
 

@@ -1,5 +1,6 @@
 import Arguments
 import TextFormats
+import XMPPServices
 import XMPPStanzas
 
 extension RosterTool {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import Arguments
 import TextFormats
 import XMPPConnection
@@ -69,7 +67,7 @@ extension RosterTool {
 
         func run() throws {
             if path == "-" { try context.passwordForRun?.refuseStandardInput(sharedWith: "the roster") }
-            let entries = try RosterFile.parse(try read(path), domain: domain)
+            let entries = try RosterFile.parse(try InputFile.read(path, limit: RosterFile.maxBytes, what: "the roster file"), domain: domain)
             let account = try context.accountJID()
             let wanted = try ImportPlan.resolve(entries, account: account)
             let session = try RosterSession.open(context)
@@ -83,42 +81,15 @@ extension RosterTool {
             if !failures.isEmpty { throw ToolFailure(.failed, "\(failures.count) contact(s) could not be imported") }
         }
 
-        private func read(_ path: String) throws -> [UInt8] {
-            let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw ToolFailure(.badInput, "cannot open \(path): \(String(cString: strerror(errno)))") }
-            defer { if fd != 0 { close(fd) } }
-            return readAll(fd: fd, limit: RosterFile.maxBytes + 1)
-        }
-
-        /// Sends the roster sets pipelined, fifty at a time, then the subscription requests in one write.
+        /// Sends the roster sets (pipelined by `RosterService`), then the subscription requests in one write.
         private func apply(_ plan: ImportPlan, _ session: RosterSession) throws -> [String] {
-            let connection = session.connection
-            let sets = plan.add.map(\.0) + plan.update.map(\.new)
-            var failures: [String] = []
-            var failed = Set<JID>()
-            var start = 0
-            while start < sets.count {
-                let chunk = sets[start..<min(start + 50, sets.count)]
-                let iqs = chunk.map { RosterService.setIq($0, id: connection.makeID()) }
-                try connection.send(iqs.map(\.element))
-                for (iq, item) in zip(iqs, chunk) {
-                    if let error = Self.awaitReply(connection, id: iq.id) {
-                        guard case .stanzaError(let e) = error else { throw error }
-                        failures.append("\(item.jid): \(e)")
-                        failed.insert(item.jid)
-                        context.environment.warn("cannot import \(item.jid): \(e)")
-                    }
-                }
-                start += 50
-            }
+            let refused = try RosterService.set(plan.add.map(\.0) + plan.update.map(\.new), on: session.connection)
+            for (item, error) in refused { context.environment.warn("cannot import \(item.jid): \(error)") }
+            let failed = Set(refused.map(\.item.jid))
             let subscribes = plan.add.filter { $0.subscribe && !failed.contains($0.0.jid) }
                 .map { PresenceService.subscription(.subscribe, to: $0.0.jid).element }
             _ = try session.barrier(sending: subscribes)
-            return failures
-        }
-
-        private static func awaitReply(_ connection: Connection, id: String) -> ConnectionError? {
-            do { _ = try connection.awaitReply(id: id); return nil } catch { return error }
+            return refused.map { "\($0.item.jid): \($0.error)" }
         }
 
         private func report(_ plan: ImportPlan, failures: [String]) {

@@ -29,10 +29,8 @@ enum RosterOutput {
         })
     }
 
-    /// The bytes of `JSONValue.array(rows.map { json($0, presence: $1) }).prettyUTF8`, written
-    /// row by row without building the tree, whose arrays and their release were most of a long
-    /// cached list's work (docs/DESIGN-NOTES.md "Roster"). RosterOutputTests checks that both
-    /// give the same bytes.
+    /// The bytes of `JSONValue.array(rows.map { json($0, presence: $1) }).prettyUTF8`, one row's
+    /// object at a time (`JSONValue.appendPretty`), so the whole list's tree is never held.
     /// With `flushAt`, each time the bytes reach that size they go to `flush` and the buffer is
     /// reused, so a long list does not fault in a fresh half-megabyte buffer; the rest is returned.
     static func prettyJSON(_ rows: [(RosterItem, ContactPresence)], flushAt: Int = .max,
@@ -41,50 +39,17 @@ enum RosterOutput {
         var s: [UInt8] = []
         s.reserveCapacity(min(rows.count * 256, flushAt) + 1024)
         var first = true
-        // Static helpers with `s` passed inout, not nested functions capturing it: a capture
-        // costs an exclusivity check per append.
         for (item, presence) in rows {
-            put(first ? "[\n  {\n    \"jid\": " : ",\n  {\n    \"jid\": ", &s)
+            s += (first ? "[\n  " : ",\n  ").utf8
             first = false
-            JSONValue.appendQuoted(item.jid.description, to: &s)
-            put(",\n    \"name\": ", &s)
-            optional(item.name, &s)
-            put(",\n    \"groups\": ", &s)
-            if item.groups.isEmpty {
-                put("[]", &s)
-            } else {
-                for (j, group) in item.groups.enumerated() {
-                    put(j == 0 ? "[\n      " : ",\n      ", &s)
-                    JSONValue.appendQuoted(group, to: &s)
-                }
-                put("\n    ]", &s)
-            }
-            put(",\n    \"subscription\": ", &s)
-            JSONValue.appendQuoted(item.subscription.rawValue, to: &s)
-            put(item.ask ? ",\n    \"ask\": true,\n    \"approved\": " : ",\n    \"ask\": false,\n    \"approved\": ", &s)
-            put(item.approved ? "true,\n    \"presence\": " : "false,\n    \"presence\": ", &s)
-            JSONValue.appendQuoted(presence.state.rawValue, to: &s)
-            put(",\n    \"status\": ", &s)
-            optional(presence.status, &s)
-            put(",\n    \"resources\": ", &s)
-            if presence.resources.isEmpty { put("[]", &s) } else { resources(presence).appendPretty(to: &s, level: 2) }
-            put("\n  }", &s)
+            json(item, presence: presence).appendPretty(to: &s, level: 1)
             if s.count >= flushAt {
                 flush(s)
                 s.removeAll(keepingCapacity: true)
             }
         }
-        put("\n]", &s)
+        s += "\n]".utf8
         return s
-    }
-
-    @inline(__always)
-    private static func put(_ text: StaticString, _ s: inout [UInt8]) {
-        text.withUTF8Buffer { s.append(contentsOf: $0) }
-    }
-
-    private static func optional(_ text: String?, _ s: inout [UInt8]) {
-        if let text { JSONValue.appendQuoted(text, to: &s) } else { put("null", &s) }
     }
 
     /// The subscription column: `both`, `none+ask`…

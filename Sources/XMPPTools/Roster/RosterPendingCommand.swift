@@ -1,5 +1,6 @@
 import Arguments
 import TextFormats
+import XMPPServices
 
 extension RosterTool {
     /// `xmpp-roster pending`: the subscription requests the server redelivers when the account

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import XMPPStorage
 
 /// The one program `make install` ships: every tool of the suite in one executable, chosen by

@@ -1,8 +1,6 @@
 import Arguments
 import XMPPConnection
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The shared entry point: parse, dispatch, and turn every failure into one line on stderr and
 /// a documented exit status. Executables are a call to `ToolMain.run` and nothing else.

@@ -7,8 +7,8 @@ public enum AllSpecs {
     public static let tools: [ToolSpec] = programs.map { $0.tool().spec }
 
     /// The tools (spec and dispatch) by name, which the one program runs (`MultiCall`). Each is
-    /// built when asked for: a run builds only its own tool's spec (all six were 1.6 M
-    /// instructions of every start, callgrind). A unit test checks each name is its tool's.
+    /// built when asked for: a run builds only its own tool's spec (docs/DESIGN-NOTES.md
+    /// "Footprint"). A unit test checks each name is its tool's.
     ///
     /// Adding a tool: uncomment (or add) its one line below, then run `make docs` and commit
     /// the regenerated `man/` and `completions/`. Nothing else needs to change: the overview

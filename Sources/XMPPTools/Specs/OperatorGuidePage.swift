@@ -102,12 +102,23 @@ public enum OperatorGuidePage {
                 + "the password in a font where O and 0, l, 1 and I differ, or the invite as a QR code that "
                 + "Conversations, Monal and Siskin open. The report records when each slip was printed "
                 + "(handed_out), later runs keep that, and the next handout prints only what is new:"),
-        .literal(["xmpp-register sync school.csv --admin --report pw.csv",
+        .literal(["xmpp-register sync school.csv --domain school.example --admin --report pw.csv",
                   "xmpp-register handout pw.csv -o slips.pdf && lp slips.pdf",
                   "# weeks later, new pupils in school.csv:",
-                  "xmpp-register sync school.csv --admin --report pw.csv",
+                  "xmpp-register sync school.csv --domain school.example --admin --report pw.csv",
                   "xmpp-register handout pw.csv -o new.pdf         # their slips only",
                   "xmpp-register handout pw.csv --group 'Class 5A' --all -o 5a.pdf"]),
+        .paragraph(
+            "sync's report also dates each account it created (the created column, kept by later syncs while the "
+                + "account keeps its first password), so a spreadsheet sorted by it finds this week's new accounts "
+                + "however often sync ran since; --report-by-group DIR splits it per class as batch does. On Prosody 13, sync --invite "
+                + "hands the new accounts out as invites instead of passwords: each slip's QR code opens in "
+                + "Conversations, Monal or Siskin and lets the pupil choose a password nobody else has seen (sync keeps "
+                + "its own password for the account until then, to set the profile and roster). The invites are valid "
+                + "for 24 hours, so print them the day they are made; a server without them (ejabberd, Prosody 0.12) "
+                + "refuses --invite before anything is sent:"),
+        .literal(["xmpp-register sync school.csv --domain school.example --admin --report pw.csv --invite --report-by-group classes",
+                  "xmpp-register handout pw.csv -o new.pdf && lp new.pdf"]),
         .paragraph(
             "Passwords in the CSV are used as given. Asking people to change theirs at first login is up to "
                 + "their client; an administrator can reset one with xmpp-register batch --admin --passwd (a "
@@ -189,7 +200,8 @@ public enum OperatorGuidePage {
                 Definition("Drift", "what changed on the server behind sync's back, each on its own 'drift' line "
                                + "of the plan with what sync does about it: an account deleted (prosodyctl, "
                                + "ejabberdctl) is created again with a new password; one disabled by hand is enabled; a "
-                               + "managed contact its user removed is added again, both ways. A pupil who changed their "
+                               + "managed contact its user removed is added again, both ways; a nickname or photo a "
+                               + "pupil changed in their client is set to the file's again. A pupil who changed their "
                                + "password cannot be read: the plan lists them as 'unverified', which is not drift. "
                                + "For cron: xmpp-register sync … --dry-run -q exits 13 while there is anything to do."),
                 Definition("Never touched", "an account sync did not create and was not told to adopt: the "
@@ -197,8 +209,8 @@ public enum OperatorGuidePage {
                                + "is planned as 'skip' (naming --adopt) and left alone. Nor: other roster items the "
                                + "users added themselves, their passwords (reset them with xmpp-register passwd "
                                + "--admin), their messages and other data, a column the file does not have (leave a "
-                               + "column out to leave that field to the users), a photo the user changed in their "
-                               + "client (until the file's image changes)."),
+                               + "column out to leave that field to the users; an empty avatar cell leaves the photo to "
+                               + "them)."),
                 Definition("Leavers", "accounts sync created that are no longer in the file. They come first in the "
                                + "plan, and every managed roster drops them. They are disabled where the server offers "
                                + "XEP-0133 disable-user (Prosody 13): their data stays, and a pupil who returns is "
@@ -249,7 +261,7 @@ public enum OperatorGuidePage {
                   "xmpp-register sync school.csv --domain school.example --admin --report school-pw.csv --prune delete"]),
         .paragraph("Where the school keeps its people in a directory, the directory is the file: "
                        + "ldapsearch -LLL … | xmpp-register sync - --format ldif --map uid=username,cn=fullname,"
-                       + "jpegPhoto=avatar,ou=groups --admin --report school-pw.csv, from a cron job; the photos come "
+                       + "jpegPhoto=avatar,ou=groups --domain school.example --admin --report school-pw.csv, from a cron job; the photos come "
                        + "from jpegPhoto, and a photo changed in the directory is a new image. Groups alone make no "
                        + "rosters (sync warns): the entries also need an attribute mapped to contacts, holding "
                        + "each pupil's class and Teachers."),
@@ -327,5 +339,20 @@ public enum OperatorGuidePage {
                   "xmpp-register shared-groups school.csv --domain school.example --for ejabberd --apply",
                   "sudo xmpp-register shared-groups school.csv --domain school.example --for prosody --apply \\",
                   "    --groups-file /etc/prosody/school-groups.txt --prosodyctl 'prosodyctl'"]),
+        .paragraph("Or let sync keep the whole school year, accounts and groups together, from the one export: "
+                       + "sync --rosters shared creates, disables and deletes the accounts as always but gives them no "
+                       + "roster items; the groups column becomes the server's shared groups, and each run plans and sends "
+                       + "only the membership changes, on 'shared' lines of the plan. In September the first sync makes "
+                       + "the school and its groups; a pupil who joins in October is one account created and one member "
+                       + "added; a pupil who changes class is removed from one group and added to the other; a leaver is "
+                       + "disabled (Prosody 13) or kept until --prune delete (ejabberd) and removed from its class. On "
+                       + "ejabberd the classes see the change at once (the API asks for the administrator's password when "
+                       + "its api_permissions want one; --ejabberdctl where the API is off); on Prosody at each account's "
+                       + "next log-in, nobody disconnected. In June a class that leaves is a group deleted with its "
+                       + "accounts, past the removal limit with --yes."),
+        .literal(["xmpp-register sync school.csv --admin --report pw.csv --rosters shared --for ejabberd --dry-run",
+                  "xmpp-register sync school.csv --admin --report pw.csv --rosters shared --for ejabberd",
+                  "sudo xmpp-register sync school.csv --admin --report pw.csv --rosters shared --for prosody \\",
+                  "    --groups-file /etc/prosody/school-groups.txt"]),
     ]
 }

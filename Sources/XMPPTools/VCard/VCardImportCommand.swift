@@ -78,7 +78,7 @@ extension VCardTool {
         func run() throws {
             let name = path == "-" ? "standard input" : path
             if path == "-" { try context.passwordForRun?.refuseStandardInput(sharedWith: "the vCard") }
-            let bytes = try VCardFiles.read(path, limit: VCFReader.maxBytes, what: "the vCard file is")
+            let bytes = try InputFile.read(path, limit: VCFReader.maxBytes, what: "the vCard file")
             let entries: [VCFReader.Entry]
             switch Self.read(bytes) {
             case .success(let e): entries = e

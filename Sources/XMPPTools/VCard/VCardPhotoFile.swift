@@ -45,7 +45,7 @@ enum VCardPhotoFile {
 
     /// The photo `set --photo FILE` embeds: the file's bytes with their detected type.
     static func load(_ path: String) throws -> VCard.Photo {
-        let raw = try VCardFiles.read(path, limit: 16 << 20, what: "the image is")
+        let raw = try InputFile.read(path, limit: 16 << 20, what: "the image")
         guard let type = mimeType(raw) else {
             throw ToolFailure(.badInput, "\(path): not a PNG, JPEG, GIF or WebP image")
         }

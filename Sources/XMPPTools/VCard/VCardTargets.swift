@@ -55,10 +55,3 @@ enum VCardTarget {
         }
     }
 }
-
-extension Substring {
-    /// Without leading and trailing spaces, tabs and carriage returns.
-    func trimmingWhitespace() -> String {
-        String(self).trimmingWhitespace()
-    }
-}

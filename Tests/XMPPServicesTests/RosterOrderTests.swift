@@ -1,6 +1,6 @@
 import XCTest
 import XMPPStanzas
-@testable import XMPPTools
+import XMPPServices
 
 /// Rosters are listed in byte order of the contacts' JIDs, the order the cache stores them in.
 final class RosterOrderTests: XCTestCase {

@@ -1,11 +1,11 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import XMPPStorage
 
-/// Reading input files and writing output files named on the command line ('-' is stdin/stdout).
-enum VCardFiles {
-    /// The bytes of `path` (or stdin for '-'), at most `limit`; a larger input is bad input.
+/// An input file named on the command line, `-` for standard input: the one reader of whole
+/// inputs (a vCard file, a photo, a roster file), with a size limit and the error that names it.
+enum InputFile {
+    /// The bytes of `path` (standard input for `-`), at most `limit`; `what` names the input in
+    /// errors ("the vCard file"). A larger input, or a missing or unreadable file, is bad input.
     static func read(_ path: String, limit: Int, what: String) throws -> [UInt8] {
         if path == "-" {
             let bytes = readAll(fd: 0, limit: limit + 1)
@@ -15,7 +15,7 @@ enum VCardFiles {
         switch readFile(path, limit: limit) {
         case .success(let bytes?): return bytes
         case .success(nil): throw ToolFailure(.badInput, "\(path): no such file")
-        case .failure(.corrupt): throw ToolFailure(.badInput, "\(path): \(what) larger than \(limit) bytes")
+        case .failure(.corrupt): throw ToolFailure(.badInput, "\(path): \(what) is larger than \(limit) bytes")
         case .failure(let error): throw ToolFailure(.badInput, error.description)
         }
     }

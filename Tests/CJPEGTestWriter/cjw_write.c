@@ -1,40 +1,42 @@
-// JPEG output through libjpeg-turbo, into a cps_buffer (used by tests to make inputs).
-#include "cps_internal.h"
+// JPEG output through libjpeg-turbo into a growing malloc'd buffer, for tests to make inputs.
+#include "CJPEGTestWriter.h"
 
-#include <jerror.h>
-#include <jpeglib.h>
-#include <setjmp.h>
+#include <stdio.h>  // before jpeglib.h, which uses FILE
 #include <stdlib.h>
 #include <string.h>
+#include <setjmp.h>
+#include <jerror.h>
+#include <jpeglib.h>
 
 typedef struct {
     struct jpeg_compress_struct cinfo;  // first: callbacks cast back from it
     struct jpeg_error_mgr err;
     struct jpeg_destination_mgr dest;
     jmp_buf jmp;
-    cps_buffer *out;
+    uint8_t *data;
+    size_t capacity;
+    size_t length;
     char message[JMSG_LENGTH_MAX];
 } jpeg_writer;
 
-static void on_write_error_exit(j_common_ptr c) {
+static void on_error_exit(j_common_ptr c) {
     jpeg_writer *w = (jpeg_writer *)(void *)c;
     (*c->err->format_message)(c, w->message);
     longjmp(w->jmp, 1);
 }
 
-static void on_write_message(j_common_ptr c, int level) {
+static void on_message(j_common_ptr c, int level) {
     (void)c;
     (void)level;
 }
 
 static int grow(jpeg_writer *w) {
-    cps_buffer *b = w->out;
-    size_t used = b->capacity - w->dest.free_in_buffer;
-    size_t cap = b->capacity < 65536 ? 65536 : b->capacity * 2;
-    uint8_t *data = realloc(b->data, cap);
+    size_t used = w->capacity - w->dest.free_in_buffer;
+    size_t cap = w->capacity < 65536 ? 65536 : w->capacity * 2;
+    uint8_t *data = realloc(w->data, cap);
     if (data == NULL) return 0;
-    b->data = data;
-    b->capacity = cap;
+    w->data = data;
+    w->capacity = cap;
     w->dest.next_output_byte = data + used;
     w->dest.free_in_buffer = cap - used;
     return 1;
@@ -57,29 +59,31 @@ static boolean on_empty_buffer(j_compress_ptr c) {
 
 static void on_term_destination(j_compress_ptr c) {
     jpeg_writer *w = (jpeg_writer *)(void *)c;
-    w->out->length = w->out->capacity - w->dest.free_in_buffer;
+    w->length = w->capacity - w->dest.free_in_buffer;
 }
 
-int cps_write_jpeg(const cps_jpeg_write_params *p, cps_buffer *out, cps_error *error) {
-    if (p == NULL || out == NULL || p->pixels == NULL || p->width == 0 || p->height == 0 || p->width > 65500 ||
+uint8_t *cjw_write_jpeg(const cjw_params *p, size_t *length, char *message, size_t message_size) {
+    if (message != NULL && message_size > 0) message[0] = '\0';
+    if (p == NULL || length == NULL || p->pixels == NULL || p->width == 0 || p->height == 0 || p->width > 65500 ||
         p->height > 65500 || (p->components != 1 && p->components != 3 && p->components != 4) ||
         p->quality < 1 || p->quality > 100 || (p->exif_length > 0 && p->exif == NULL) || p->exif_length > 65533) {
-        cps_set_error(error, CPS_INVALID, "invalid encoder parameters", NULL);
-        return CPS_INVALID;
+        if (message != NULL) snprintf(message, message_size, "invalid encoder parameters");
+        return NULL;
     }
-    memset(out, 0, sizeof *out);
     jpeg_writer *w = calloc(1, sizeof *w);
-    if (w == NULL) return cps_no_memory(error);
-    w->out = out;
+    if (w == NULL) {
+        if (message != NULL) snprintf(message, message_size, "out of memory");
+        return NULL;
+    }
     w->cinfo.err = jpeg_std_error(&w->err);
-    w->err.error_exit = on_write_error_exit;
-    w->err.emit_message = on_write_message;
+    w->err.error_exit = on_error_exit;
+    w->err.emit_message = on_message;
     if (setjmp(w->jmp)) {
-        cps_set_error(error, CPS_ENCODE, NULL, w->message);
+        if (message != NULL) snprintf(message, message_size, "%s", w->message);
         jpeg_destroy_compress(&w->cinfo);
+        free(w->data);
         free(w);
-        cps_buffer_free(out);
-        return CPS_ENCODE;
+        return NULL;
     }
     jpeg_create_compress(&w->cinfo);
     w->dest.init_destination = on_init_destination;
@@ -103,10 +107,8 @@ int cps_write_jpeg(const cps_jpeg_write_params *p, cps_buffer *out, cps_error *e
     }
     jpeg_finish_compress(&w->cinfo);
     jpeg_destroy_compress(&w->cinfo);
+    uint8_t *data = w->data;
+    *length = w->length;
     free(w);
-    if (error != NULL) {
-        error->status = CPS_OK;
-        error->message[0] = '\0';
-    }
-    return CPS_OK;
+    return data;
 }
