@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// One part of a stream's life as steps that never wait: the connection engine's parts
 /// (`StreamOpening`, `StreamLogIn`, both in `PolledSetup`). Each `advance` takes every step the
