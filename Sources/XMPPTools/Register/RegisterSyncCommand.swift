@@ -404,7 +404,7 @@ extension RegisterTool {
             if refresh && finish.finished && result.failures == 0 {
                 // What it applied, read back: what the server did not keep is a failure, not "changed".
                 let endpoints = try accountEndpoints()
-                let problems = try sync.verify(plan, reportPath: reportPath, jobs: options.jobs, endpoint: endpoints.endpoint(for:),
+                let problems = try sync.verify(plan, entries: finish.entries, reportPath: reportPath, jobs: options.jobs, endpoint: endpoints.endpoint(for:),
                                                shouldStop: { StopSignal.stopRequested })
                 for problem in problems { output.note(problem) }
                 result.notKept(problems.count, seconds: output.elapsedSeconds)
