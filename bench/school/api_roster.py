@@ -9,7 +9,7 @@ usage: api_roster.py API_URL CA_FILE SCHOOL_CSV JOBS  (the administrator's JID a
 JID PASSWORD; the packaged api_permissions let loopback callers run only what their account may)
 Prints one JSON line: pairs, requests, wall seconds, failures, and a pupil's roster as the API
 reads it back (items and their subscriptions)."""
-import base64, csv, http.client, json, ssl, sys, threading, time, urllib.parse
+import base64, http.client, json, os, ssl, sys, threading, time, urllib.parse
 
 url, ca_file, school, jobs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 admin, secret = sys.stdin.readline().rstrip("\n").split(" ", 1)
@@ -31,24 +31,12 @@ def call(conn, command, args):
     return reply.status, body
 
 
-with open(school, encoding="utf-8", newline="") as f:
-    records = list(csv.DictReader(f))
-members = {}
-for r in records:
-    for g in r["groups"].split(";"):
-        members.setdefault(g, []).append(r)
-pairs = {}
-for r in records:
-    for g in r["contacts"].split(";"):
-        for other in members.get(g, []):
-            if other["jid"] != r["jid"]:
-                key = tuple(sorted((r["jid"], other["jid"])))
-                pairs[key] = (r, other)
-sides = []
-by_jid = {r["jid"]: r for r in records}
-for a, b in pairs:
-    sides.append((by_jid[a], by_jid[b]))
-    sides.append((by_jid[b], by_jid[a]))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from school_csv import school_rosters  # noqa: E402
+
+rosters = school_rosters(school)
+sides = [({"jid": owner}, contact) for owner, contacts in rosters.items() for contact in contacts.values()]
+pairs = len(sides) // 2
 
 failures = []
 lock = threading.Lock()
@@ -93,10 +81,10 @@ for t in threads:
 for t in threads:
     t.join()
 wall = time.perf_counter() - start
-pupil = records[0]["jid"].split("@")
+pupil = next(iter(rosters)).split("@")
 status, body = call(probe, "get_roster", {"user": pupil[0], "host": pupil[1]})
 roster = json.loads(body) if status == 200 else []
 subs = sorted({item.get("subscription") for item in roster}) if isinstance(roster, list) else []
-print(json.dumps({"pairs": len(pairs), "requests": len(sides), "wall": round(wall, 2), "failures": len(failures),
-                  "first_failures": failures[:3], "group_argument": group_arg[0], "pupil": records[0]["jid"],
-                  "pupil_items": len(roster) if isinstance(roster, list) else None, "pupil_subscriptions": subs}))
+print(json.dumps({"pairs": pairs, "requests": len(sides), "wall": round(wall, 2), "failures": len(failures),
+                  "first_failures": failures[:3], "group_argument": group_arg[0], "account": "@".join(pupil),
+                  "items": len(roster) if isinstance(roster, list) else None, "subscriptions": subs}))

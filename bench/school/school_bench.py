@@ -56,6 +56,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
 sys.path.insert(0, os.path.join(root, "bench", "batch"))
 from common import process_cpu  # noqa: E402
+from school_csv import school_rosters  # noqa: E402
 
 work = tempfile.mkdtemp(prefix="xt-bench-school.")
 env = dict(os.environ, HOME=work, XDG_STATE_HOME=work + "/state", XDG_CONFIG_HOME=work + "/config")
@@ -87,24 +88,6 @@ def csv_file(name, extra=0, rosters=True):
         with open(path, "w", encoding="utf-8", newline="") as f:
             csv.writer(f, lineterminator="\r\n").writerows(r[:3] for r in records)
     return path
-
-
-def school_rosters(path):
-    """Each account's contacts as (jid, name, group), from the school CSV, as RosterPlan makes them."""
-    with open(path, encoding="utf-8", newline="") as f:
-        records = list(csv.DictReader(f))
-    members = {}
-    for r in records:
-        for g in r["groups"].split(";"):
-            members.setdefault(g, []).append(r)
-    contacts = {r["jid"]: {} for r in records}
-    for r in records:
-        for g in r["contacts"].split(";"):
-            for other in members.get(g, []):
-                if other["jid"] != r["jid"]:
-                    contacts[r["jid"]][other["jid"]] = other
-                    contacts[other["jid"]][r["jid"]] = r
-    return contacts
 
 
 def seed_prosody(server, path):
