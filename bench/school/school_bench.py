@@ -265,7 +265,7 @@ def shared_groups_rows():
 def api_roster_rows():
     """ejabberd only (XT_BENCH_ONLY=api-roster): the accounts made by batch (not timed), then every
     roster of the school written by the administrator through the HTTP API's add_rosteritem
-    (api_roster.py), while a pupil of class 1 is logged in with `xmpp-roster watch`: how many
+    (api_roster.py), while the report's first account (a teacher) is logged in with `xmpp-roster watch`: how many
     roster pushes and presences it saw (the six-stanza path gives it both for every classmate)."""
     server = start_server()
     try:
@@ -299,7 +299,7 @@ def api_roster_rows():
         pushes = sum('"event":"roster_push"' in line for line in seen)
         presences = sum('"event":"presence"' in line for line in seen)
         print(f"bench: api roster: {open(out).read().strip()}", file=sys.stderr)
-        print(f"bench: api roster: the online pupil's watch printed {len(seen)} lines: "
+        print(f"bench: api roster: {first['jid']}, online throughout, watched {len(seen)} lines: "
               f"{pushes} roster pushes, {presences} presences",
               file=sys.stderr)
         return [("api: rosters (add_rosteritem)", wall, 0.0, used, p.returncode)]
