@@ -1,4 +1,3 @@
-import Glibc
 import XMLTree
 import XMPPConnection
 import XMPPStanzas
@@ -10,6 +9,16 @@ protocol AccountConversation: AnyObject {
     func start(on link: PolledConnection, account: JID) throws -> ConversationStep
     /// A stanza that arrived on the account's stream.
     func receive(_ element: XMLElement, on link: PolledConnection, account: JID) throws -> ConversationStep
+    /// The time a `.later` step asked for has come.
+    func resume(on link: PolledConnection, account: JID) throws -> ConversationStep
+    /// The account's stream ended or broke with `failure`: the step it means for the work, or
+    /// nil for the failure to end the attempt (as a network failure, a refusal, or the run's end).
+    func streamEnded(_ failure: ConnectionError, on link: PolledConnection, account: JID) throws -> ConversationStep?
+}
+
+extension AccountConversation {
+    func resume(on link: PolledConnection, account: JID) throws -> ConversationStep { .waiting }
+    func streamEnded(_ failure: ConnectionError, on link: PolledConnection, account: JID) throws -> ConversationStep? { nil }
 }
 
 /// What a conversation does after a stanza.
@@ -19,13 +28,16 @@ enum ConversationStep {
     /// Sends these, then waits (not sent once the run is asked to stop: the work is redone by
     /// `--resume`).
     case send([XMLElement])
+    /// Sends nothing until then, then `resume`s (a server's race that a moment later is gone).
+    case later(ContinuousClock.Instant)
     /// The account's work is done; its stream is closed.
     case finished
 }
 
 /// Many accounts' work, each over its own log-in, `jobs` accounts at a time on one poll()
-/// loop, like the request engine (`BatchEngine`): the log-in (`PolledLogIn`) and the
-/// conversation both move only when their socket has something. A network failure closes the
+/// loop, like the request engine (`BatchEngine`): the log-in (`PolledSetup`) and the
+/// conversation both move only when their socket has something (or a conversation's `.later`
+/// time comes). A network failure closes the
 /// account's stream and starts its work again after a back-off (conversations read before they
 /// write, so a redo sends only what did not take effect); a refusal ends that account's work;
 /// any other error ends the run. Once asked to stop, no account starts and none sends more;
@@ -44,10 +56,12 @@ final class AccountSessions<Conversation: AccountConversation> {
     private final class Session {
         let job: Int
         let conversation: Conversation
-        var login: PolledLogIn?
+        var login: PolledSetup?
         var link: PolledConnection?
         var deadline: ContinuousClock.Instant
-        init(job: Int, conversation: Conversation, login: PolledLogIn) {
+        /// When a conversation waiting (`.later`) resumes.
+        var wake: ContinuousClock.Instant?
+        init(job: Int, conversation: Conversation, login: PolledSetup) {
             self.job = job
             self.conversation = conversation
             self.login = login
@@ -57,13 +71,13 @@ final class AccountSessions<Conversation: AccountConversation> {
 
     private let settings: EngineSettings
     private let stopGrace: Duration
-    private let logIn: (_ job: Int) throws(ConnectionError) -> PolledLogIn
+    private let logIn: (_ job: Int) throws(ConnectionError) -> PolledSetup
     private let conversation: (_ job: Int) -> Conversation
     /// An account's stream is bound: its endpoint answered.
     private let bound: (PolledConnection) -> Void
 
     /// `logIn` starts job `job`'s log-in; `conversation` makes its work (anew for each attempt).
-    init(settings: EngineSettings, stopGrace: Duration, logIn: @escaping (_ job: Int) throws(ConnectionError) -> PolledLogIn,
+    init(settings: EngineSettings, stopGrace: Duration, logIn: @escaping (_ job: Int) throws(ConnectionError) -> PolledSetup,
          conversation: @escaping (_ job: Int) -> Conversation, bound: @escaping (PolledConnection) -> Void = { _ in }) {
         self.settings = settings
         self.stopGrace = stopGrace
@@ -113,8 +127,13 @@ final class AccountSessions<Conversation: AccountConversation> {
                 try guarded(session) { try self.advance(session, stopping: stopping) }
             }
             let after = ContinuousClock.now
-            for session in active where session.deadline <= after {
-                try guarded(session) { try self.expire(session) }
+            for session in active {
+                if let wake = session.wake, wake <= after {
+                    session.wake = nil
+                    try guarded(session) { try self.resume(session, stopping: stopping) }
+                } else if session.deadline <= after, session.wake == nil {
+                    try guarded(session) { try self.expire(session) }
+                }
             }
         }
     }
@@ -123,7 +142,7 @@ final class AccountSessions<Conversation: AccountConversation> {
     private func startSessions(_ now: ContinuousClock.Instant) throws {
         while active.count < settings.jobs, let at = queue.lastIndex(where: { $0.notBefore <= now }) {
             let job = queue.remove(at: at).job
-            let login: PolledLogIn
+            let login: PolledSetup
             do { login = try logIn(job) } catch {
                 guard error.isTransient else { throw error }
                 try failed(job, error)
@@ -216,14 +235,31 @@ final class AccountSessions<Conversation: AccountConversation> {
                 return end
             }
         }
-        if let failure { throw failure }
+        if let failure {
+            guard let step = try session.conversation.streamEnded(failure, on: link, account: account) else { throw failure }
+            return try carry(step, session, on: link, stopping: stopping) ?? .underWay
+        }
         return .underWay
+    }
+
+    /// A conversation's `.later` time has come.
+    private func resume(_ session: Session, stopping: Bool) throws -> Progress {
+        guard let link = session.link, let account = link.connection.boundJID else { return .cut }
+        session.deadline = .now + settings.timeout
+        return try carry(session.conversation.resume(on: link, account: account), session, on: link, stopping: stopping) ?? .underWay
     }
 
     /// Carries out a conversation's step; nil while the session goes on.
     private func carry(_ step: ConversationStep, _ session: Session, on link: PolledConnection, stopping: Bool) throws -> Progress? {
         switch step {
         case .waiting: return nil
+        case .later(let wake):
+            if stopping {
+                close(session)
+                return .cut
+            }
+            session.wake = wake
+            return nil
         case .finished:
             close(session)
             return .finished
@@ -248,22 +284,18 @@ final class AccountSessions<Conversation: AccountConversation> {
     /// One poll() over the sessions' sockets (a log-in connecting waits to write), until `wake`;
     /// `body` runs for each session with something.
     private func wait(on sessions: [Session], wake: ContinuousClock.Instant, _ body: (Session) throws -> Void) throws {
-        var fds = sessions.map { session in
-            if let login = session.login {
-                return pollfd(fd: login.fileDescriptor, events: Int16(login.wantsWrite ? POLLOUT : POLLIN), revents: 0)
-            }
-            return pollfd(fd: session.link?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0)
+        let watches = sessions.map { session in
+            if let login = session.login { return StreamPoller.Watch(login.fileDescriptor, write: login.wantsWrite) }
+            return StreamPoller.Watch(session.link?.fileDescriptor ?? -1)
         }
-        let rc = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), StreamPoller.milliseconds(until: wake)) }
-        guard rc > 0 else { return }  // timeout, or EINTR (a signal: the loop checks its flag)
-        for (index, pfd) in fds.enumerated() where pfd.revents != 0 { try body(sessions[index]) }
+        for index in StreamPoller.ready(watches, until: wake) { try body(sessions[index]) }
     }
 
     /// When the loop must look again: a session's deadline, a queued job's back-off, at most
     /// 250 ms (so a stop is seen).
     private func nextWake(_ now: ContinuousClock.Instant) -> ContinuousClock.Instant {
         var wake = now + .milliseconds(250)
-        for session in active { wake = min(wake, session.deadline) }
+        for session in active { wake = min(wake, session.wake ?? session.deadline) }
         for entry in queue where entry.notBefore > now { wake = min(wake, entry.notBefore) }
         return wake
     }

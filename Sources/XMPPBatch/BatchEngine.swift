@@ -5,7 +5,8 @@ import XMPPStorage
 
 /// The batch's one request engine: many rows' requests of one kind (`RequestKind`) over `jobs`
 /// streams, driven by one poll() loop. Each stream starts with the kind's handshake (a form
-/// fetched once), then carries up to `window` pipelined requests. Throttling pauses every
+/// fetched once), then carries up to `window` pipelined requests. Streams are set up (TCP, TLS,
+/// features) on the same loop (`PolledSetup`), so a slow endpoint holds up no other stream. Throttling pauses every
 /// stream; a dropped stream is reopened with back-off and its unanswered rows go back to the
 /// queue, marked uncertain (the server may have acted on them). No row is dropped: each ends
 /// with an outcome, or stays in the journal.
@@ -14,7 +15,8 @@ final class BatchEngine<Kind: RequestKind> {
     /// The rows, with what this run learned of them (passwords made, uncertainty, attempts).
     private(set) var items: [WorkItem]
     let settings: EngineSettings
-    private let connect: (_ stream: Int) throws -> PolledConnection
+    private let connect: (_ stream: Int) throws(ConnectionError) -> PolledSetup
+    private let opened: (PolledConnection) throws -> Void
     private let spread: EndpointSpread?
     let recorder: BatchRecorder
     private var rows: RowQueue
@@ -39,11 +41,14 @@ final class BatchEngine<Kind: RequestKind> {
     /// so each of those rows is known refused or created, and then the run ends with this error.
     private var closedBy: (any Error)?
 
-    /// `connect` opens stream number `stream`'s connection (authenticated, for admin
-    /// commands); `spread`, when the batch has several endpoints, hears of streams that drop.
+    /// `connect` starts setting up stream number `stream`'s connection; `opened` runs on it once
+    /// it is (the administrator's log-in, for admin commands); `spread`, when the batch has
+    /// several endpoints, hears of streams that answer and drop.
     init(kind: Kind, items: [WorkItem], settings: EngineSettings, recorder: BatchRecorder, spread: EndpointSpread? = nil,
-         connect: @escaping (_ stream: Int) throws -> PolledConnection) {
+         connect: @escaping (_ stream: Int) throws(ConnectionError) -> PolledSetup,
+         opened: @escaping (PolledConnection) throws -> Void = { _ in }) {
         self.kind = kind
+        self.opened = opened
         self.items = items
         self.settings = settings
         self.recorder = recorder
@@ -76,7 +81,7 @@ final class BatchEngine<Kind: RequestKind> {
                 throw BatchError.noProgress(seconds: settings.giveUpAfter.components.seconds, reason: lastReason, throttled: throttles > 0)
             }
             try pollOnce(until: nextWake(now))
-            expire(ContinuousClock.now)
+            try expire(ContinuousClock.now)
         }
     }
 
@@ -209,7 +214,7 @@ final class BatchEngine<Kind: RequestKind> {
                 guard stream.inFlight.isEmpty else { continue }  // send nothing more; let it drain
                 stream.reset()
             }
-            if stream.link == nil { try open(stream, now) }
+            if stream.link == nil && stream.setup == nil { try open(stream, now) }
             guard case .ready(let handshake) = stream.state, let link = stream.link else { continue }
             var batch: [(id: String, item: Int, element: XMLElement)] = []
             while stream.inFlight.count + batch.count < window, let index = rows.next() {
@@ -239,9 +244,28 @@ final class BatchEngine<Kind: RequestKind> {
         }
     }
 
+    /// Starts setting up `stream`'s connection; the loop takes it on as the socket allows.
     private func open(_ stream: EngineStream<Kind>, _ now: ContinuousClock.Instant) throws {
         do {
-            let link = try connect(stream.index)
+            stream.setup = try connect(stream.index)
+        } catch {
+            try failedOpening(stream, error, now)
+        }
+    }
+
+    /// Takes `stream`'s setup as far as the socket allows (or, `expired`, past its deadline);
+    /// once set up, the stream sends its kind's handshake.
+    private func advanceSetup(_ stream: EngineStream<Kind>, expired: Bool = false) throws {
+        guard let setup = stream.setup else { return }
+        do {
+            if expired { try setup.expire() }
+            guard let link = try setup.advance() else { return }
+            stream.setup = nil
+            do { try opened(link) } catch {
+                link.close()
+                throw error
+            }
+            spread?.bound(link)
             stream.link = link
             stream.openedAt = .now
             everConnected = true
@@ -254,18 +278,36 @@ final class BatchEngine<Kind: RequestKind> {
                 try link.send([element])
             }
         } catch let error as ConnectionError {
-            if !error.isTransient || (!everConnected && error.isUnreachable) || kind.endsRun(opening: error) { throw error }
-            fail(stream, error, now)
+            stream.setup = nil
+            try failedOpening(stream, error, .now)
         }
+    }
+
+    /// A stream that could not be set up: the run ends on an error no other attempt would mend,
+    /// else the stream backs off and tries again.
+    private func failedOpening(_ stream: EngineStream<Kind>, _ error: ConnectionError, _ now: ContinuousClock.Instant) throws {
+        if !error.isTransient || (!everConnected && error.isUnreachable) || kind.endsRun(opening: error) { throw error }
+        fail(stream, error, now)
     }
 
     // MARK: - Receiving
 
     private func pollOnce(until wake: ContinuousClock.Instant) throws {
-        let live = streams.filter { $0.link != nil }
-        try StreamPoller.wait(on: live.compactMap(\.link), until: wake) { index, elements, failure in
+        let live = streams.filter { $0.link != nil || $0.setup != nil }
+        let watches = live.map { stream in
+            if let setup = stream.setup { return StreamPoller.Watch(setup.fileDescriptor, write: setup.wantsWrite) }
+            return StreamPoller.Watch(stream.link?.fileDescriptor ?? -1)
+        }
+        for index in StreamPoller.ready(watches, until: wake) {
             let stream = live[index]
-            let link = stream.link
+            if stream.setup != nil {
+                try advanceSetup(stream)
+                continue
+            }
+            guard let link = stream.link else { continue }
+            var elements: [XMLElement] = []
+            var failure: ConnectionError?
+            do { try link.readAvailable(into: &elements) } catch { failure = error }
             for element in elements { try handle(element, on: stream) }
             if let failure, stream.link === link { fail(stream, failure, .now) }
         }
@@ -334,9 +376,13 @@ final class BatchEngine<Kind: RequestKind> {
         for index in unanswered { kind.unanswered(index, after: error, engine: self) }
     }
 
-    private func expire(_ now: ContinuousClock.Instant) {
-        for stream in streams where stream.deadline(timeout: settings.timeout).map({ $0 <= now }) ?? false {
-            fail(stream, .timedOut("waiting for the server's answer"), now)
+    private func expire(_ now: ContinuousClock.Instant) throws {
+        for stream in streams {
+            if let setup = stream.setup {
+                if setup.deadline <= now { try advanceSetup(stream, expired: true) }
+            } else if stream.deadline(timeout: settings.timeout).map({ $0 <= now }) ?? false {
+                fail(stream, .timedOut("waiting for the server's answer"), now)
+            }
         }
     }
 
@@ -346,7 +392,7 @@ final class BatchEngine<Kind: RequestKind> {
         let hasQueued = rows.hasQueued
         if hasQueued && throttledUntil > now { wake = min(wake, throttledUntil) }
         for stream in streams {
-            if let d = stream.deadline(timeout: settings.timeout) { wake = min(wake, d) }
+            if let d = stream.setup?.deadline ?? stream.deadline(timeout: settings.timeout) { wake = min(wake, d) }
             if hasQueued && stream.notBefore > now { wake = min(wake, stream.notBefore) }
         }
         return wake

@@ -82,7 +82,7 @@ struct BatchRunner {
                 if rounds.end == .interrupted { return .interrupted }
             } else if mode == .create && !items.isEmpty {
                 let engine = BatchEngine(kind: RegistrationRequests(), items: items, settings: settings, recorder: recorder,
-                                         spread: spread) { stream in try spread.openPolled(stream: stream) }
+                                         spread: spread) { stream throws(ConnectionError) in try spread.startOpening(stream: stream) }
                 let end = try engine.run()
                 let learned = engine.items
                 followUps += engine.followUps.map { (item: learned[$0], task: BatchPlan.followUpTask(learned[$0])) }
@@ -133,14 +133,9 @@ struct BatchRunner {
         while true {
             if !round.isEmpty {
                 let engine = BatchEngine(kind: AdminRequests(mode: mode, invite: configuration.invite), items: round,
-                                         settings: settings, recorder: recorder, spread: homeSpread) { stream in
-                    let link = try homeSpread.openPolled(stream: stream, account: account)
-                    do { try admin.authenticate(link.connection) } catch {
-                        link.close()
-                        throw error
-                    }
-                    return link
-                }
+                                         settings: settings, recorder: recorder, spread: homeSpread,
+                                         connect: { stream throws(ConnectionError) in try homeSpread.startOpening(stream: stream, account: account) },
+                                         opened: { link in try admin.authenticate(link.connection) })
                 let end = try engine.run()
                 let learned = engine.items
                 followUps += engine.followUps.map { (item: learned[$0], task: BatchPlan.followUpTask(learned[$0])) }

@@ -9,8 +9,8 @@ import XMPPStorage
 /// Each row gets its own authenticated stream; the log-ins run `jobs` at a time on one poll
 /// loop (`AccountSessions`), and network failures back off and retry like the registration
 /// engine's. Once a row's stream is bound, its work (the profile, the password change, the
-/// cancellation) runs through the blocking services, one row at a time on the loop, while the
-/// other rows' log-ins go on in the server.
+/// cancellation) is a conversation on the same loop: the services' requests go out and their
+/// replies are taken as they arrive (`ReplayChannel`), so no row waits for another's server.
 final class LoginPhase {
     /// What to do with a row.
     enum Task: Sendable {
@@ -32,7 +32,7 @@ final class LoginPhase {
     private let settings: EngineSettings
     private let recorder: BatchRecorder
     private let avatars: ResizedAvatars
-    private let logIn: (_ username: String, _ password: String) throws(ConnectionError) -> PolledLogIn
+    private let logIn: (_ username: String, _ password: String) throws(ConnectionError) -> PolledSetup
     private let bound: (PolledConnection) -> Void
     /// The rows and their tasks, with what this run learned of them (uncertainty, new passwords).
     private var work: [(item: WorkItem, task: Task)] = []
@@ -44,7 +44,7 @@ final class LoginPhase {
 
     /// `logIn` starts a log-in as a row's account; `bound` hears of each stream bound.
     init(settings: EngineSettings, recorder: BatchRecorder, avatars: ResizedAvatars,
-         logIn: @escaping (_ username: String, _ password: String) throws(ConnectionError) -> PolledLogIn,
+         logIn: @escaping (_ username: String, _ password: String) throws(ConnectionError) -> PolledSetup,
          bound: @escaping (PolledConnection) -> Void = { _ in }) {
         self.settings = settings
         self.recorder = recorder
@@ -76,7 +76,7 @@ final class LoginPhase {
         return try sessions.run(count: runnable.count) { job, end in try self.ended(runnable[job], end) }
     }
 
-    private func startLogIn(_ index: Int) throws(ConnectionError) -> PolledLogIn {
+    private func startLogIn(_ index: Int) throws(ConnectionError) -> PolledSetup {
         let item = work[index].item
         let password = withNewPassword.contains(index) ? item.newPassword : item.password
         return try logIn(item.row.jid.local ?? "", password ?? "")
@@ -145,10 +145,14 @@ final class LoginPhase {
         return false
     }
 
-    /// One row's work on its bound stream, through the blocking services: its outcome.
+    /// One row's work on its bound stream, as a conversation: its outcome.
     final class RowWork: AccountConversation {
         private unowned let phase: LoginPhase
         private let index: Int
+        /// The services' requests and replies of the attempt under way.
+        private var channel: ReplayChannel?
+        /// Attempts before the one under way (a server's race sends the profile again).
+        private var attempts = 0
         /// What the work came to.
         private(set) var result: RowOutcome?
 
@@ -158,46 +162,110 @@ final class LoginPhase {
         }
 
         func start(on link: PolledConnection, account: JID) throws -> ConversationStep {
-            result = try phase.perform(index, on: link.connection)
-            return .finished
+            try phase.prepare(index)
+            return try run(on: link)
         }
 
-        func receive(_ element: XMLElement, on link: PolledConnection, account: JID) throws -> ConversationStep { .waiting }
+        func receive(_ element: XMLElement, on link: PolledConnection, account: JID) throws -> ConversationStep {
+            guard let channel, channel.take(element) else { return .waiting }
+            return try run(on: link)
+        }
+
+        func resume(on link: PolledConnection, account: JID) throws -> ConversationStep {
+            channel = nil
+            return try run(on: link)
+        }
+
+        /// A server may close the stream right after answering a cancellation, or instead of
+        /// answering: the work hears of it as its reply (`RegistrationService.cancel`).
+        func streamEnded(_ failure: ConnectionError, on link: PolledConnection, account: JID) throws -> ConversationStep? {
+            guard let channel, result == nil else { return nil }
+            channel.streamEnded(failure)
+            return try run(on: link)
+        }
+
+        /// Runs the work from its start over what arrived so far.
+        private func run(on link: PolledConnection) throws -> ConversationStep {
+            let channel = self.channel ?? ReplayChannel(link.connection)
+            self.channel = channel
+            channel.beginRun()
+            let step: Step
+            do { step = try phase.perform(index, attempt: attempts, on: channel) } catch {
+                guard channel.waitsForReply else { throw error }
+                return channel.outbox.isEmpty ? .waiting : .send(channel.outbox)
+            }
+            if channel.waitsForReply { return channel.outbox.isEmpty ? .waiting : .send(channel.outbox) }
+            if !channel.outbox.isEmpty { try link.send(channel.outbox) }
+            switch step {
+            case .done(let outcome):
+                result = outcome
+                return .finished
+            case .again(let delay):
+                attempts += 1
+                return .later(.now + delay)
+            }
+        }
     }
 
-    /// Row `index`'s work once logged in as its account.
-    fileprivate func perform(_ index: Int, on connection: Connection) throws -> RowOutcome {
+    /// What a run of a row's work came to.
+    enum Step {
+        case done(RowOutcome)
+        /// The server's race: the work again after this long.
+        case again(after: Duration)
+    }
+
+    /// What row `index`'s work does once, before its first request: what is about to be
+    /// changed is journaled (and a generated new password made) before anything is sent.
+    fileprivate func prepare(_ index: Int) throws {
         var item = work[index].item
         defer { work[index].item = item }
-        let user = item.row.jid.local ?? ""
         switch work[index].task {
-        case .checkBeforeResend:
-            let (profile, problem, note) = ProfileStep.apply(item.row, alreadyApplied: [], avatars: avatars, on: connection)
-            return outcome(item, .created, error: problem, profile: profile, note: note)
-        case .verifyCreated, .update:
-            let (profile, problem, note) = ProfileStep.apply(item.row, alreadyApplied: [], avatars: avatars, on: connection)
-            return outcome(item, work[index].task == .verifyCreated ? .created : .updated, error: problem, profile: profile, note: note)
-        case .profile:
-            let (profile, problem, note) = ProfileStep.apply(item.row, alreadyApplied: [], avatars: avatars, on: connection)
-            let notes = [BatchPlan.recreatedNote(item), note].compactMap { $0 }
-            return outcome(item, .created, error: problem, profile: profile, note: notes.isEmpty ? nil : notes.joined(separator: "; "))
+        case .checkBeforeResend, .verifyCreated, .update, .profile:
+            return
         case .delete:
             try recorder.markSent(lines: [item.row.line], generated: [:])
             item.uncertain = true
-            try unwrap { () throws(RegistrationError) in try RegistrationService.cancel(on: connection) }
-            return outcome(item, .deleted)
         case .passwd:
-            if withNewPassword.contains(index) {
-                return outcome(item, .changed)  // it already has the new password (an earlier run, or by hand)
-            }
+            guard !withNewPassword.contains(index) else { return }
             // A generated new password is made now that it is about to be set, and journaled first.
             let newPassword = item.newPassword ?? BatchInput.generatePassword()
             try recorder.markSent(lines: [item.row.line], generated: item.newPassword == nil ? [item.row.line: newPassword] : [:])
             item.newPassword = newPassword
             item.uncertain = true
+        }
+    }
+
+    /// Row `index`'s work once logged in as its account, run over `channel` (after `prepare`).
+    fileprivate func perform(_ index: Int, attempt: Int, on channel: any StanzaChannel) throws -> Step {
+        var item = work[index].item
+        defer { work[index].item = item }
+        let user = item.row.jid.local ?? ""
+        let task = work[index].task
+        switch task {
+        case .checkBeforeResend, .verifyCreated, .update, .profile:
+            switch ProfileStep.apply(item.row, alreadyApplied: [], avatars: avatars, attempt: attempt, on: channel) {
+            case .again(let delay):
+                return .again(after: delay)
+            case .done(let profile, let problem, let note):
+                switch task {
+                case .profile:
+                    let notes = [BatchPlan.recreatedNote(item), note].compactMap { $0 }
+                    return .done(outcome(item, .created, error: problem, profile: profile,
+                                         note: notes.isEmpty ? nil : notes.joined(separator: "; ")))
+                case .update: return .done(outcome(item, .updated, error: problem, profile: profile, note: note))
+                default: return .done(outcome(item, .created, error: problem, profile: profile, note: note))
+                }
+            }
+        case .delete:
+            try unwrap { () throws(RegistrationError) in try RegistrationService.cancel(on: channel) }
+            return .done(outcome(item, .deleted))
+        case .passwd:
+            guard !withNewPassword.contains(index), let newPassword = item.newPassword else {
+                return .done(outcome(item, .changed))  // it already has the new password (an earlier run, or by hand)
+            }
             do {
                 try unwrap { () throws(RegistrationError) in
-                    try RegistrationService.changePassword(on: connection, username: user, newPassword: newPassword)
+                    try RegistrationService.changePassword(on: channel, username: user, newPassword: newPassword)
                 }
             } catch let error as ConnectionError {
                 if case .stanzaError = error { item.uncertain = false }  // the server answered: not changed
@@ -205,7 +273,7 @@ final class LoginPhase {
             }
             var changed = outcome(item, .changed)
             changed.csvPasswordSet = item.source == .csv
-            return changed
+            return .done(changed)
         }
     }
 

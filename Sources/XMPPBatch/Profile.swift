@@ -124,7 +124,7 @@ public enum ProfileApplier {
     /// as any refusal does; one without PEP keeps the avatar in the vCard, as `xmpp-avatar set`
     /// does there, and the result says so.
     @discardableResult
-    public static func apply(_ profile: Profile, avatarPNG: [UInt8]?, on connection: Connection) throws -> ProfileApplied {
+    public static func apply(_ profile: Profile, avatarPNG: [UInt8]?, on connection: any StanzaChannel) throws -> ProfileApplied {
         var stored: [String] = []
         if profile.fullname != nil || profile.cleared.contains("fullname") { stored.append("FN") }
         if profile.nickname != nil || profile.cleared.contains("nickname") { stored.append("NICKNAME") }
@@ -154,7 +154,7 @@ public enum ProfileApplier {
     /// vcard-temp has done so (ProfileWriter's order). The nodes keep the server's default access
     /// model. A store the server has not is said in the result; one that refuses throws
     /// `ProfileMirrorError`, so the row's profile stays pending rather than "applied" without it.
-    private static func mirror(_ profile: Profile, on connection: Connection) throws -> ProfileApplied {
+    private static func mirror(_ profile: Profile, on connection: any StanzaChannel) throws -> ProfileApplied {
         var fields: [VCardField] = []
         if profile.nickname != nil || profile.cleared.contains("nickname") { fields.append(.nickname) }
         if profile.fullname != nil || profile.cleared.contains("fullname") { fields.append(.fullname) }

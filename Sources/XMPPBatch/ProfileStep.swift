@@ -1,4 +1,3 @@
-import Glibc
 import XMPPConnection
 import XMPPServices
 import XMPPStanzas
@@ -49,36 +48,38 @@ enum ProfileStep {
         return left.isEmpty ? .applied : .pending(left)
     }
 
-    /// Applies the row's profile columns on an authenticated, bound connection; `alreadyApplied`
+    /// What one attempt at a row's profile came to.
+    enum Attempt {
+        /// Nil when the row has no profile columns; else the state, and the columns left with
+        /// the reason when the server refused them (the row itself succeeded); the note says what
+        /// a server without PEP kept (the avatar in the vCard only).
+        case done(ProfileState?, problem: String?, note: String?)
+        /// The server's fresh-account race (`isFreshAccountRace`): the same again after this long.
+        case again(after: Duration)
+    }
+
+    /// Applies the row's profile columns on an authenticated, bound stream; `alreadyApplied`
     /// were set at registration; the avatar comes from `avatars`, resized once per image.
-    /// Returns nil when the row has no profile columns, and the columns left with the reason
-    /// when the server refused them (the row itself succeeded); the note says what a server
-    /// without PEP kept (the avatar in the vCard only).
-    static func apply(_ row: BatchRow, alreadyApplied: [String], avatars: ResizedAvatars,
-                      on connection: Connection) -> (ProfileState?, String?, note: String?) {
-        guard !row.profile.names.isEmpty else { return (nil, nil, nil) }
+    /// `attempt` counts the attempts before this one: up to three more follow a race, 0.1, 0.2
+    /// and 0.4 s later.
+    static func apply(_ row: BatchRow, alreadyApplied: [String], avatars: ResizedAvatars, attempt: Int,
+                      on connection: any StanzaChannel) -> Attempt {
+        guard !row.profile.names.isEmpty else { return .done(nil, problem: nil, note: nil) }
         let wanted = row.profile.names.filter { !alreadyApplied.contains($0) }
-        guard !wanted.isEmpty else { return (.applied, nil, nil) }
+        guard !wanted.isEmpty else { return .done(.applied, problem: nil, note: nil) }
         let profile = Profile(nickname: row.profile.nickname, fullname: row.profile.fullname,
                               email: wanted.contains("email") ? row.profile.email : nil, avatar: row.profile.avatar,
                               cleared: Set(row.profile.cleared.filter(wanted.contains)),
                               replacedEmail: wanted.contains("email") ? row.profile.replacedEmail : nil)
-        var attempts = 0
-        while true {
-            do {
-                let png = try avatars.png(for: profile)
-                let applied = try ProfileApplier.apply(profile, avatarPNG: png, on: connection)
-                return (.applied, nil, applied.shortfall)
-            } catch {
-                attempts += 1
-                if attempts < 4 && isFreshAccountRace(error) {
-                    usleep(UInt32(50_000 << attempts))  // 0.1, 0.2, 0.4 s
-                    continue
-                }
-                // The services' own words: what the tool says of the same error, bar its hints on
-                // reaching a server, which an established stream does not need.
-                return (.pending(wanted), "profile not set: \(error)", nil)
-            }
+        do {
+            let png = try avatars.png(for: profile)
+            let applied = try ProfileApplier.apply(profile, avatarPNG: png, on: connection)
+            return .done(.applied, problem: nil, note: applied.shortfall)
+        } catch {
+            if attempt + 1 < 4 && isFreshAccountRace(error) { return .again(after: .microseconds(50_000 << (attempt + 1))) }
+            // The services' own words: what the tool says of the same error, bar its hints on
+            // reaching a server, which an established stream does not need.
+            return .done(.pending(wanted), problem: "profile not set: \(error)", note: nil)
         }
     }
 

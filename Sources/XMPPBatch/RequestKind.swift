@@ -91,6 +91,8 @@ final class EngineStream<Kind: RequestKind> {
     let index: Int
     var state: State = .idle
     var link: PolledConnection?
+    /// The connection being set up (nil once it is `link`, or when there is none).
+    var setup: PolledSetup?
     /// Requests in flight, by IQ id.
     var inFlight: [String: InFlightRequest] = [:]
     /// Requests sent on this stream so far (the next one's `sequence`).
@@ -123,6 +125,8 @@ final class EngineStream<Kind: RequestKind> {
 
     /// Forgets the connection, the handshake and what was in flight (the engine requeues it).
     func reset() {
+        setup?.close()
+        setup = nil
         link?.close()
         link = nil
         state = .idle

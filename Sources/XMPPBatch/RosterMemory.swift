@@ -1,6 +1,5 @@
 import CryptoPrimitives
 import Glibc
-import Synchronization
 import XMPPStanzas
 import XMPPStorage
 
@@ -10,9 +9,8 @@ import XMPPStorage
 /// contacts is new this run: a re-run changes only the rosters that change (one more pupil touches
 /// the pupil, its class and the teachers, not the whole school). SQLite (0600) in the state
 /// directory, `batch/rosters.sqlite3`, beside the journals.
-final class RosterMemory: @unchecked Sendable {
+final class RosterMemory {
     private let database: Database
-    private let lock = Mutex(())
 
     /// Opens (or creates) the memory at `path`; nil when it cannot be used, which only costs
     /// the skipping (every account's roster is then checked on the server).
@@ -32,24 +30,20 @@ final class RosterMemory: @unchecked Sendable {
 
     /// The digests recorded for `jids`.
     func digests(for jids: [JID]) -> [JID: String] {
-        lock.withLock { _ in
-            var out: [JID: String] = [:]
-            for jid in jids {
-                if let row = try? database.query("SELECT digest FROM rosters WHERE jid=?", [.text(jid.description)]).first,
-                   let digest = row.first?.text {
-                    out[jid] = digest
-                }
+        var out: [JID: String] = [:]
+        for jid in jids {
+            if let row = try? database.query("SELECT digest FROM rosters WHERE jid=?", [.text(jid.description)]).first,
+               let digest = row.first?.text {
+                out[jid] = digest
             }
-            return out
         }
+        return out
     }
 
     /// Records that `jid`'s roster phase finished with the contacts `digest` stands for.
     func remember(_ jid: JID, digest: String) {
-        lock.withLock { _ in
-            _ = try? database.query("INSERT OR REPLACE INTO rosters (jid, digest, updated_at) VALUES (?,?,strftime('%s','now'))",
-                                    [.text(jid.description), .text(digest)])
-        }
+        _ = try? database.query("INSERT OR REPLACE INTO rosters (jid, digest, updated_at) VALUES (?,?,strftime('%s','now'))",
+                                [.text(jid.description), .text(digest)])
     }
 
     /// A digest of the contacts an account's roster is to hold, independent of their order.

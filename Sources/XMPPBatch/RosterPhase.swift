@@ -57,7 +57,7 @@ final class RosterPhase {
     private let recorder: BatchRecorder
     private let resource: String?
     private let memory: RosterMemory?
-    private let logIn: (_ domain: String, _ username: String, _ password: String) throws(ConnectionError) -> PolledLogIn
+    private let logIn: (_ domain: String, _ username: String, _ password: String) throws(ConnectionError) -> PolledSetup
     private let bound: (PolledConnection) -> Void
     /// Who each first pass sent a request to (target → requesters): they approve it, in their
     /// own first pass when the requester's had finished before it began, else in the second.
@@ -71,7 +71,7 @@ final class RosterPhase {
 
     init(plan: BatchPlan, settings: EngineSettings, recorder: BatchRecorder, resource: String?,
          memory: RosterMemory? = nil,
-         logIn: @escaping (_ domain: String, _ username: String, _ password: String) throws(ConnectionError) -> PolledLogIn,
+         logIn: @escaping (_ domain: String, _ username: String, _ password: String) throws(ConnectionError) -> PolledSetup,
          bound: @escaping (PolledConnection) -> Void = { _ in }) {
         self.plan = plan
         self.settings = settings

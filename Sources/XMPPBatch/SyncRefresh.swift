@@ -14,7 +14,7 @@ import XMPPStanzas
 public struct SyncRefresh: Sendable, Equatable {
     /// What a log-in as one account found.
     public enum Reading: Sendable, Equatable {
-        /// Logged in: its roster items.
+        /// Logged in: its roster items (none when its roster was not asked for: see `read`).
         case roster([RosterItem])
         /// The server says the account is disabled.
         case disabled
@@ -91,8 +91,12 @@ public struct SyncRefresh: Sendable, Equatable {
     }
 
     /// Logs in as each of `accounts` with its password (by bare JID text), `jobs` at a time, and
-    /// reads its roster. `endpoint` gives each domain's server.
-    public mutating func read(_ accounts: [JID], passwords: [String: String], jobs: Int, timeout: Int, resource: String?,
+    /// reads its roster, card, PEP nickname and avatar id. `endpoint` gives each domain's server.
+    /// `rosters`: the accounts (bare JID text) whose roster is asked for; nil for all. An account
+    /// with no managed roster items and none wanted (`sync --rosters shared`) has nothing there
+    /// to compare, and its roster can be long (a teacher in shared groups sees the whole school).
+    public mutating func read(_ accounts: [JID], passwords: [String: String], rosters: Set<String>? = nil, jobs: Int, timeout: Int,
+                              resource: String?,
                               endpoint: (_ domain: String) throws -> BatchEndpoint,
                               shouldStop: @escaping @Sendable () -> Bool) throws {
         var settings = EngineSettings()
@@ -121,7 +125,7 @@ public struct SyncRefresh: Sendable, Equatable {
                 guard let spread = known[jid.domain] else { throw .protocolViolation("no endpoint for \(jid.domain)") }
                 return try spread.startLogIn(username: jid.local ?? "", password: passwords[jid.bare.description] ?? "", resource: resource)
             },
-            conversation: { _ in RosterReading() },
+            conversation: { job in RosterReading(readsRoster: rosters?.contains(runnable[job].bare.description) ?? true) },
             bound: { link in known[link.connection.domain]?.bound(link) })
         var found: [String: Reading] = [:]
         var cards: [String: LiveProfile] = [:]
@@ -189,18 +193,29 @@ final class RosterReading: AccountConversation {
     private(set) var pepNickname: String??
     /// The id of the image the avatar metadata names, "" for none; nil when it could not be read.
     private(set) var avatarID: String?
-    private var rosterRead = false
+    private var rosterRead: Bool
+    private let readsRoster: Bool
+
+    /// `readsRoster`: false leaves the roster unasked (its items then read as none).
+    init(readsRoster: Bool = true) {
+        self.readsRoster = readsRoster
+        rosterRead = !readsRoster
+    }
 
     func start(on link: PolledConnection, account: JID) throws -> ConversationStep {
-        let (get, pending) = RosterService.fetchRequest(on: link.connection, cachedVer: nil)
-        self.pending = pending
+        var requests: [XMLElement] = []
+        if readsRoster {
+            let (get, pending) = RosterService.fetchRequest(on: link.connection, cachedVer: nil)
+            self.pending = pending
+            requests.append(get.element)
+        }
         let id = link.connection.makeID()
         cardID = id
         let nick = PubSubClient.itemsRequest(jid: nil, node: Namespace.nick, id: link.connection.makeID(), maxItems: 1)
         let metadata = PubSubClient.itemsRequest(jid: nil, node: Namespace.avatarMetadata, id: link.connection.makeID(), maxItems: 1)
         nickID = nick.id
         avatarMetadataID = metadata.id
-        return .send([get.element, VCardService.request(for: nil, id: id).element, nick.element, metadata.element])
+        return .send(requests + [VCardService.request(for: nil, id: id).element, nick.element, metadata.element])
     }
 
     /// The payload of the newest item of a PEP items reply: .some(nil) for a node without items
@@ -215,7 +230,7 @@ final class RosterReading: AccountConversation {
     }
 
     func receive(_ element: XMLElement, on link: PolledConnection, account: JID) throws -> ConversationStep {
-        guard let pending, case .reply(let iq)? = try PresenceService.event(in: element, on: link.connection, account: account) else {
+        guard case .reply(let iq)? = try PresenceService.event(in: element, on: link.connection, account: account) else {
             return .waiting
         }
         if iq.id == nickID {
@@ -238,7 +253,7 @@ final class RosterReading: AccountConversation {
             // A card the server cannot give (no vcard-temp) leaves the profile unread, not the roster.
             card = (try? VCardService.ownCard(in: iq)) ?? nil
             cardID = nil
-        } else if iq.id == pending.id {
+        } else if let pending, iq.id == pending.id {
             if iq.type == .error { throw ConnectionError.stanzaError(iq.error ?? StanzaError(type: "cancel", condition: .undefinedCondition)) }
             guard case .full(let query) = try pending.take(iq) else {
                 throw ConnectionError.protocolViolation("the server answered a roster request without the roster")

@@ -136,6 +136,15 @@ public final class SyncRun {
         managed.filter { [.active, .disabled].contains($0.value.standing) }.keys.sorted().compactMap { try? JID($0) }
     }
 
+    /// The accounts whose roster the refresh asks for: those with managed roster items or that
+    /// the file gives contacts (either side of a pair). With `--rosters shared` none: the server's groups give the rosters.
+    var rostersToRead: Set<String> {
+        var accounts = Set(managed.filter { !$0.value.contacts.isEmpty }.keys)
+        let wanted = RosterPlan(rows: rows.map(CheckedRow.valid)).contacts
+        for row in rows where !(wanted[row.line] ?? []).isEmpty { accounts.insert(row.jid.bare.description) }
+        return accounts
+    }
+
     /// Reads the server before planning (`SyncRefresh`): which managed accounts exist, through
     /// the administrator's `channel`; then, with a report, for those in the file that exist, a
     /// log-in as each with the password the report at `reportPath` holds (its enabled state and roster).
@@ -156,7 +165,7 @@ public final class SyncRun {
             return
         }
         let passwords = try BatchReport.knownPasswords(at: reportPath).merging(adoptedPasswords) { own, _ in own }
-        try refresh.read(toRead, passwords: passwords, jobs: jobs, timeout: configuration.timeout, resource: configuration.resource,
+        try refresh.read(toRead, passwords: passwords, rosters: rostersToRead, jobs: jobs, timeout: configuration.timeout, resource: configuration.resource,
                          endpoint: endpoint, shouldStop: shouldStop)
         refresh.compareAvatars(rows)
         facts.refresh = refresh
@@ -167,10 +176,12 @@ public final class SyncRun {
     /// sync left them with. What the server did not keep (a contact missing, a subscription
     /// not both ways, an account still disabled or that does not log in) is returned, one line
     /// each: the run reports it as a failure, and the next refresh plans it again as drift.
-    public func verify(_ plan: SyncPlan, reportPath: String, jobs: Int, endpoint: (_ domain: String) throws -> BatchEndpoint,
+    /// `entries`: the finished batch run's journal entries (`readBack(_:managed:entries:)` says
+    /// which accounts they already proved).
+    public func verify(_ plan: SyncPlan, entries: [JournalEntry], reportPath: String, jobs: Int,
+                       endpoint: (_ domain: String) throws -> BatchEndpoint,
                        shouldStop: @escaping @Sendable () -> Bool) throws -> [String] {
-        let touched = Set(plan.creations.map(\.jid) + plan.rosters.map(\.jid) + plan.reenable)
-        let accounts = touched.filter { managed[$0.description]?.standing == .active }.sorted { $0.description < $1.description }
+        let accounts = Self.readBack(plan, managed: managed, entries: entries)
         guard !accounts.isEmpty else { return [] }
         var reading = SyncRefresh()
         try reading.read(accounts, passwords: try BatchReport.knownPasswords(at: reportPath), jobs: jobs, timeout: configuration.timeout,
@@ -196,6 +207,26 @@ public final class SyncRun {
             }
         }
         return problems
+    }
+
+    /// The accounts `verify` logs in to: those the run created, enabled or whose roster it
+    /// changed, still active in the state — except an account with no managed contacts that the
+    /// run itself logged in to after making it (its profile log-in applied every column): the
+    /// read-back would check only that it logs in and is enabled, which that log-in proved. With
+    /// `sync --rosters shared` no account has managed contacts, so a first sync of a school is
+    /// not logged in to a second time (320 log-ins fewer); roster items are always read back.
+    static func readBack(_ plan: SyncPlan, managed: [String: SyncState.Account], entries: [JournalEntry]) -> [JID] {
+        var loggedIn: Set<String> = []
+        for entry in entries where [.created, .updated].contains(entry.status) && ProfileState(journalText: entry.profile) == .applied {
+            loggedIn.insert(entry.jid)
+        }
+        let reenabled = Set(plan.reenable)
+        let touched = Set(plan.creations.map(\.jid) + plan.rosters.map(\.jid) + plan.reenable)
+        return touched.filter { jid in
+            guard let account = managed[jid.description], account.standing == .active else { return false }
+            if reenabled.contains(jid) || !account.contacts.isEmpty { return true }
+            return !loggedIn.contains(jid.description)
+        }.sorted { $0.description < $1.description }
     }
 
     /// The plan.

@@ -22,7 +22,7 @@ public final class Connection: StanzaChannel {
     public internal(set) var refusedBeforeChallenge = false
     /// The server's XEP-0474 downgrade-protection hash was present and matched.
     public internal(set) var downgradeProtected = false
-    /// `open` left the post-TLS stream header for `logIn` (`ConnectionOptions.pipelined`).
+    /// The opening left the post-TLS stream header for the log-in (`ConnectionOptions.pipelined`).
     var streamOpenPending = false
     private var inbox: [XMLElement] = []
     private var nextID = 0
@@ -56,63 +56,14 @@ public final class Connection: StanzaChannel {
         try open(options, endpoints: options.resolveEndpoints(), tls: tls, trace: trace)
     }
 
-    /// `open` over `endpoints` in this order. Each endpoint but the last gets `connectTimeout`
-    /// for its TCP connect, so one that never answers a SYN costs seconds, not `timeout`; the
-    /// last gets `timeout` (with one endpoint nothing changes). Waits on a server that answered
-    /// keep `timeout`. `failed` hears of each endpoint that was given up for another.
+    /// `open` over `endpoints` in this order: the connection engine's opening (`StreamOpening`)
+    /// run to its end. Each endpoint but the last gets `connectTimeout` for its TCP connect, so
+    /// one that never answers a SYN costs seconds, not `timeout`; the last gets `timeout` (with
+    /// one endpoint nothing changes). Waits on a server that answered keep `timeout`. `failed`
+    /// hears of each endpoint that was given up for another.
     public static func open(_ options: ConnectionOptions, endpoints: [Endpoint], tls: TLSContext, trace: TraceSink? = nil,
-                            failed: (Endpoint, ConnectionError) -> Void = { _, _ in }) throws(ConnectionError) -> Connection {
-        var lastError = ConnectionError.dnsFailed(host: options.domain, reason: "no endpoints")
-        for (index, endpoint) in endpoints.enumerated() {
-            let connectBudget = index == endpoints.count - 1 ? options.timeout : min(options.timeout, options.connectTimeout)
-            do {
-                return try open(options, endpoint: endpoint, connectBudget: connectBudget, tls: tls, trace: trace)
-            } catch {
-                lastError = error
-                // Certificate and protocol problems are answers, not a failed path: stop there.
-                guard error.isLinkFailure else { throw error }
-                failed(endpoint, error)
-            }
-        }
-        throw lastError
-    }
-
-    private static func open(_ options: ConnectionOptions, endpoint: Endpoint, connectBudget: Duration, tls: TLSContext,
-                             trace: TraceSink?) throws(ConnectionError) -> Connection {
-        let socket = try Socket.connect(host: endpoint.host, port: endpoint.port, deadline: .now + connectBudget)
-        let deadline = ContinuousClock.now + options.timeout
-        let transport = Transport(socket: socket, peerName: "\(endpoint.host):\(endpoint.port)")
-        if endpoint.directTLS {
-            try transport.startTLS(context: tls, referenceName: options.dnsName, directTLS: true, deadline: deadline)
-        }
-        let stream = XMPPStream(transport: transport, timeout: options.timeout, limits: options.limits, trace: trace)
-        let startTLS = XMLElement("starttls", namespace: Namespace.tls)
-        var features = StreamFeatures(element: XMLElement("features", namespace: Namespace.streams))
-        if !transport.isSecure {
-            // Pipelined, <starttls/> rides with the header (RFC 6120 §5.4.2 says features first;
-            // Prosody and ejabberd both answer it after their features): a server without
-            // STARTTLS is refused whichever way, so nothing else is ever sent in clear text.
-            features = try stream.open(to: options.domain, from: nil, then: options.pipelined ? [startTLS] : [])
-            guard features.startTLS else { stream.close(); throw .tlsUnavailable }
-            if !options.pipelined { try stream.send(startTLS) }
-            let answer = try stream.nextElement(deadline: .now + options.timeout)
-            guard answer.name == "proceed", answer.namespace == Namespace.tls else {
-                stream.close()
-                throw .protocolViolation("server refused STARTTLS (<\(answer.name)/>)")
-            }
-            try transport.startTLS(context: tls, referenceName: options.dnsName, directTLS: false, deadline: .now + options.timeout)
-        }
-        let connection = Connection(stream: stream, options: options, endpoint: endpoint, features: features)
-        // Pipelined, logIn opens the stream, with <authenticate/> in the same write.
-        if options.pipelined { connection.streamOpenPending = true } else { try connection.openStreamIfPending(force: true) }
-        return connection
-    }
-
-    /// Opens the stream after TLS if `open` left it for `logIn`; `force` opens it regardless.
-    func openStreamIfPending(force: Bool = false) throws(ConnectionError) {
-        guard streamOpenPending || force else { return }
-        streamOpenPending = false
-        features = try stream.open(to: options.domain, from: options.account)
+                            failed: @escaping (Endpoint, ConnectionError) -> Void = { _, _ in }) throws(ConnectionError) -> Connection {
+        try StreamOpening(options, endpoints: endpoints, tls: tls, trace: trace, failed: failed).run()
     }
 
     /// A fresh stanza id.
@@ -138,6 +89,15 @@ public final class Connection: StanzaChannel {
         }
     }
 
+    /// Keeps a stanza no request claimed for `nextStanza` (or the poll loop's `readAvailable`).
+    func keep(_ element: XMLElement) { inbox.append(element) }
+
+    /// The stanzas kept so far, handed over once.
+    func takeKept() -> [XMLElement] {
+        defer { inbox.removeAll() }
+        return inbox
+    }
+
     /// The next stanza that no request claimed, waiting until `deadline`.
     public func nextStanza(deadline: ContinuousClock.Instant) throws(ConnectionError) -> XMLElement {
         if !inbox.isEmpty { return inbox.removeFirst() }
@@ -156,7 +116,7 @@ public final class Connection: StanzaChannel {
     }
 
     /// The IQ in a reply; an error reply is thrown as `stanzaError`.
-    static func reply(from element: XMLElement) throws(ConnectionError) -> Iq {
+    public static func reply(from element: XMLElement) throws(ConnectionError) -> Iq {
         let iq: Iq
         do { iq = try Iq(element: element) } catch { throw .badStanza(error) }
         if iq.type == .error { throw .stanzaError(iq.error ?? StanzaError(type: "cancel", condition: .undefinedCondition)) }

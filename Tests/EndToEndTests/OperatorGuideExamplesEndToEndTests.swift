@@ -15,6 +15,7 @@ final class OperatorGuideExamplesEndToEndTests: XCTestCase {
     /// Blocks not run here, by a word they contain, and why.
     static let notRunHere: [(word: String, why: String)] = [
         ("shared-groups", "writes /etc/prosody and reloads the system's server or needs ejabberd: SharedGroups*EndToEndTests cover the commands"),
+        ("--rosters shared", "needs ejabberd's API or writes /etc/prosody: SyncSharedRostersEndToEndTests cover these lines' sync"),
     ]
 
     /// The literal blocks of the guide, each a list of shell lines (continuations joined).

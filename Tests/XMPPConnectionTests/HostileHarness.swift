@@ -42,9 +42,9 @@ class HostilePeerTestCase: XCTestCase {
         _ = try connection.bind()
     }
 
-    /// The same log-in through `PolledLogIn`, driven by poll() as the batch's loop drives it.
+    /// The same log-in through `PolledSetup`, driven by poll() as the batch's loop drives it.
     static func polledLogin(_ options: ConnectionOptions, caFile: String) throws(ConnectionError) {
-        let login = try PolledLogIn(options, endpoints: options.resolveEndpoints(), tls: TLSContext(settings: TLSSettings(caFile: caFile)),
+        let login = try PolledSetup(options, endpoints: options.resolveEndpoints(), tls: TLSContext(settings: TLSSettings(caFile: caFile)),
                                     username: "alice", password: password, resource: nil)
         while true {
             if let done = try login.advance() {
@@ -60,6 +60,95 @@ class HostilePeerTestCase: XCTestCase {
             var pfd = pollfd(fd: login.fileDescriptor, events: Int16(login.wantsWrite ? POLLOUT : POLLIN), revents: 0)
             _ = poll(&pfd, 1, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1))
         }
+    }
+
+    /// The connection engine's two drivers: the blocking one of single commands (`Connection`)
+    /// and the batch's poll loop (`StreamPoller.ready`, then `advance`, `expire` at the deadline).
+    enum EngineDriver: CaseIterable { case blocking, pollLoop }
+
+    /// Opens and logs in as `request` says through `driver`; `saslOnly` keeps to RFC 6120 SASL
+    /// (blocking: `authenticate`, then `bind` if the request binds).
+    static func engineLogIn(_ options: ConnectionOptions, caFile: String, request: LoginRequest, saslOnly: Bool = false,
+                            driver: EngineDriver) throws(ConnectionError) -> LoginOutcome {
+        let tls = try TLSContext(settings: TLSSettings(caFile: caFile))
+        switch driver {
+        case .blocking:
+            let connection = try Connection.open(options, tls: tls)
+            defer { connection.close() }
+            guard saslOnly else { return try connection.logIn(request) }
+            guard case .password(let password) = request.credential else { throw .protocolViolation("a test sends a password") }
+            let outcome = try connection.authenticate(username: request.username, credential: .password(password),
+                                                      usedSCRAMBefore: request.usedSCRAMBefore, requireSCRAM: request.requireSCRAM)
+            let bound = request.bind ? try connection.bind(resource: request.resource) : nil
+            return LoginOutcome(mechanism: outcome.mechanism, keys: outcome.keys, token: nil, boundJID: bound, usedSASL2: false,
+                                downgradeProtected: connection.downgradeProtected)
+        case .pollLoop:
+            let opening = try StreamOpening(options, endpoints: options.resolveEndpoints(), tls: tls, trace: nil, failed: { _, _ in })
+            let connection = try pollLoop(opening)
+            defer { connection.close() }
+            return try pollLoop(StreamLogIn(connection, request, saslOnly: saslOnly))
+        }
+    }
+
+    /// Drives `steps` as the batch's loop does: one poll() over the socket, then every step
+    /// it allows, `expire` once the deadline passed.
+    static func pollLoop<S: StreamSteps>(_ steps: S) throws(ConnectionError) -> S.Result {
+        while true {
+            if let done = try steps.advance() { return done }
+            if steps.deadline <= .now {
+                try steps.expire()
+                continue
+            }
+            _ = StreamPoller.ready([StreamPoller.Watch(steps.fileDescriptor, write: steps.wantsWrite)], until: steps.deadline)
+        }
+    }
+
+    /// What a log-in came to, in words both drivers must agree on.
+    static func summary(_ result: Result<LoginOutcome, ConnectionError>) -> String {
+        switch result {
+        case .success(let o):
+            return "\(o.mechanism) \(o.boundJID?.description ?? "-") sasl2=\(o.usedSASL2) token=\(o.token?.token.secret ?? "-") "
+                + "keys=\(o.keys != nil) ssdp=\(o.downgradeProtected)"
+        case .failure(let error): return "\(error)"
+        }
+    }
+
+    /// Runs `request` against `peer` through both drivers, each on its own thread under the
+    /// overall deadline (the blocking one first, so the peer's first transcript is its); fails
+    /// the test if they end differently. The blocking driver's result.
+    func runBothDrivers(_ peer: ScriptedPeer, options: ConnectionOptions, request: LoginRequest, saslOnly: Bool = false,
+                        file: StaticString = #filePath, line: UInt = #line) -> Result<LoginOutcome, ConnectionError>? {
+        var results: [Result<LoginOutcome, ConnectionError>] = []
+        for driver in EngineDriver.allCases {
+            guard let result = engineLogInOnThread(peer, options, request: request, saslOnly: saslOnly, driver: driver,
+                                                   file: file, line: line) else { return nil }
+            results.append(result)
+        }
+        XCTAssertEqual(Self.summary(results[1]), Self.summary(results[0]), "the poll loop's driver and the blocking one differ",
+                       file: file, line: line)
+        return results.first
+    }
+
+    /// `engineLogIn` on its own thread under the overall deadline; nil (and a failure) if it hung.
+    func engineLogInOnThread(_ peer: ScriptedPeer, _ options: ConnectionOptions, request: LoginRequest, saslOnly: Bool,
+                             driver: EngineDriver, file: StaticString, line: UInt) -> Result<LoginOutcome, ConnectionError>? {
+        let box = OutcomeBox()
+        let caFile = caFile
+        let thread = Thread {
+            do throws(ConnectionError) {
+                box.set(.success(try HostilePeerTestCase.engineLogIn(options, caFile: caFile, request: request, saslOnly: saslOnly,
+                                                                     driver: driver)))
+            } catch {
+                box.set(.failure(error))
+            }
+        }
+        thread.start()
+        guard let result = box.wait(Self.overallDeadline) else {
+            XCTFail("the client hung (\(driver))", file: file, line: line)
+            peer.stop()
+            return nil
+        }
+        return result
     }
 
     /// Runs `login` against `peer` on its own thread: the error it ended with (nil on success)
@@ -86,6 +175,18 @@ class HostilePeerTestCase: XCTestCase {
             peer.stop()  // closes the connection under the client so its thread can end
             _ = box.wait(.seconds(5))
             return nil
+        }
+        if !polled {
+            // The same engine through the batch's poll loop must end the same way.
+            let options = ConnectionOptions(domain: domain, serverHost: "127.0.0.1", serverPort: port, directTLS: directTLS,
+                                            timeout: timeout, limits: limits)
+            let request = LoginRequest(username: "alice", credential: .password(Self.password), usedSCRAMBefore: false,
+                                       requireSCRAM: requireSCRAM)
+            guard let polledResult = engineLogInOnThread(peer, options, request: request, saslOnly: true, driver: .pollLoop,
+                                                         file: file, line: line) else { return nil }
+            let polledError: ConnectionError? = if case .failure(let e) = polledResult { e } else { nil }
+            XCTAssertEqual(polledError.map { "\($0)" }, box.value?.0.map { "\($0)" },
+                           "the poll loop's driver and the blocking one differ", file: file, line: line)
         }
         return box.value
     }

@@ -13,27 +13,12 @@ final class HostilePipelinedLogInTests: HostilePeerTestCase {
     static let token = HostileSASL2Tests.token
     static let mechanism = FASTMechanism(hash: .sha256, binding: nil)
 
-    func run(_ peer: ScriptedPeer, _ request: LoginRequest) -> Result<LoginOutcome, ConnectionError>? {
-        let box = OutcomeBox()
-        let port = peer.port, caFile = caFile
-        let thread = Thread {
-            let options = ConnectionOptions(domain: "localhost", serverHost: "127.0.0.1", serverPort: port, timeout: .seconds(3),
-                                            account: "alice@localhost", pipelined: true)
-            do throws(ConnectionError) {
-                let connection = try Connection.open(options, tls: TLSContext(settings: TLSSettings(caFile: caFile)))
-                defer { connection.close() }
-                box.set(.success(try connection.logIn(request)))
-            } catch {
-                box.set(.failure(error))
-            }
-        }
-        thread.start()
-        guard let result = box.wait(Self.overallDeadline) else {
-            XCTFail("the client hung")
-            peer.stop()
-            return nil
-        }
-        return result
+    /// `request` against `peer` through both drivers of the connection engine.
+    func run(_ peer: ScriptedPeer, _ request: LoginRequest, file: StaticString = #filePath, line: UInt = #line)
+        -> Result<LoginOutcome, ConnectionError>? {
+        let options = ConnectionOptions(domain: "localhost", serverHost: "127.0.0.1", serverPort: peer.port, timeout: .seconds(3),
+                                        account: "alice@localhost", pipelined: true)
+        return runBothDrivers(peer, options: options, request: request, file: file, line: line)
     }
 
     static func tokenRequest(expected: String? = mechanism.name) -> LoginRequest {

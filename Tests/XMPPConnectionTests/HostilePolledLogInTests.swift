@@ -4,7 +4,7 @@ import XMLTree
 import XMPPStanzas
 @testable import XMPPConnection
 
-/// The log-in that never waits (`PolledLogIn`, the batch's per-account log-ins on its poll
+/// The log-in that never waits (`PolledSetup`, the batch's per-account log-ins on its poll
 /// loop) against the scripted peers of the blocking log-in's tests: the honest one logs in and
 /// binds, and each hostile one ends in the error the blocking log-in gives for it.
 final class HostilePolledLogInTests: HostilePeerTestCase {

@@ -48,41 +48,20 @@ final class HostileSASL2Tests: HostilePeerTestCase {
         ]
     }
 
-    /// Runs `body` on a connection opened to `peer` (account alice@localhost), on its own thread
-    /// under the overall deadline.
-    func run(_ peer: ScriptedPeer, file: StaticString = #filePath, line: UInt = #line,
-             _ body: @escaping @Sendable (Connection) throws(ConnectionError) -> LoginOutcome) -> Result<LoginOutcome, ConnectionError>? {
-        let box = OutcomeBox()
-        let port = peer.port, caFile = caFile
-        let thread = Thread {
-            let options = ConnectionOptions(domain: "localhost", serverHost: "127.0.0.1", serverPort: port, timeout: .seconds(5),
-                                            account: "alice@localhost")
-            do throws(ConnectionError) {
-                let connection = try Connection.open(options, tls: TLSContext(settings: TLSSettings(caFile: caFile)))
-                defer { connection.close() }
-                box.set(.success(try body(connection)))
-            } catch {
-                box.set(.failure(error))
-            }
-        }
-        thread.start()
-        guard let result = box.wait(Self.overallDeadline) else {
-            XCTFail("the client hung", file: file, line: line)
-            peer.stop()
-            return nil
-        }
-        return result
+    /// `request` against `peer` (account alice@localhost) through both drivers of the
+    /// connection engine, each on its own thread under the overall deadline.
+    func run(_ peer: ScriptedPeer, _ request: LoginRequest, file: StaticString = #filePath, line: UInt = #line)
+        -> Result<LoginOutcome, ConnectionError>? {
+        let options = ConnectionOptions(domain: "localhost", serverHost: "127.0.0.1", serverPort: peer.port, timeout: .seconds(5),
+                                        account: "alice@localhost")
+        return runBothDrivers(peer, options: options, request: request, file: file, line: line)
     }
 
-    static func passwordLogIn(_ connection: Connection) throws(ConnectionError) -> LoginOutcome {
-        try connection.logIn(LoginRequest(username: "alice", credential: .password(password), usedSCRAMBefore: false,
-                                          requireSCRAM: true, userAgentID: userAgent, requestToken: true))
-    }
+    static let passwordLogIn = LoginRequest(username: "alice", credential: .password(password), usedSCRAMBefore: false,
+                                            requireSCRAM: true, userAgentID: userAgent, requestToken: true)
 
-    static func tokenLogIn(_ connection: Connection) throws(ConnectionError) -> LoginOutcome {
-        try connection.logIn(LoginRequest(username: "alice", credential: .token(FASTMechanism(hash: .sha256, binding: nil), secret: token),
-                                          usedSCRAMBefore: true, userAgentID: userAgent, bind: false))
-    }
+    static let tokenLogIn = LoginRequest(username: "alice", credential: .token(FASTMechanism(hash: .sha256, binding: nil), secret: token),
+                                         usedSCRAMBefore: true, userAgentID: userAgent, bind: false)
 
     func testPasswordLogInAuthenticatesBindsAndGetsATokenInOneStream() throws {
         let localhost = localhost!

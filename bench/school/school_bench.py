@@ -56,6 +56,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
 sys.path.insert(0, os.path.join(root, "bench", "batch"))
 from common import process_cpu  # noqa: E402
+from school_csv import school_rosters  # noqa: E402
 
 work = tempfile.mkdtemp(prefix="xt-bench-school.")
 env = dict(os.environ, HOME=work, XDG_STATE_HOME=work + "/state", XDG_CONFIG_HOME=work + "/config")
@@ -87,24 +88,6 @@ def csv_file(name, extra=0, rosters=True):
         with open(path, "w", encoding="utf-8", newline="") as f:
             csv.writer(f, lineterminator="\r\n").writerows(r[:3] for r in records)
     return path
-
-
-def school_rosters(path):
-    """Each account's contacts as (jid, name, group), from the school CSV, as RosterPlan makes them."""
-    with open(path, encoding="utf-8", newline="") as f:
-        records = list(csv.DictReader(f))
-    members = {}
-    for r in records:
-        for g in r["groups"].split(";"):
-            members.setdefault(g, []).append(r)
-    contacts = {r["jid"]: {} for r in records}
-    for r in records:
-        for g in r["contacts"].split(";"):
-            for other in members.get(g, []):
-                if other["jid"] != r["jid"]:
-                    contacts[r["jid"]][other["jid"]] = other
-                    contacts[other["jid"]][r["jid"]] = r
-    return contacts
 
 
 def seed_prosody(server, path):
@@ -279,10 +262,57 @@ def shared_groups_rows():
         sh(f"{root}/scripts/test-server", "stop", server["XT_DIR"])
 
 
+def api_roster_rows():
+    """ejabberd only (XT_BENCH_ONLY=api-roster): the accounts made by batch (not timed), then every
+    roster of the school written by the administrator through the HTTP API's add_rosteritem
+    (api_roster.py), while the report's first account (a teacher) is logged in with `xmpp-roster watch`: how many
+    roster pushes and presences it saw (the six-stanza path gives it both for every classmate)."""
+    server = start_server()
+    try:
+        report = os.path.join(work, "api-report.csv")
+        school = csv_file("api-school.csv")
+        step(server, batch(server, csv_file("api-accounts.csv", rosters=False), report), "api accounts")
+        with open(report, encoding="utf-8", newline="") as f:
+            first = next(csv.DictReader(f))
+        home = f"{work}/apiwatcher"
+        watch_env = dict(env, HOME=home, XDG_STATE_HOME=f"{home}/state", XDG_CONFIG_HOME=f"{home}/config")
+        target = ["--server", f"127.0.0.1:{server['XT_PORT']}", "--ca-file", server["XT_CA_FILE"]]
+        subprocess.run([f"{bin_dir}/xmpp-login", first["jid"], "--password-stdin", "-q", *target], env=watch_env,
+                       input=first["password"] + "\n", text=True, check=True, capture_output=True)
+        watched = open(os.path.join(work, "api-watch.out"), "w+", encoding="utf-8")
+        watch = subprocess.Popen([f"{bin_dir}/xmpp-roster", "watch", "-a", first["jid"], "--json", *target], env=watch_env,
+                                 stdout=watched, stderr=subprocess.DEVNULL, text=True)
+        time.sleep(2)
+        out = os.path.join(work, "api-roster.json")
+        with open(out, "w") as f:
+            before = process_cpu(server["XT_PID"])
+            start = time.perf_counter()
+            p = subprocess.run(["/usr/bin/python3", f"{here}/api_roster.py", server["XT_API_URL"], server["XT_CA_FILE"], school, jobs],
+                               stdout=f, text=True, input=f"boss@localhost {server['password']}\n")
+            wall = time.perf_counter() - start
+            used = process_cpu(server["XT_PID"]) - before
+        time.sleep(2)
+        watch.terminate()
+        watch.wait()
+        watched.seek(0)
+        seen = watched.read().splitlines()
+        pushes = sum('"event":"roster_push"' in line for line in seen)
+        presences = sum('"event":"presence"' in line for line in seen)
+        print(f"bench: api roster: {open(out).read().strip()}", file=sys.stderr)
+        print(f"bench: api roster: {first['jid']}, online throughout, watched {len(seen)} lines: "
+              f"{pushes} roster pushes, {presences} presences",
+              file=sys.stderr)
+        return [("api: rosters (add_rosteritem)", wall, 0.0, used, p.returncode)]
+    finally:
+        sh(f"{root}/scripts/test-server", "stop", server["XT_DIR"])
+
+
 rows = []
 probe = None
 refresh_probe = None
-only_shared = os.environ.get("XT_BENCH_ONLY") in ("shared", "sync-shared")
+if os.environ.get("XT_BENCH_ONLY") == "api-roster":
+    rows = api_roster_rows()
+only_shared = os.environ.get("XT_BENCH_ONLY") in ("shared", "sync-shared", "api-roster")
 if os.environ.get("XT_BENCH_ONLY") == "shared":
     rows = shared_groups_rows()
 if os.environ.get("XT_BENCH_ONLY") == "sync-shared":

@@ -3,8 +3,8 @@ import XMPPStanzas
 
 /// A connection driven by a single-threaded poll() loop over many streams (batch mode): it
 /// exposes the socket descriptor, reads whatever has arrived without ever waiting, and sends
-/// pipelined requests. Opening (TCP, TLS, stream features) still blocks, once per stream;
-/// after that the loop owns the timing. One owner; not Sendable.
+/// pipelined requests. It is set up (opened, logged in) on the same loop by `PolledSetup`.
+/// One owner; not Sendable.
 public final class PolledConnection {
     /// The underlying connection, for blocking work (SASL, bind) before or after polling.
     public let connection: Connection
@@ -16,22 +16,9 @@ public final class PolledConnection {
         self.fileDescriptor = fileDescriptor
     }
 
-    /// A connection opened another way (`PolledLogIn`), for polling.
+    /// A connection set up by `PolledSetup`, for polling.
     static func wrapping(_ connection: Connection) -> PolledConnection {
         PolledConnection(connection: connection, fileDescriptor: connection.stream.transport.fileDescriptor)
-    }
-
-    /// Connects exactly as `Connection.open` does (first endpoint that answers, TLS direct or by
-    /// STARTTLS, clear text refused) and keeps the socket descriptor for polling.
-    public static func open(_ options: ConnectionOptions, tls: TLSContext, trace: TraceSink? = nil) throws(ConnectionError) -> PolledConnection {
-        try open(options, endpoints: options.resolveEndpoints(), tls: tls, trace: trace)
-    }
-
-    /// `open` over `endpoints` in this order (`Connection.open(_:endpoints:tls:trace:)`).
-    public static func open(_ options: ConnectionOptions, endpoints: [Endpoint], tls: TLSContext, trace: TraceSink? = nil,
-                            failed: (Endpoint, ConnectionError) -> Void = { _, _ in }) throws(ConnectionError) -> PolledConnection {
-        let connection = try Connection.open(options, endpoints: endpoints, tls: tls, trace: trace, failed: failed)
-        return PolledConnection(connection: connection, fileDescriptor: connection.stream.transport.fileDescriptor)
     }
 
     /// Appends to `elements` everything complete that has arrived, without waiting: plaintext
@@ -40,6 +27,7 @@ public final class PolledConnection {
     /// the elements that arrived before the failure are in `elements` all the same (a server
     /// that shuts down often answers and closes in one burst).
     public func readAvailable(into elements: inout [XMLElement]) throws(ConnectionError) {
+        elements += connection.takeKept()  // what arrived while the log-in waited for its replies
         let now = ContinuousClock.now
         while true {
             let element: XMLElement

@@ -13,38 +13,18 @@ public struct AuthenticationOutcome: Sendable {
 extension Connection {
     /// Authenticates (RFC 6120 §6) as `username`, restarts the stream and refreshes `features`.
     /// `usedSCRAMBefore` refuses a downgrade to PLAIN for accounts that had SCRAM; `requireSCRAM`
-    /// refuses PLAIN before anything is sent, for callers that need the keys.
+    /// refuses PLAIN before anything is sent, for callers that need the keys. The connection
+    /// engine's log-in (`StreamLogIn`, RFC 6120 SASL only, no binding) run to its end.
     public func authenticate(username: String, credential: SCRAMCredential, usedSCRAMBefore: Bool,
                              requireSCRAM: Bool = false) throws(ConnectionError) -> AuthenticationOutcome {
-        try openStreamIfPending()
-        var cachedHash: HashFunction?
-        if case .keys(let k) = credential { cachedHash = k.hash }
-        let choice: MechanismChoice
-        do {
-            choice = try SASLSelection.choice(
-                offered: features.mechanisms, tls: tlsBinding, cachedKeysHash: cachedHash,
-                usedSCRAMBefore: usedSCRAMBefore, allowPlain: stream.transport.isSecure, requireSCRAM: requireSCRAM,
-                serverCBTypes: serverCBTypes)
-        } catch {
-            throw .sasl(error)
+        let login: LoginCredential = switch credential {
+        case .password(let password): .password(password)
+        case .keys(let keys): .keys(keys)
         }
-        var exchange = try SASLExchange(choice: choice, username: username, credential: credential, features: features)
-        try stream.send(exchange.initial)
-        while true {
-            let answer = try stream.nextElement(deadline: .now + options.timeout)
-            let step: SASLExchange.Step
-            do { step = try exchange.receive(answer) } catch {
-                refusedBeforeChallenge = exchange.refusedBeforeChallenge
-                throw error
-            }
-            guard case .send(let next) = step else { break }
-            try stream.send(next)
-        }
-        refusedBeforeChallenge = false
-        downgradeProtected = exchange.downgradeProtected
-        mechanism = exchange.mechanismName
-        features = try stream.open(to: options.domain, from: options.account)
-        return AuthenticationOutcome(mechanism: exchange.mechanismName, keys: exchange.keys)
+        let request = LoginRequest(username: username, credential: login, usedSCRAMBefore: usedSCRAMBefore,
+                                   requireSCRAM: requireSCRAM, bind: false)
+        let outcome = try StreamLogIn(self, request, saslOnly: true).run()
+        return AuthenticationOutcome(mechanism: outcome.mechanism, keys: outcome.keys)
     }
 
     /// Refuses a bound JID of another domain than the stream's (RFC 6120 §7.6.1: the server
@@ -62,8 +42,9 @@ extension Connection {
     /// so two tools of one account never knock each other off.
     @discardableResult
     public func bind(resource: String? = nil) throws(ConnectionError) -> JID {
-        let jid = try takeBound(request(bindRequest(resource: resource)))
-        if let session = sessionRequest() { try request(session) }
+        guard let jid = try StreamLogIn(binding: self, resource: resource).run().boundJID else {
+            throw .protocolViolation("the binding bound no JID")
+        }
         return jid
     }
 

@@ -4,8 +4,7 @@ import XMPPStanzas
 
 /// An RFC 6120 §6 SASL exchange (PLAIN, or SCRAM with or without channel binding) as messages:
 /// the `<auth/>` to send first, then what to send after each answer of the server, until
-/// `<success/>`. No I/O, so that a blocking caller (`Connection.authenticate`) and a poll loop
-/// (`PolledLogIn`) run the same exchange.
+/// `<success/>`. No I/O: the connection engine's log-in (`StreamLogIn`) runs it for both drivers.
 struct SASLExchange {
     /// What follows an answer of the server.
     enum Step {

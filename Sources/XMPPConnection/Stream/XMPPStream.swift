@@ -22,18 +22,11 @@ final class XMPPStream {
         self.trace = trace
     }
 
-    /// Opens (or, after STARTTLS or SASL, restarts) the stream and returns the server's features.
-    /// `from` (the account's bare JID) goes into the header only when the caller says so, which
-    /// it does only under TLS: servers offer FAST (XEP-0484) only to a stream that names its user.
-    /// `then` goes in the same write as the header (pipelining, for a caller that knows what the
-    /// server will offer); the features are still read and returned for the caller to check.
-    func open(to domain: String, from account: String? = nil, then elements: [XMLElement] = []) throws(ConnectionError) -> StreamFeatures {
-        try sendHeader(to: domain, from: account, then: elements)
-        return try features(deadline: .now + timeout)
-    }
-
-    /// The first half of `open`: the header (and `then`) sent, the parser ready for the
-    /// server's header; `features` reads the answer.
+    /// Opens (or, after STARTTLS or SASL, restarts) the stream: the header sent, the parser
+    /// ready for the server's header; `features` reads the answer. `from` (the account's bare
+    /// JID) goes into the header only when the caller says so, which it does only under TLS:
+    /// servers offer FAST (XEP-0484) only to a stream that names its user. `then` goes in the
+    /// same write as the header (pipelining, for a caller that knows what the server will offer).
     func sendHeader(to domain: String, from account: String? = nil, then elements: [XMLElement] = []) throws(ConnectionError) {
         parser.reset()
         pending.removeAll()
@@ -49,7 +42,7 @@ final class XMPPStream {
         try transport.send(bytes, deadline: .now + timeout)
     }
 
-    /// The second half of `open`: the server's stream header, then its features, waiting until
+    /// The answer to `sendHeader`: the server's stream header, then its features, waiting until
     /// `deadline`. A deadline already passed reads only what has arrived (`.timedOut` when the
     /// features have not; what was read stays for the next call).
     func features(deadline: ContinuousClock.Instant) throws(ConnectionError) -> StreamFeatures {

@@ -9,18 +9,6 @@ final class Socket {
 
     deinit { close() }
 
-    /// Connects to the first address of `host` that answers before `deadline`.
-    static func connect(host: String, port: Int, deadline: ContinuousClock.Instant) throws(ConnectionError) -> Socket {
-        var attempt = try Connecting(host: host, port: port)
-        while true {
-            let socket = try attempt.nextStarted()
-            guard try socket.wait(for: Int16(POLLOUT), until: deadline) else {
-                throw .timedOut("connecting to \(host) port \(port)")
-            }
-            if try attempt.finish(socket) { return socket }
-        }
-    }
-
     /// A TCP connect that never waits: the addresses of a host tried in turn, each started
     /// non-blocking; the caller waits for `POLLOUT` on the socket `next()` gave, then calls
     /// `finish`.

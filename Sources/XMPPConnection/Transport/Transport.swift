@@ -56,15 +56,6 @@ final class Transport {
         }
     }
 
-    /// Runs a TLS handshake over the socket; after it, all bytes go through TLS.
-    func startTLS(context: TLSContext, referenceName: String, directTLS: Bool, deadline: ContinuousClock.Instant) throws(ConnectionError) {
-        let handshake = try beginTLS(context: context, referenceName: referenceName, directTLS: directTLS)
-        var received: [UInt8]?
-        while try !stepTLS(handshake, received: received, deadline: deadline) {
-            received = try readSocket(until: deadline)
-        }
-    }
-
     /// A TLS handshake under way (`beginTLS`, then `stepTLS` with each read).
     struct TLSHandshake {
         let session: TLSSession

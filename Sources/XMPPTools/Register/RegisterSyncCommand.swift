@@ -65,8 +65,10 @@ extension RegisterTool {
                     + "is not compared); a leaver already deleted on the server is only forgotten. Contacts the "
                     + "users added themselves are never looked at. An account whose report password no longer logs in (its "
                     + "user changed it) is listed as 'unverified': not checked, never drift. Without --report the refresh "
-                    + "checks only existence. After applying, the accounts the run created, enabled or whose roster it "
-                    + "changed are read back the same way: what the server did not keep (a contact missing, a subscription "
+                    + "checks only existence; the rosters of accounts without managed contacts (all of them with --rosters "
+                    + "shared) are not asked for. After applying, the accounts the run created, enabled or whose roster it "
+                    + "changed are read back the same way (except one it created and has already logged in to, to set its "
+                    + "profile, when it has no managed contacts): what the server did not keep (a contact missing, a subscription "
                     + "not both ways, an account still disabled) is named and counted as failed (exit status 1), and the "
                     + "next sync plans it again. --no-refresh plans from the state alone, as before: a file that has not "
                     + "changed then plans nothing and sends nothing, and no connection is even opened; avatars are then "
@@ -404,7 +406,7 @@ extension RegisterTool {
             if refresh && finish.finished && result.failures == 0 {
                 // What it applied, read back: what the server did not keep is a failure, not "changed".
                 let endpoints = try accountEndpoints()
-                let problems = try sync.verify(plan, reportPath: reportPath, jobs: options.jobs, endpoint: endpoints.endpoint(for:),
+                let problems = try sync.verify(plan, entries: finish.entries, reportPath: reportPath, jobs: options.jobs, endpoint: endpoints.endpoint(for:),
                                                shouldStop: { StopSignal.stopRequested })
                 for problem in problems { output.note(problem) }
                 result.notKept(problems.count, seconds: output.elapsedSeconds)

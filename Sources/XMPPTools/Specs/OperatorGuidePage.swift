@@ -350,9 +350,9 @@ public enum OperatorGuidePage {
                        + "its api_permissions want one; --ejabberdctl where the API is off); on Prosody at each account's "
                        + "next log-in, nobody disconnected. In June a class that leaves is a group deleted with its "
                        + "accounts, past the removal limit with --yes."),
-        .literal(["xmpp-register sync school.csv --admin --report pw.csv --rosters shared --for ejabberd --dry-run",
-                  "xmpp-register sync school.csv --admin --report pw.csv --rosters shared --for ejabberd",
-                  "sudo xmpp-register sync school.csv --admin --report pw.csv --rosters shared --for prosody \\",
+        .literal(["xmpp-register sync school.csv --domain school.example --admin --report pw.csv --rosters shared --for ejabberd --dry-run",
+                  "xmpp-register sync school.csv --domain school.example --admin --report pw.csv --rosters shared --for ejabberd",
+                  "sudo xmpp-register sync school.csv --domain school.example --admin --report pw.csv --rosters shared --for prosody \\",
                   "    --groups-file /etc/prosody/school-groups.txt"]),
     ]
 }
