@@ -21,8 +21,15 @@ enum BatchReport {
         let rosters = entries.contains { $0.roster != nil }
         // `handed_out` (when the earlier report had it) comes last: the other columns keep their places.
         let stamped = stamps.present ? [HandoutStamps.column] : []
-        var text = record(["line", "jid", "status", "error", "profile"] + (rosters ? ["roster"] : []) + secret + ["note"]
-                          + people.header + sync.header + stamped)
+        // Built a part at a time: as one expression of `+`s Debian 13's Swift 6.0 gave up type-checking it.
+        var header: [String] = ["line", "jid", "status", "error", "profile"]
+        if rosters { header.append("roster") }
+        header += secret
+        header.append("note")
+        header += people.header
+        header += sync.header
+        header += stamped
+        var text = record(header)
         for e in entries.sorted(by: { $0.line < $1.line }) {
             var fields = [String(e.line), e.jid, e.status.rawValue, e.error ?? "", profileText(e.profile)]
             if rosters { fields.append(e.roster ?? "") }
@@ -33,8 +40,10 @@ enum BatchReport {
             fields.append(e.note ?? "")
             let shown = invites ? InviteSecret(journalText: e.generatedPassword)?.uri : sync.shown(jid: e.jid, password: e.generatedPassword)
             let stamp = stamps.present ? [stamps.stamp(jid: e.jid, secret: shown)] : []
-            text += record(fields + people.fields(line: e.line) + sync.fields(jid: e.jid, password: e.generatedPassword, status: e.status.rawValue)
-                           + stamp)
+            fields += people.fields(line: e.line)
+            fields += sync.fields(jid: e.jid, password: e.generatedPassword, status: e.status.rawValue)
+            fields += stamp
+            text += record(fields)
         }
         for (jid, secret) in carried.sorted(by: { $0.key < $1.key }) {
             var fields = ["", jid, "kept", "", ""]
@@ -46,7 +55,10 @@ enum BatchReport {
             fields.append("not in this CSV: its password is kept from the earlier report")
             let shown = invites ? InviteSecret(journalText: secret)?.uri : sync.shown(jid: jid, password: secret)
             let stamp = stamps.present ? [stamps.stamp(jid: jid, secret: shown)] : []
-            text += record(fields + people.header.map { _ in "" } + sync.fields(jid: jid, password: secret, status: "kept") + stamp)
+            fields += people.header.map { _ in "" }
+            fields += sync.fields(jid: jid, password: secret, status: "kept")
+            fields += stamp
+            text += record(fields)
         }
         return Array(text.utf8)
     }

@@ -63,7 +63,7 @@ public final class BatchRun {
         // are carried into the new report: rewriting it never loses one.
         carried = BatchReport.unlisted(earlier, rows: sheet.rows)
         stamps = reportPath.map { HandoutStamps(report: $0) } ?? HandoutStamps()
-        if let shape { syncColumns = SyncReportColumns(report: reportPath, today: SyncClock.today()) }
+        if shape != nil { syncColumns = SyncReportColumns(report: reportPath, today: SyncClock.today()) }
         known = earlier.filter { !(shape?.forget.contains($0.key) ?? false) }.merging(shape?.adopted ?? [:]) { own, _ in own }
         let identity = shape?.identity ?? BatchInput.identity(inputSHA256: sheet.inputSHA256, configuration: configuration)
         let path = try BatchInput.journalPath(identity: identity, report: reportPath, stateDirectory: stateDirectory)
