@@ -109,8 +109,7 @@ extension EjabberdAPI: SharedRosterAdmin {
             }
             if let key, let value { info[key] = value }
         }
-        let displays = (info["displayed_groups"] ?? "").split(whereSeparator: { $0 == "," || $0 == "\n" })
-            .map { $0.trimming { $0 == " " || $0 == "\t" } }.filter { !$0.isEmpty }
+        let displays = EjabberdCtl.displayed(info["displayed_groups"] ?? "")
         let members = try strings("srg_get_members", arguments)
         return SharedGroup(id: id, label: info["label"] ?? info["name"] ?? "", description: info["description"] ?? "",
                            displays: displays, members: Set(members))

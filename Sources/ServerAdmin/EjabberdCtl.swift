@@ -86,12 +86,14 @@ public struct EjabberdCtl: SharedRosterAdmin, Sendable {
         return info
     }
 
-    /// The identifiers of a displayed_groups value: the quoted strings of `["a",", ","b"]` other
-    /// than the separators, or a plain comma-separated list.
+    /// The identifiers of a displayed_groups value, as ejabberdctl and the HTTP API give it: the
+    /// quoted strings of `["a",", ","b"]` other than the separators, or a plain list separated by
+    /// commas or line breaks.
     static func displayed(_ text: String) -> [String] {
         let bytes = Array(text.utf8)
         guard bytes.first == UInt8(ascii: "[") else {
-            return text.split(separator: ",").map { $0.trimming { $0 == " " || $0 == "\t" } }.filter { !$0.isEmpty }
+            return text.split(whereSeparator: { $0 == "," || $0 == "\n" }).map { $0.trimming { $0 == " " || $0 == "\t" } }
+                .filter { !$0.isEmpty }
         }
         var out: [String] = []
         var i = 0
