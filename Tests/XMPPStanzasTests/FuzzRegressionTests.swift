@@ -171,4 +171,13 @@ final class FuzzRegressionTests: XCTestCase {
         try assertRoundTrips(c)
         XCTAssertEqual(try card("IMPP:xmpp:pupil@school.example\r\n").jabberID, "pupil@school.example")
     }
+
+    /// `X-JABBER://x//EN`: the JID was written as `IMPP:xmpp://x//EN`, whose `//` after the
+    /// scheme is an authority (RFC 5122 §2.3), so it read back as `/EN`. A leading slash is now
+    /// percent-encoded.
+    func testJabberIDStartingWithTwoSlashesIsNoAuthority() throws {
+        let c = try card("X-JABBER://x//EN\r\n")
+        XCTAssertEqual(c.jabberID, "//x//EN")
+        try assertRoundTrips(c)
+    }
 }

@@ -9,6 +9,8 @@ final class XMPPURITests: XCTestCase {
             ("juliet@example.org", "xmpp:juliet@example.org"), ("o'brien&co@example.org", "xmpp:o%27brien%26co@example.org"),
             ("jürgen@例え.jp", "xmpp:j%C3%BCrgen@%E4%BE%8B%E3%81%88.jp"), ("a%41?b#c@x/res ource", "xmpp:a%2541%3Fb%23c@x/res%20ource"),
             ("x\r\nEND:VCARD@y", "xmpp:x%0D%0AEND%3AVCARD@y"),
+            // A leading `//` would be read as an authority (RFC 5122 §2.3) and the JID lost.
+            ("//x//EN", "xmpp:%2F/x//EN"),
         ]
         for (jid, uri) in encoded { XCTAssertEqual(XMPPURI.string(jid), uri, jid) }
         for jid in encoded.map(\.jid) + ["x\r\n\\@y"] {

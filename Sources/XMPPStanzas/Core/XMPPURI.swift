@@ -3,13 +3,14 @@
 /// the JID's UTF-8 other than letters, digits, `-._~`, the `@` and `/` that separate its parts
 /// and RFC 3986's sub-delimiters that RFC 5122 lets a JID keep is percent-encoded (non-ASCII
 /// text, `%`, `?`, `#`, spaces, quotes), so the value can neither end the vCard line nor be read
-/// as a query or fragment.
+/// as a query or fragment. A JID that starts with `/` has that slash encoded too, so that
+/// `//` right after the scheme is never read as an authority (RFC 5122 §2.3).
 public enum XMPPURI {
     /// `xmpp:` and `jid`, percent-encoded.
     public static func string(_ jid: String) -> String {
         var out = "xmpp:"
-        for byte in jid.utf8 {
-            if keeps(byte) {
+        for (offset, byte) in jid.utf8.enumerated() {
+            if keeps(byte), !(offset == 0 && byte == UInt8(ascii: "/")) {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
                 let hex = String(byte, radix: 16, uppercase: true)
