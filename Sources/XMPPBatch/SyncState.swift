@@ -71,11 +71,7 @@ public struct SyncState: Sendable, Equatable {
     public static func load(domain: String, stateDirectory: String) throws(BatchError) -> SyncState {
         guard isDomain(domain) else { throw .syncState("'\(JID.printable(domain))' is not a domain") }
         let path = path(domain: domain, stateDirectory: stateDirectory)
-        let bytes: [UInt8]?
-        do { bytes = try SecureFile.read(path, trusted: true, requirePrivate: true, maxBytes: 256 << 20) } catch {
-            throw .syncState("cannot read \(error)")
-        }
-        guard let bytes else { return SyncState(domain: domain) }
+        guard let bytes = try SyncStateFile.read(path, maxBytes: 256 << 20) else { return SyncState(domain: domain) }
         do { return try decode(JSONParser.parse(bytes), domain: domain) } catch {
             throw .syncState("\(path) is not a sync state (\(error)); move it away only if no sync manages \(domain)")
         }
@@ -83,13 +79,8 @@ public struct SyncState: Sendable, Equatable {
 
     /// Writes the state atomically (0600; directories 0700).
     public func save(stateDirectory: String) throws(BatchError) {
-        do {
-            try SecureFile.makeDirectory(stateDirectory)
-            try SecureFile.makeDirectory(stateDirectory + "/sync")
-            try SecureFile.writeSecret(encoded.prettyUTF8 + [0x0A], to: SyncState.path(domain: domain, stateDirectory: stateDirectory))
-        } catch {
-            throw .syncState("cannot write the sync state: \(error)")
-        }
+        try SyncStateFile.write(encoded, to: SyncState.path(domain: domain, stateDirectory: stateDirectory), stateDirectory: stateDirectory,
+                                what: "the sync state")
     }
 
     /// Records that `jid` was deleted outside sync (`xmpp-register delete --admin`): a row that
@@ -115,8 +106,7 @@ public struct SyncState: Sendable, Equatable {
     /// waits for the first, and then plans from what it left).
     static func lock(stateDirectory: String) throws(BatchError) -> FileLock {
         do {
-            try SecureFile.makeDirectory(stateDirectory)
-            try SecureFile.makeDirectory(stateDirectory + "/sync")
+            try SyncStateFile.makeDirectories(stateDirectory)
             return try FileLock.acquire(stateDirectory + "/sync/lock")
         } catch {
             throw .syncState("cannot lock the sync state: \(error)")
