@@ -8,13 +8,7 @@ import XMPPStorage
 /// an account the run created and then logged in to itself (its profile applied) is not logged
 /// in to again when it has no managed contacts (`sync --rosters shared`).
 final class SyncReadBackSelectionTests: XCTestCase {
-    private func rows(_ text: String) throws -> [BatchRow] {
-        var configuration = BatchConfiguration()
-        configuration.domain = "x.org"
-        configuration.generatePasswords = true
-        let sheet = try BatchSheet(input: Array(text.utf8), name: "test", configuration: configuration, baseDirectory: "/")
-        return sheet.rows.compactMap { if case .valid(let r) = $0 { return r } else { return nil } }
-    }
+    private func rows(_ text: String) throws -> [BatchRow] { try syncSheet(text).validRows }
 
     func testCreatedAccountsWithoutContactsThatTheRunLoggedInToAreNotReadBack() throws {
         let r = try rows("username,nickname\na1,Ann\na2,Abe\na3,Al\n")
