@@ -69,10 +69,14 @@ struct SharedGroupsAccess {
     }
 
     /// Applies `plan` through `server`, counting what was done; a failure says how much was.
-    static func apply(_ plan: SharedGroupsPlan, through server: SharedGroupsPlan.Server) throws -> Int {
+    static func apply(_ plan: SharedGroupsPlan, through server: SharedGroupsPlan.Server,
+                      made: (SharedGroupsApply.Step) -> Void = { _ in }) throws -> Int {
         var done = 0
         do {
-            try plan.apply(server) { _ in done += 1 }
+            try plan.apply(server) { step in
+                done += 1
+                made(step)
+            }
         } catch let error as AdminError {
             throw ToolFailure(exitCode(error), "\(done) of \(plan.steps.count) shared-group changes made: " + error.description)
         } catch let error as StorageError {
