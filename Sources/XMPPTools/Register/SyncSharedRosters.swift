@@ -17,17 +17,8 @@ struct SyncSharedRosters {
         help: "Class rosters per account (the default) or as the server's shared groups.")
     static let server = Option<SharedGroups.Kind>.choice(
         "for", value: "SERVER", help: "The server of --rosters shared.")
-    static let api = Option<String>(
-        "api", value: "URL", help: "ejabberd's HTTP API (default https://DOMAIN:5443/api).")
-    static let groupsFile = Option<String>(
-        "groups-file", value: "PATH", help: "Prosody's groups_file, for --rosters shared.",
-        completion: .file(extensions: ["txt"]))
-    static let prosodyctl = Option<String>(
-        "prosodyctl", value: "COMMAND", help: "How to run prosodyctl (default prosodyctl).")
-    static let ejabberdctl = Option<String>(
-        "ejabberdctl", value: "COMMAND", help: "Use this ejabberdctl instead of the HTTP API.")
     /// What sync declares for it.
-    static let declarations: [any DeclaredOption] = [rosters, server, api, ejabberdctl, groupsFile, prosodyctl] + PasswordSource.declarations
+    static let declarations: [any DeclaredOption] = [rosters, server] + SharedGroupsAccess.declarations + PasswordSource.declarations
 
     /// The manual's paragraphs.
     static let manual = [
@@ -81,10 +72,7 @@ struct SyncSharedRosters {
         do {
             rosters = try command.value(Self.rosters)
             kind = try command.value(Self.server)
-            api = try command.value(Self.api)
-            file = try command.value(Self.groupsFile)
-            prosodyctl = try command.value(Self.prosodyctl)
-            ejabberdctl = try command.value(Self.ejabberdctl)
+            (api, ejabberdctl, file, prosodyctl) = try SharedGroupsAccess.values(command)
         } catch {
             throw ToolFailure(.usage, error.reason.description)
         }
