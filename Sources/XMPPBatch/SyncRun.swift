@@ -173,7 +173,9 @@ public final class SyncRun {
             return answer
         }
         facts.disableOffered = offered
-        try refresh.read(logIns, passwords: passwords, rosters: rostersToRead, jobs: jobs, timeout: configuration.timeout, resource: configuration.resource,
+        // Only a row with an avatar has a photo to compare (`compareAvatars`).
+        let avatars = Set(rows.filter { $0.profile.avatar != nil }.map(\.jid.bare.description))
+        try refresh.read(logIns, passwords: passwords, rosters: rostersToRead, avatars: avatars, jobs: jobs, timeout: configuration.timeout, resource: configuration.resource,
                          endpoint: endpoint, shouldStop: shouldStop)
         refresh.compareAvatars(rows)
         facts.refresh = refresh
