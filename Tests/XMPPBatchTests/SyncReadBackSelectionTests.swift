@@ -67,4 +67,18 @@ final class SyncReadBackSelectionTests: XCTestCase {
         let shared = try SyncRun(sheet: try sheet(), configuration: configuration, stateDirectory: dir + "2", domains: ["x.org"])
         XCTAssertEqual(shared.rostersToRead, [])
     }
+
+    /// The refresh logs in only where a log-in can tell something: profile columns, a roster to
+    /// compare, or a server where an account can be disabled (disable-user offered).
+    func testTheRefreshSkipsLogInsThatCouldReadNothing() throws {
+        let accounts = try ["a1@x.org", "a2@x.org", "b1@y.org"].map { try JID($0) }
+        var asked: [String] = []
+        let offers = { (domain: String) throws -> Bool in asked.append(domain); return domain == "y.org" }
+        XCTAssertEqual(try SyncRun.logInsNeeded(accounts, profileColumns: true, rosters: [], disableOffered: offers), accounts)
+        XCTAssertEqual(asked, [], "profile columns: every account, nothing asked")
+        XCTAssertEqual(try SyncRun.logInsNeeded(accounts, profileColumns: false, rosters: ["a2@x.org"], disableOffered: offers).map(\.description),
+                       ["a2@x.org", "b1@y.org"], "a roster to compare, or a server that can disable accounts")
+        XCTAssertEqual(try SyncRun.logInsNeeded(accounts, profileColumns: false, rosters: [], disableOffered: { _ in false }), [],
+                       "shared groups, no profile columns, no disable-user: existence is all there is, from the administrator's list")
+    }
 }
