@@ -37,6 +37,8 @@ public struct SharedGroups: Sendable {
     public let domain: String
     /// The groups to write.
     let groups: [Group]
+    /// Some account sees another through the groups (the CSV pairs two rows).
+    let hasPairs: Bool
     /// The format.
     public let kind: Kind
 
@@ -85,6 +87,7 @@ public struct SharedGroups: Sendable {
         self.domain = domain
         self.groups = built
         self.kind = kind
+        hasPairs = adjacent.contains { !$0.isEmpty }
         try checkText()
     }
 
@@ -162,6 +165,19 @@ public struct SharedGroups: Sendable {
                 ProsodyGroupsFile.Member(jid: rows[i].jid.description, name: rows[i].profile.fullname ?? rows[i].profile.nickname)
             })
         }
+    }
+
+    /// Why the groups give nobody a contact, for a note on standard error; nil when some account
+    /// sees another. The groups column names the groups, the contacts column says whom each row
+    /// sees, so a file without contacts (or whose contacts name nobody in it) gives Prosody no
+    /// group at all (an empty groups file) and ejabberd groups that display none.
+    public func emptyNote(columns: BatchColumns) -> String? {
+        guard !hasPairs else { return nil }
+        let why = columns.presentRosterColumns.contains("contacts")
+            ? "no row's contacts name another row of the file"
+            : "the file has a groups column but no contacts column"
+        return "\(why), so no account sees another through the shared groups: add contacts (for class rosters, "
+            + "each pupil's contacts = its own group, e.g. 'Class 5A;Teachers')"
     }
 
     /// The groups file for Prosody's mod_groups: `[Group]` lines, each followed by its members as

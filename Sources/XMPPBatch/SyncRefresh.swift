@@ -6,7 +6,7 @@ import XMPPStanzas
 /// What the server holds of the managed accounts, read before planning (`xmpp-register sync`
 /// refreshes by default, as `terraform plan` does): which exist (the administrator's XEP-0133
 /// commands, `AccountInventory`), and, by logging in as each account with the password the
-/// report holds, whether it is enabled, which roster items it has, its vcard-temp card, its
+/// report holds (or the file's row gives: `SyncRun.logInPasswords`), whether it is enabled, which roster items it has, its vcard-temp card, its
 /// PEP nickname (XEP-0172) and the id of its PEP avatar (XEP-0084). A log-in the server
 /// refuses with `account-disabled` (RFC 6120 §6.5.1; Prosody 13 says so before any password
 /// proof) is a disabled account; one refused as `not-authorized` is an account whose password
@@ -110,7 +110,7 @@ public struct SyncRefresh: Sendable, Equatable {
         var runnable: [JID] = []
         for jid in accounts {
             guard passwords[jid.bare.description] != nil else {
-                readings[jid.bare.description] = .notVerifiable("no password in the report")
+                readings[jid.bare.description] = .notVerifiable("no password in the report or the file")
                 continue
             }
             if spreads[jid.domain] == nil {
@@ -149,7 +149,7 @@ public struct SyncRefresh: Sendable, Equatable {
             case .refused(let error, let duringLogIn, _):
                 if duringLogIn, case .authenticationFailed(let condition, _) = error {
                     found[key] = condition == "account-disabled" ? .disabled
-                        : .notVerifiable("the password in the report does not log in (changed by its user?)")
+                        : .notVerifiable("the password in the report or the file does not log in (changed by its user?)")
                 } else {
                     found[key] = .notVerifiable("\(error)")
                 }

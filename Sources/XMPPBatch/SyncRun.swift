@@ -164,7 +164,7 @@ public final class SyncRun {
             facts.refresh = refresh
             return
         }
-        let passwords = try BatchReport.knownPasswords(at: reportPath).merging(adoptedPasswords) { own, _ in own }
+        let passwords = Self.logInPasswords(report: try BatchReport.knownPasswords(at: reportPath), adopted: adoptedPasswords, rows: rows)
         var offered: [String: Bool] = facts.disableOffered
         let logIns = try Self.logInsNeeded(toRead, profileColumns: !sheet.columns.presentProfileColumns.isEmpty, rosters: rostersToRead) { domain in
             if let known = offered[domain] { return known }
@@ -194,24 +194,64 @@ public final class SyncRun {
         return try toRead.filter { jid in try rosters.contains(jid.bare.description) || disableOffered(jid.domain) }
     }
 
+    /// The passwords sync logs in with to read accounts, by bare JID: the report's (those sync
+    /// generated), then `--adopt-report`'s, then, for an account neither holds, the password its
+    /// row in the file gives. That one is the administrator's own (a `password` column): the
+    /// batch made the account with it and, as for any row with a password, the report does not
+    /// keep it; it is held in memory for the log-in only, never written to the report or any file.
+    static func logInPasswords(report: [String: String], adopted: [String: String], rows: [BatchRow]) -> [String: String] {
+        var passwords = report.merging(adopted) { own, _ in own }
+        for row in rows {
+            guard let password = row.password else { continue }
+            let key = row.jid.bare.description
+            if passwords[key] == nil { passwords[key] = password }
+        }
+        return passwords
+    }
+
+    /// What the read-back after a run found: `problems`, what the server did not keep (failures:
+    /// the next refresh plans them again); `unchecked`, accounts it had no password to log in as
+    /// (neither the report nor the file gives one): not read, so not counted as failures, and
+    /// listed by the next refresh as unverified.
+    public struct ReadBack: Sendable, Equatable {
+        public var problems: [String] = []
+        public var unchecked: [String] = []
+    }
+
     /// After a finished run: the accounts it created, enabled or whose roster it changed, read
-    /// back with a log-in each (`SyncRefresh.read`) and compared with what the state now says
-    /// sync left them with. What the server did not keep (a contact missing, a subscription
-    /// not both ways, an account still disabled or that does not log in) is returned, one line
-    /// each: the run reports it as a failure, and the next refresh plans it again as drift.
-    /// `entries`: the finished batch run's journal entries (`readBack(_:managed:entries:)` says
-    /// which accounts they already proved).
+    /// back with a log-in each (`SyncRefresh.read`, with `logInPasswords`) and compared with
+    /// what the state now says sync left them with. What the server did not keep (a contact
+    /// missing, a subscription not both ways, an account still disabled or that does not log
+    /// in) is a problem, one line each: the run reports it as a failure, and the next refresh
+    /// plans it again as drift. An account without a password to log in with cannot be checked:
+    /// it is said as such, never as not kept. `entries`: the finished batch run's journal
+    /// entries (`readBack(_:managed:entries:)` says which accounts they already proved).
     public func verify(_ plan: SyncPlan, entries: [JournalEntry], reportPath: String, jobs: Int,
                        endpoint: (_ domain: String) throws -> BatchEndpoint,
-                       shouldStop: @escaping @Sendable () -> Bool) throws -> [String] {
-        let accounts = Self.readBack(plan, managed: managed, entries: entries)
-        guard !accounts.isEmpty else { return [] }
+                       shouldStop: @escaping @Sendable () -> Bool) throws -> ReadBack {
+        let selected = Self.readBack(plan, managed: managed, entries: entries)
+        guard !selected.isEmpty else { return ReadBack() }
+        let passwords = Self.logInPasswords(report: try BatchReport.knownPasswords(at: reportPath), adopted: adoptedPasswords, rows: rows)
+        var result = ReadBack()
+        let accounts = selected.filter { passwords[$0.description] != nil }
+        for jid in selected where passwords[jid.description] == nil {
+            result.unchecked.append("\(jid): cannot be checked (no password in the report or the file to log in with); "
+                                    + "not counted as a failure, the next sync lists it as unverified")
+        }
+        guard !accounts.isEmpty else { return result }
         var reading = SyncRefresh()
-        try reading.read(accounts, passwords: try BatchReport.knownPasswords(at: reportPath), jobs: jobs, timeout: configuration.timeout,
+        try reading.read(accounts, passwords: passwords, jobs: jobs, timeout: configuration.timeout,
                          resource: configuration.resource, endpoint: endpoint, shouldStop: shouldStop)
+        result.problems = Self.notKept(accounts, readings: reading.readings, managed: managed)
+        return result
+    }
+
+    /// What the read-back's `readings` of `accounts` show the server did not keep of what
+    /// `managed` says sync left them with, one line each.
+    static func notKept(_ accounts: [JID], readings: [String: SyncRefresh.Reading], managed: [String: SyncState.Account]) -> [String] {
         var problems: [String] = []
         for jid in accounts {
-            switch reading.readings[jid.description] {
+            switch readings[jid.description] {
             case .roster(let items)?:
                 var server: [JID: RosterItem] = [:]
                 for item in items { server[item.jid.bare] = item }

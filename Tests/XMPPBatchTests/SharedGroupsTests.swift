@@ -24,6 +24,26 @@ final class SharedGroupsTests: XCTestCase {
         t2,Mr U,Teachers,Teachers
         """
 
+    /// Groups without contacts give no pair, so nobody a contact (Prosody: no group at all): said
+    /// (why, and the way forward), never an empty output without a word; a school says nothing.
+    func testAFileWhoseRowsSeeNobodySaysWhyNothingIsWritten() throws {
+        let noContacts = try sheet("username,groups\np1,Class 5A\np2,Class 5A\n")
+        for kind in SharedGroups.Kind.allCases {
+            let groups = try SharedGroups(sheet: noContacts, kind: kind)
+            let note = try XCTUnwrap(groups.emptyNote(columns: noContacts.columns), "\(kind)")
+            XCTAssertTrue(note.hasPrefix("the file has a groups column but no contacts column, so no account sees another"), note)
+            XCTAssertTrue(note.contains("add contacts"), note)
+        }
+        XCTAssertEqual(try SharedGroups(sheet: noContacts, kind: .prosody).prosodyFile(), "")
+        let emptyContacts = try sheet("username,groups,contacts\np1,Class 5A,\np2,Class 5A,\n")
+        XCTAssertTrue(try SharedGroups(sheet: emptyContacts, kind: .prosody).emptyNote(columns: emptyContacts.columns)?
+            .hasPrefix("no row's contacts name another row of the file") ?? false)
+        let pair = try sheet("username,groups,contacts\np1,Class 5A,Class 5A\np2,Class 5A,Class 5A\n")
+        for kind in SharedGroups.Kind.allCases {
+            XCTAssertNil(try SharedGroups(sheet: pair, kind: kind).emptyNote(columns: pair.columns), "\(kind)")
+        }
+    }
+
     /// Two names whose ejabberd identifiers are one would share one group and its members (a
     /// crafted name joining the teachers'): refused, naming both. A real collision of 80 bits
     /// cannot be made here, so the check is driven with a shortened identifier.

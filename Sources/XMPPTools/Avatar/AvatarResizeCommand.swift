@@ -25,6 +25,8 @@ extension AvatarTool {
             try ImageFiles.checkBinaryDestination(output, json: json)
             options = try AvatarImageOptions.resizeOptions(invocation.command)
             image = AvatarImageOptions.path(invocation.command)
+            // The PNG replaces the file at -o: never the image it is made from.
+            if let output { try DistinctOutput.require(output: output, input: image, option: "-o") }
         }
 
         /// Resizes IMAGE and writes the PNG to `-o` (standard output when it is `-` or absent).

@@ -25,12 +25,8 @@ struct BatchSheetInput {
     /// device and inode, so `./in.csv`, a link to it or `/dev/stdin` when the input is a
     /// redirected file are caught as well as the same string.
     func requireDistinct(output: String?, option: String) throws {
-        guard let output, let written = FileIdentity(path: absolute(output)) else { return }
-        let read = path == "-" ? FileIdentity(descriptor: 0) : FileIdentity(path: absolute(path))
-        if written == read {
-            throw ToolFailure(.usage, "\(option) \(output) is the input \(path == "-" ? "(standard input)" : path): it would be "
-                              + "overwritten; choose another file")
-        }
+        guard let output else { return }
+        try DistinctOutput.require(output: output, input: path, option: option, resolve: absolute)
     }
 
     /// Reads and checks the input, CSV or LDIF (`format`, or told by the name and the first

@@ -84,7 +84,9 @@ extension RegisterTool {
                 "The result is checked against the CSV's pairs before anything is printed: a CSV the server's model "
                     + "cannot express exactly (a row with a contact of its own that the other members of its group lack, "
                     + "a row in no group that has contacts) is refused with the first pair that would differ, exit status "
-                    + "9. All rows must be valid and on one domain. The accounts themselves are made by xmpp-register "
+                    + "9. A CSV whose rows see nobody (a groups column without contacts, or contacts naming no other row) gives "
+                    + "nobody a contact: an empty groups file for Prosody, for ejabberd groups that display none; a note "
+                    + "on standard error says why, and the exit status is 0. All rows must be valid and on one domain. The accounts themselves are made by xmpp-register "
                     + "batch, with --shared-groups so that it sets no roster. An LDIF input is read as batch reads it "
                     + "(detected by its name or its first line; --map as for batch).",
             ],
@@ -140,6 +142,7 @@ extension RegisterTool {
             let sheet = try source.sheet(configuration: &configuration, format: format, map: map, output: output)
             let groups: SharedGroups
             do { groups = try SharedGroups(sheet: sheet, kind: kind) } catch { throw ToolFailure(.badInput, error.description) }
+            if let note = groups.emptyNote(columns: sheet.columns) { output.note(note) }
             guard applyOptions.apply else {
                 Output.out(kind == .prosody ? groups.prosodyFile() : groups.ejabberdScript(source: source.name))
                 return

@@ -63,8 +63,10 @@ extension RegisterTool {
                     + "on the server': the file's photo again (for a row with an avatar: the published image's id is "
                     + "compared with that of the file's image as batch resizes it; an avatar node the server does not have "
                     + "is not compared); a leaver already deleted on the server is only forgotten. Contacts the "
-                    + "users added themselves are never looked at. An account whose report password no longer logs in (its "
-                    + "user changed it) is listed as 'unverified': not checked, never drift. Without --report the refresh "
+                    + "users added themselves are never looked at. The refresh logs in with the password the report holds or, "
+                    + "for a row with a password column (which the report never keeps), the file's own password, held in "
+                    + "memory only and never written anywhere. An account whose password no longer logs in (its "
+                    + "user changed it), or for which neither gives one, is listed as 'unverified': not checked, never drift. Without --report the refresh "
                     + "checks only existence; the rosters of accounts without managed contacts (all of them with --rosters "
                     + "shared) are not asked for, and a file without profile columns whose accounts have no roster to compare "
                     + "is refreshed without logging in as them where the server offers no disable-user (ejabberd, Prosody "
@@ -73,7 +75,8 @@ extension RegisterTool {
                     + "changed are read back the same way (except one it created and has already logged in to, to set its "
                     + "profile, when it has no managed contacts): what the server did not keep (a contact missing, a subscription "
                     + "not both ways, an account still disabled) is named and counted as failed (exit status 1), and the "
-                    + "next sync plans it again. --no-refresh plans from the state alone, as before: a file that has not "
+                    + "next sync plans it again; an account with no password to log in with is named as not checked, "
+                    + "which is no failure (the next sync lists it as unverified). --no-refresh plans from the state alone, as before: a file that has not "
                     + "changed then plans nothing and sends nothing, and no connection is even opened; avatars are then "
                     + "compared with the state only (the image file's SHA-256).",
                 "sync manages only the accounts it created. Its state, per domain, is "
@@ -427,10 +430,11 @@ extension RegisterTool {
             if refresh && finish.finished && result.failures == 0 {
                 // What it applied, read back: what the server did not keep is a failure, not "changed".
                 let endpoints = try accountEndpoints()
-                let problems = try sync.verify(plan, entries: finish.entries, reportPath: reportPath, jobs: options.jobs, endpoint: endpoints.endpoint(for:),
-                                               shouldStop: { StopSignal.stopRequested })
-                for problem in problems { output.note(problem) }
-                result.notKept(problems.count, seconds: output.elapsedSeconds)
+                let readBack = try sync.verify(plan, entries: finish.entries, reportPath: reportPath, jobs: options.jobs,
+                                               endpoint: endpoints.endpoint(for:), shouldStop: { StopSignal.stopRequested })
+                for line in readBack.unchecked { output.note(line) }
+                for problem in readBack.problems { output.note(problem) }
+                result.notKept(readBack.problems.count, seconds: output.elapsedSeconds)
             }
             try conclude(result, reportPath: reportPath, output: output)
         }
