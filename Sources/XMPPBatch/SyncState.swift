@@ -160,8 +160,9 @@ public struct SyncState: Sendable, Equatable {
         }
         var number = 1
         do {
-            guard let first = try reader.next() else { throw refused("empty") }
-            let header = try? JSONParser.parse(first)
+            // The header is short; a long first line is the first format written on one line.
+            let first = try firstLine(of: reader)
+            let header = try? JSONParser.parse(first ?? [])
             guard case .object(let top)? = header, field(top, "format") == .string(format) else {
                 // The first format, one JSON document: read whole, written as lines by the next save.
                 return try readFirstFormat(path: path, domain: domain, body)
@@ -182,6 +183,14 @@ public struct SyncState: Sendable, Equatable {
             throw error
         } catch {
             throw refused("\(error)")
+        }
+    }
+
+    /// The first line when it is no longer than a header can be; nil when it is (or when there is none).
+    private static func firstLine(of reader: SecretLineReader) throws(StorageError) -> [UInt8]? {
+        do { return try reader.next(limit: 1 << 12) } catch {
+            guard case .corrupt = error else { throw error }
+            return nil
         }
     }
 

@@ -97,6 +97,23 @@ final class SyncStateFileTests: XCTestCase {
         XCTAssertEqual(try SyncState.load(domain: "x.org", stateDirectory: directory), state)
     }
 
+    /// The first format written on one line (as scripts do), longer than a header can be.
+    func testAFirstFormatStateOnOneLongLineIsReadToo() throws {
+        let directory = try scratchDirectory("sync-state-migration")
+        let note = String(repeating: "n", count: 20_000)
+        let compact = #"{"format":"xmpp-tools sync state 1","domain":"x.org","accounts":{"a@x.org":{"standing":"active","#
+            + #""contacts":[],"note":"\#(note)"},"b@x.org":{"standing":"deleted"}}}"#
+        _ = try writeState(compact, in: directory)
+        var state = SyncState(domain: "x.org")
+        state.accounts["a@x.org"] = SyncState.Account(note: note)
+        state.accounts["b@x.org"] = SyncState.Account(standing: .deleted)
+        XCTAssertEqual(try SyncState.load(domain: "x.org", stateDirectory: directory), state)
+        try SyncState.noteDeletedOutside(try JID("a@x.org"), how: "by hand", stateDirectory: directory)
+        state.accounts["a@x.org"] = SyncState.Account(standing: .deleted, note: "by hand")
+        XCTAssertEqual(try SyncState.load(domain: "x.org", stateDirectory: directory), state)
+        XCTAssertEqual(try lines(SyncState.path(domain: "x.org", stateDirectory: directory)).count, 3)
+    }
+
     func testADeletionOutsideSyncMigratesAFirstFormatStateAndChangesOnlyItsLine() throws {
         let directory = try scratchDirectory("sync-state-migration")
         let path = try writeState(Self.firstFormat, in: directory)

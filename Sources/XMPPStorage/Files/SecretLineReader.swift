@@ -34,7 +34,9 @@ public final class SecretLineReader {
     deinit { _ = close(fd) }
 
     /// The next line without its line feed; nil at the end (a last line without one counts).
-    public func next() throws(StorageError) -> [UInt8]? {
+    /// `limit`: a smaller limit than the reader's for this line (a header, say).
+    public func next(limit: Int? = nil) throws(StorageError) -> [UInt8]? {
+        let maxLineBytes = min(limit ?? self.maxLineBytes, self.maxLineBytes)
         var searchFrom = start
         while true {
             if let end = block[searchFrom...].firstIndex(of: 0x0A) {
