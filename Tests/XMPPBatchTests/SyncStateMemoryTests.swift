@@ -87,16 +87,9 @@ final class SyncStateMemoryTests: XCTestCase {
         guard let file = fopen(path, "w") else { throw CocoaError(.fileWriteUnknown) }
         defer { fclose(file) }
         fchmod(fileno(file), 0o600)
-        let old = ProcessInfo.processInfo.environment["XT_EXPERIMENT_FIRST"] != nil
-        var block = old ? #"{"format":"xmpp-tools sync state 1","domain":"example.org","accounts":{"# : #"{"format":"xmpp-tools sync state 2","domain":"example.org"}"# + "\n"
+        var block = #"{"format":"xmpp-tools sync state 2","domain":"example.org"}"# + "\n"
         for i in 0..<Self.accounts {
-            let line = String(decoding: SyncState.line("user\(i)@example.org", Self.account(i)), as: UTF8.self)
-            if old {
-                block += (i == 0 ? "" : ",") + "\"user\(i)@example.org\":{" + line.dropFirst("{\"jid\":\"user\(i)@example.org\",".utf8.count).dropLast()
-                if i == Self.accounts - 1 { block += "}}" }
-            } else {
-            block += line
-            }
+            block += String(decoding: SyncState.line("user\(i)@example.org", Self.account(i)), as: UTF8.self)
             if block.utf8.count > 1 << 16 {
                 fputs(block, file)
                 block = ""
