@@ -3,11 +3,11 @@
 JID sync does not manage the state is only read ("load"); with a managed one it is read and
 written again with that account deleted ("load + save"). Each run on a fresh copy of the state
 (first format and, for builds that read it, the line format); wall time (median) and peak RSS
-(wait4's ru_maxrss, the largest) per build, format and step.
+(wait4's ru_maxrss through bench/lib/measure.py, the largest) per build, format and step.
 
 usage: sync_state_bench.py WORK RUNS N ADMIN_ARGS(json) BUILD=BIN... [--lines BUILD...]
 """
-import json, os, shutil, statistics, sys, time
+import json, os, shutil, statistics, subprocess, sys
 
 work, runs, n, admin_args = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), json.loads(sys.argv[4])
 builds, lines_builds = [], set()
@@ -17,6 +17,7 @@ if "--lines" in rest:
     rest = rest[:rest.index("--lines")]
 builds = [tuple(b.split("=", 1)) for b in rest]
 state_dir = f"{work}/state/xmpp-tools/sync"
+measure = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib", "measure.py")
 steps = [("load", "nobody@localhost"), ("load + save", "user7@localhost")]
 
 
@@ -24,19 +25,13 @@ def once(program, form, jid):
     shutil.copyfile(f"{work}/state-{form}.json", f"{state_dir}/localhost.json")
     os.chmod(f"{state_dir}/localhost.json", 0o600)
     args = [program, "delete", "--admin", jid, "--yes"] + admin_args
-    start = time.perf_counter()
-    pid = os.fork()
-    if pid == 0:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.execv(program, args)
-    _, status, usage = os.wait4(pid, 0)
-    wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"sync_state_bench.py: {' '.join(args)} failed with {os.waitstatus_to_exitcode(status)}")
+    measured = subprocess.run([sys.executable, measure, "1", "--"] + args, capture_output=True, text=True)
+    if measured.returncode != 0:
+        sys.exit(f"sync_state_bench.py: {measured.stderr.strip()}")
+    result = json.loads(measured.stdout)
     with open(f"{state_dir}/localhost.json", encoding="utf-8") as f:
         head = f.read(200)
-    return wall, usage.ru_maxrss / 1024, "state 2" in head
+    return result["median_s"], result["peak_rss_mb"], "state 2" in head
 
 
 results = {}
