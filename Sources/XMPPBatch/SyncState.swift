@@ -107,12 +107,14 @@ public struct SyncState: Sendable, Equatable {
         defer { lock.release() }
         let key = jid.bare.description
         var found: (account: Account, index: Int, firstFormat: Bool)?
-        var index = 0
+        var position = 0
         try read(domain: jid.domain, stateDirectory: stateDirectory) { text, stored, account throws(BatchError) in
-            if text == key { found = (account(), index, stored == nil) }
-            index += 1
+            if text == key { found = (account(), position, stored == nil) }
+            position += 1
         }
-        guard var (account, index, firstFormat) = found, account.standing != .deleted else { return }
+        guard let found, found.account.standing != .deleted else { return }
+        var account = found.account
+        let (index, firstFormat) = (found.index, found.firstFormat)
         account.standing = .deleted
         account.note = how
         account.contacts = []
