@@ -108,8 +108,10 @@ public struct SyncState: Sendable, Equatable {
         let key = jid.bare.description
         var found: (account: Account, index: Int, firstFormat: Bool)?
         var position = 0
+        var firstFormatState = SyncState(domain: jid.domain)  // the first format's accounts, to be written as lines
         try read(domain: jid.domain, stateDirectory: stateDirectory) { text, stored, account throws(BatchError) in
             if text == key { found = (account(), position, stored == nil) }
+            if stored == nil { firstFormatState.accounts[text] = account() }
             position += 1
         }
         guard let found, found.account.standing != .deleted else { return }
@@ -118,10 +120,9 @@ public struct SyncState: Sendable, Equatable {
         account.standing = .deleted
         account.note = how
         account.contacts = []
-        if firstFormat {  // read whole once more, and written as lines from now on
-            var state = try load(domain: jid.domain, stateDirectory: stateDirectory)
-            state.accounts[key] = account
-            return try state.save(stateDirectory: stateDirectory)
+        if firstFormat {  // written as lines from now on
+            firstFormatState.accounts[key] = account
+            return try firstFormatState.save(stateDirectory: stateDirectory)
         }
         // Every line is as the reading above found it (the lock is held): copied as it is, but the account's.
         let path = path(domain: jid.domain, stateDirectory: stateDirectory)
