@@ -320,8 +320,7 @@ public final class SyncRun {
     }
 
     /// Changes one account of a domain's state in place: a copy of the state taken out of
-    /// `states` and put back would copy all its accounts for each one changed (a million
-    /// accounts, a million times).
+    /// `states` and put back would copy all its accounts for each one changed.
     private func setAccount(_ key: String, of domain: String, to account: SyncState.Account) {
         states[domain, default: SyncState(domain: domain)].accounts[key] = account
     }

@@ -9,9 +9,9 @@ import XMPPStorage
 /// with the server, so a file that did not change sends nothing. No password is kept here (the
 /// report holds them). `$XDG_STATE_HOME/xmpp-tools/sync/DOMAIN.json`, mode 0600 in 0700
 /// directories, replaced atomically: JSON lines, a header object and then one object per
-/// account, read and written a line at a time — a million accounts are ~170 MB of JSON, and
-/// holding that as one document cost 1.1 GB (docs/DESIGN-NOTES.md). The first format, one JSON
-/// document, is still read; the next save writes the lines.
+/// account, read and written a line at a time, so the file is never held as one document
+/// (docs/DESIGN-NOTES.md, "Sync's state as lines"). The first format, one JSON document, is
+/// still read; the next save writes the lines.
 public struct SyncState: Sendable, Equatable {
     /// Where an account sync created stands.
     public enum Standing: String, Sendable {

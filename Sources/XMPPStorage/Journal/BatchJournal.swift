@@ -109,8 +109,7 @@ public final class BatchJournal {
 
     /// Every recorded row, by line.
     public func entries() throws(JournalError) -> [JournalEntry] {
-        // Each row read in place into its entry: a `[[SQLValue]]` of every row first cost ~0.5 KB
-        // a row more at the peak (50 MB at 100,000 rows), once when planning and once when finishing.
+        // Each row read in place into its entry, never a `[[SQLValue]]` of every row first.
         var entries: [JournalEntry] = []
         do {
             try database.forEachRow(
