@@ -106,24 +106,21 @@ public struct SyncState: Sendable, Equatable {
         let lock = try SyncState.lock(stateDirectory: stateDirectory)  // a sync running now finishes first
         defer { lock.release() }
         let key = jid.bare.description
-        var found: (account: Account, index: Int, firstFormat: Bool)?
+        if let entries = try firstFormatEntries(domain: jid.domain, stateDirectory: stateDirectory) {
+            // The first format, read whole once: written as lines from now on.
+            guard let known = entries.first(where: { $0.0 == key })?.1, known.standing != .deleted else { return }
+            var state = SyncState(domain: jid.domain, accounts: Dictionary(entries) { first, _ in first })
+            state.accounts[key] = deleted(known, how: how)
+            return try state.save(stateDirectory: stateDirectory)
+        }
+        var found: (account: Account, index: Int)?
         var position = 0
-        var firstFormatState = SyncState(domain: jid.domain)  // the first format's accounts, to be written as lines
-        try read(domain: jid.domain, stateDirectory: stateDirectory) { text, stored, account throws(BatchError) in
-            if text == key { found = (account(), position, stored == nil) }
-            if stored == nil { firstFormatState.accounts[text] = account() }
+        try read(domain: jid.domain, stateDirectory: stateDirectory) { text, _, account throws(BatchError) in
+            if text == key { found = (account(), position) }
             position += 1
         }
         guard let found, found.account.standing != .deleted else { return }
-        var account = found.account
-        let (index, firstFormat) = (found.index, found.firstFormat)
-        account.standing = .deleted
-        account.note = how
-        account.contacts = []
-        if firstFormat {  // written as lines from now on
-            firstFormatState.accounts[key] = account
-            return try firstFormatState.save(stateDirectory: stateDirectory)
-        }
+        let (account, index) = (deleted(found.account, how: how), found.index)
         // Every line is as the reading above found it (the lock is held): copied as it is, but the account's.
         let path = path(domain: jid.domain, stateDirectory: stateDirectory)
         try write(domain: jid.domain, stateDirectory: stateDirectory) { writer throws(BatchError) in
@@ -141,6 +138,15 @@ public struct SyncState: Sendable, Equatable {
         }
     }
 
+    /// `account` as a deletion outside sync leaves it.
+    private static func deleted(_ account: Account, how: String) -> Account {
+        var account = account
+        account.standing = .deleted
+        account.note = how
+        account.contacts = []
+        return account
+    }
+
     // MARK: The file
 
     private static let format = "xmpp-tools sync state 2"
@@ -154,6 +160,10 @@ public struct SyncState: Sendable, Equatable {
         func refused(_ why: String) -> BatchError {
             .syncState("\(path) is not a sync state (\(why)); move it away only if no sync manages \(domain)")
         }
+        if let entries = try firstFormatEntries(domain: domain, stateDirectory: stateDirectory) {
+            for (jid, account) in entries { try body(jid, nil, { account }) }
+            return
+        }
         let reader: SecretLineReader
         do {
             guard let opened = try SecretLineReader(path) else { return }
@@ -163,13 +173,7 @@ public struct SyncState: Sendable, Equatable {
         }
         var number = 1
         do {
-            // The header is short; a long first line is the first format written on one line.
-            let first = try firstLine(of: reader)
-            let header = try? JSONParser.parse(first ?? [])
-            guard case .object(let top)? = header, field(top, "format") == .string(format) else {
-                // The first format, one JSON document: read whole, written as lines by the next save.
-                return try readFirstFormat(path: path, domain: domain, body)
-            }
+            _ = try reader.next()  // the header, which firstFormatEntries found
             while let bytes = try reader.next() {
                 number += 1
                 guard !bytes.isEmpty else { continue }
@@ -197,18 +201,26 @@ public struct SyncState: Sendable, Equatable {
         }
     }
 
-    private static func readFirstFormat(path: String, domain: String,
-                                        _ body: (String, [UInt8]?, () -> Account) throws(BatchError) -> Void) throws(BatchError) {
+    /// The accounts of a state in the first format, read whole; nil when there is no state or it
+    /// is in the line format.
+    private static func firstFormatEntries(domain: String, stateDirectory: String) throws(BatchError) -> [(String, Account)]? {
+        let path = path(domain: domain, stateDirectory: stateDirectory)
+        do {
+            guard let reader = try SecretLineReader(path) else { return nil }
+            if case .object(let top)? = try? JSONParser.parse(try firstLine(of: reader) ?? []), field(top, "format") == .string(format) {
+                return nil
+            }
+        } catch {
+            throw .syncState("cannot read \(error)")
+        }
         let bytes: [UInt8]?
         do { bytes = try SecureFile.read(path, trusted: true, requirePrivate: true, maxBytes: 256 << 20) } catch {
             throw .syncState("cannot read \(error)")
         }
-        guard let bytes else { return }
-        let entries: [(String, Account)]
-        do { entries = try decodeFirstFormat(JSONParser.parse(bytes)) } catch {
+        guard let bytes else { return nil }
+        do { return try decodeFirstFormat(JSONParser.parse(bytes)) } catch {
             throw .syncState("\(path) is not a sync state (\(error)); move it away only if no sync manages \(domain)")
         }
-        for (jid, account) in entries { try body(jid, nil, { account }) }
     }
 
     /// Writes the state file of `domain`: the header, then what `body` writes, atomically.

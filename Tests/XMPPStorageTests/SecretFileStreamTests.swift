@@ -51,6 +51,31 @@ final class SecretFileStreamTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "a\n")
     }
 
+    /// A FIFO of the user's own (`--report` into a pipe) is written in place as the records come.
+    func testAFIFOIsWrittenInPlaceAsTheBytesCome() throws {
+        let root = try scratchDirectory("secret-stream")
+        let fifo = root + "/fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let received = expectation(description: "the reader got every byte")
+        nonisolated(unsafe) var count = 0
+        DispatchQueue.global().async {
+            let fd = open(fifo, O_RDONLY)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while fd >= 0, case let n = read(fd, &buffer, buffer.count), n > 0 { count += n }
+            close(fd)
+            received.fulfill()
+        }
+        let writer = try SecretFileWriter(fifo)
+        for _ in 0..<100 { try writer.write(String(repeating: "r", count: 1000)) }  // more than a block
+        try writer.commit()
+        wait(for: [received], timeout: 10)
+        XCTAssertEqual(count, 100_000)
+        var st = stat()
+        XCTAssertEqual(lstat(fifo, &st), 0)
+        XCTAssertEqual(st.st_mode & S_IFMT, S_IFIFO, "still a FIFO")
+        XCTAssertEqual(names(root), ["fifo"])
+    }
+
     func testLinesAreReadAcrossBlocksWithAndWithoutAFinalLineFeed() throws {
         let root = try scratchDirectory("secret-stream")
         let path = root + "/lines"
