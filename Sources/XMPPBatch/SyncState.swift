@@ -97,7 +97,8 @@ public struct SyncState: Sendable, Equatable {
     /// Records that `jid` was deleted outside sync (`xmpp-register delete --admin`): a row that
     /// still lists it is then planned as a re-creation with a new password, never silently with
     /// the old one. Nothing happens for an account sync does not manage. The state is copied a
-    /// line at a time with that account's line changed, never read whole.
+    /// line at a time with that account's line changed, never read whole (a state in the first
+    /// format is, once, and written as lines).
     public static func noteDeletedOutside(_ jid: JID, how: String, stateDirectory: String) throws(BatchError) {
         // Whether sync manages the domain at all, by the file's presence: reading it here with
         // SecureFile's default limit (16 MiB) took a larger state (~100,000 accounts) for none,
