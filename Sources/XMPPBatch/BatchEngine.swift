@@ -16,7 +16,6 @@ final class BatchEngine<Kind: RequestKind> {
     private(set) var items: [WorkItem]
     let settings: EngineSettings
     private let connect: (_ stream: Int) throws(ConnectionError) -> PolledSetup
-    private let opened: (PolledConnection) throws -> Void
     private let spread: EndpointSpread?
     let recorder: BatchRecorder
     private var rows: RowQueue
@@ -41,14 +40,12 @@ final class BatchEngine<Kind: RequestKind> {
     /// so each of those rows is known refused or created, and then the run ends with this error.
     private var closedBy: (any Error)?
 
-    /// `connect` starts setting up stream number `stream`'s connection; `opened` runs on it once
-    /// it is (the administrator's log-in, for admin commands); `spread`, when the batch has
-    /// several endpoints, hears of streams that answer and drop.
+    /// `connect` starts setting up stream number `stream`'s connection (opened, and for admin
+    /// commands logged in as the administrator); `spread`, when the batch has several
+    /// endpoints, hears of streams that answer and drop.
     init(kind: Kind, items: [WorkItem], settings: EngineSettings, recorder: BatchRecorder, spread: EndpointSpread? = nil,
-         connect: @escaping (_ stream: Int) throws(ConnectionError) -> PolledSetup,
-         opened: @escaping (PolledConnection) throws -> Void = { _ in }) {
+         connect: @escaping (_ stream: Int) throws(ConnectionError) -> PolledSetup) {
         self.kind = kind
-        self.opened = opened
         self.items = items
         self.settings = settings
         self.recorder = recorder
@@ -261,10 +258,6 @@ final class BatchEngine<Kind: RequestKind> {
             if expired { try setup.expire() }
             guard let link = try setup.advance() else { return }
             stream.setup = nil
-            do { try opened(link) } catch {
-                link.close()
-                throw error
-            }
             spread?.bound(link)
             stream.link = link
             stream.openedAt = .now
@@ -311,6 +304,8 @@ final class BatchEngine<Kind: RequestKind> {
             for element in elements { try handle(element, on: stream) }
             if let failure, stream.link === link { fail(stream, failure, .now) }
         }
+        // A log-in that ended gives the turn to the next stream waiting for the account's session.
+        for stream in streams where stream.setup?.awaitsTurn == true { try advanceSetup(stream) }
     }
 
     private func handle(_ element: XMLElement, on stream: EngineStream<Kind>) throws {

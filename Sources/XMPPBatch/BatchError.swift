@@ -15,6 +15,9 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadableReport(path: String, reason: String)
     /// The report's directory (or the report) belongs to another user or others can write it.
     case unsafeReport(StorageError)
+    /// `--report-by-group`'s directory is a link, another user's, or below a directory others
+    /// can write: refused before any account is made, as the report's own directory is.
+    case unsafeReportByGroup(StorageError)
     /// A file where the report goes that is not a batch report: it is not overwritten.
     case notAReport(path: String, reason: String)
     /// The report cannot take an account's new password (`passwd --admin --report`): `reason` says why.
@@ -34,6 +37,7 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .usernameNeedsDomain: return "a 'username' column needs --domain DOMAIN"
         case .unreadableReport(let path, let reason): return "cannot read the existing report \(path): \(reason)"
         case .unsafeReport(let error): return "cannot use --report: \(error)"
+        case .unsafeReportByGroup(let error): return "cannot use --report-by-group: \(error)"
         case .notAReport(let path, let reason):
             return "\(path) exists and is not a batch report (\(reason)); give another --report FILE, or move it away first"
         case .reportHasNoPassword(let report, _, let reason): return "\(report) cannot take the new password: \(reason)"

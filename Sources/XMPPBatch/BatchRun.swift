@@ -58,6 +58,11 @@ public final class BatchRun {
                 throw BatchError.unsafeReport(error)
             }
         }
+        // So is the split's directory: a link or a stranger's directory found only when the split
+        // is written would fail a run whose accounts were made by then.
+        if let directory = configuration.reportByGroup {
+            do { try FileTrust.requirePrivateDirectoryOrAbsent(directory) } catch { throw BatchError.unsafeReportByGroup(error) }
+        }
         let earlier = try reportPath.map { p throws(BatchError) in try BatchReport.knownPasswords(at: p) } ?? [:]
         // A report's passwords of accounts this CSV does not list (a row removed, another shard's)
         // are carried into the new report: rewriting it never loses one.

@@ -19,18 +19,24 @@ public struct BatchEndpoint: Sendable {
     }
 }
 
-/// The administrator whose streams run `--admin` batches: where their server is, and how a
-/// freshly opened connection authenticates (with the cached session) and binds.
+/// The administrator whose streams run `--admin` batches: where their server is, and the
+/// session policy (cached SCRAM keys, or a FAST token taken by one stream at a time) each
+/// stream's log-in follows, as steps on the engine's poll loop.
 public struct AdminSession: Sendable {
     /// The administrator's bare JID.
     public var jid: JID
-    /// Authenticates and binds a new connection as the administrator.
-    public var authenticate: @Sendable (Connection) throws -> Void
+    /// Makes the policy a run's streams share (called on the run's own thread).
+    public var policy: @Sendable () throws -> LoginPolicy
+    /// The caller's words for a run ended by the administrator's log-in (a refused or unusable
+    /// session); other errors are returned as they are.
+    public var failure: @Sendable (any Error) -> any Error
 
     /// Builds a session.
-    public init(jid: JID, authenticate: @escaping @Sendable (Connection) throws -> Void) {
+    public init(jid: JID, policy: @escaping @Sendable () throws -> LoginPolicy,
+                failure: @escaping @Sendable (any Error) -> any Error = { $0 }) {
         self.jid = jid
-        self.authenticate = authenticate
+        self.policy = policy
+        self.failure = failure
     }
 }
 
@@ -130,13 +136,16 @@ struct BatchRunner {
         // Nothing to check first (a fresh run): the rows themselves, shared, not a copy.
         var round = check.isEmpty ? items : items.filter { !checkedFirst($0) }
         var rounds = 0
+        let policy = try admin.policy()
         while true {
             if !round.isEmpty {
                 let engine = BatchEngine(kind: AdminRequests(mode: mode, invite: configuration.invite), items: round,
                                          settings: settings, recorder: recorder, spread: homeSpread,
-                                         connect: { stream throws(ConnectionError) in try homeSpread.startOpening(stream: stream, account: account) },
-                                         opened: { link in try admin.authenticate(link.connection) })
-                let end = try engine.run()
+                                         connect: { stream throws(ConnectionError) in
+                                             try homeSpread.startLogIn(stream: stream, account: account, policy: policy)
+                                         })
+                let end: BatchEnd
+                do { end = try engine.run() } catch { throw admin.failure(error) }
                 let learned = engine.items
                 followUps += engine.followUps.map { (item: learned[$0], task: BatchPlan.followUpTask(learned[$0])) }
                 followUps += engine.profileFollowUps.map { (item: learned[$0], task: LoginPhase.Task.profile) }

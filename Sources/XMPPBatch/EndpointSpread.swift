@@ -39,6 +39,15 @@ final class EndpointSpread {
                                failed: { endpoint, _ in self.lost(endpoint) })
     }
 
+    /// Stream number `stream`, opened naming `account` and logged in with its session as
+    /// `policy` says (the administrator's streams), set up as the socket allows.
+    func startLogIn(stream: Int, account: String, policy: LoginPolicy) throws(ConnectionError) -> PolledSetup {
+        var options = self.options
+        options.account = account
+        return try PolledSetup(options, endpoints: order(for: stream), tls: tls, trace: trace(), policy: policy,
+                               failed: { endpoint, _ in self.lost(endpoint) })
+    }
+
     /// A log-in as `username` that never waits (per-account work on a poll loop), on the next
     /// home in turn; `bound` is to be told when it is.
     func startLogIn(username: String, password: String, resource: String?) throws(ConnectionError) -> PolledSetup {

@@ -1,4 +1,3 @@
-import Glibc
 import TextFormats
 import XMPPStorage
 
@@ -142,11 +141,5 @@ public struct HandoutReport: Sendable {
     }
 
     /// Now, as the `handed_out` column records it: UTC, to the second (2026-12-04T18:30:05Z).
-    public static func now() -> String {
-        var now = time(nil)
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
-    }
+    public static func now() -> String { SyncClock.now() }
 }

@@ -4,8 +4,9 @@ import XMPPServices
 import XMPPStanzas
 
 /// One account's pass of the roster phase (`RosterPhase`) as a conversation on its own stream:
-/// it reads the roster, then sends what it lacks, `RosterPhase.window` stanzas at a time, each
-/// window closed by a ping whose answer says the server handled every stanza before it.
+/// it reads the roster, then sends what it lacks as `RosterChanges` (XMPPServices, which
+/// `xmpp-roster import` sends too), `RosterPhase.window` stanzas at a time, each window closed
+/// by a ping whose answer says the server handled every stanza before it.
 final class RosterConversation: AccountConversation {
     /// The account's work.
     let job: RosterPhase.Job
@@ -15,16 +16,13 @@ final class RosterConversation: AccountConversation {
 
     private enum State {
         case awaitingRoster(RosterService.PendingFetch)
-        /// `stanzas[..<sent]` are out; the ping `ping` closes the last window.
-        case windows(ping: String, sent: Int)
+        case windows
         case done
     }
 
     private var state: State = .done
-    private var stanzas: [XMLElement] = []
-    /// The ids of the roster sets and removals: an error answer to one fails the pass.
-    private var sets: Set<String> = []
-    private var refusal: StanzaError?
+    /// What the roster lacks; a refused set or removal fails the pass.
+    private let changes = RosterChanges(window: RosterPhase.window)
     /// Contacts this pass asked for a subscription, and those it approved.
     private(set) var asking: [JID] = []
     private(set) var approved: Set<JID> = []
@@ -52,72 +50,62 @@ final class RosterConversation: AccountConversation {
             guard case .full(let query) = try pending.take(iq) else {
                 throw ConnectionError.protocolViolation("the server answered a roster request without the roster")
             }
-            plan(query, on: link.connection)
-            return nextWindow(on: link.connection, account: account, from: 0)
-        case .windows(let ping, let sent):
-            if sets.contains(iq.id), iq.type == .error, refusal == nil {
-                refusal = iq.error ?? StanzaError(type: "cancel", condition: .undefinedCondition)
-            }
-            guard iq.id == ping else { return .waiting }
-            if let refusal { throw ConnectionError.stanzaError(refusal) }
-            return nextWindow(on: link.connection, account: account, from: sent)
+            plan(query)
+            state = .windows
+            return try carry(changes.start(account: account, makeID: link.connection.makeID))
+        case .windows:
+            return try carry(changes.receive(iq, account: account, makeID: link.connection.makeID))
         case .done:
             return .waiting
         }
     }
 
-    /// The next window and its ping, or the end of the pass.
-    private func nextWindow(on connection: Connection, account: JID, from start: Int) -> ConversationStep {
-        guard start < stanzas.count else {
+    /// The changes' next step as the conversation's; a refusal fails the pass once its window is answered.
+    private func carry(_ step: RosterChanges.Step) throws -> ConversationStep {
+        switch step {
+        case .waiting:
+            return .waiting
+        case .send(let window):
+            if let refusal = changes.refused.first { throw ConnectionError.stanzaError(refusal.error) }
+            return .send(window)
+        case .finished:
+            if let refusal = changes.refused.first { throw ConnectionError.stanzaError(refusal.error) }
             state = .done
             return .finished
         }
-        let end = min(start + RosterPhase.window, stanzas.count)
-        var ping = Iq(type: .get, id: connection.makeID(), payload: XMLElement("ping", namespace: Namespace.ping))
-        ping.to = try? JID(local: nil, domain: account.domain)
-        state = .windows(ping: ping.id, sent: end)
-        return .send(Array(stanzas[start..<end]) + [ping.element])
     }
 
     /// What the account's roster lacks. The first pass also approves the contacts whose first
     /// pass finished before it began (their requests are waiting): after one more pupil, the
     /// class and the teachers approve it at once and need no second log-in.
-    private func plan(_ query: RosterQuery, on connection: Connection) {
+    private func plan(_ query: RosterQuery) {
         var present: [JID: RosterItem] = [:]
         for item in query.items { present[item.jid.bare] = item }
         if job.reset && !approving {
             // RFC 6121 §2.5 for every item: an empty roster without subscriptions to build on.
-            for jid in present.keys.sorted(by: { $0.description < $1.description }) { remove(jid, on: connection) }
+            for jid in present.keys.sorted(by: { $0.description < $1.description }) { changes.remove(jid) }
             present = [:]
         }
         // RFC 6121 §2.5: subscription='remove' deletes the item and cancels both subscriptions.
-        for gone in job.remove where present[gone] != nil { remove(gone, on: connection) }
+        for gone in job.remove where present[gone] != nil { changes.remove(gone) }
         for contact in job.contacts {
             let item = present[contact.jid]
             if item == nil || item?.name != contact.name || item?.groups != contact.groups {
-                let iq = RosterService.setIq(contact, id: connection.makeID())
-                sets.insert(iq.id)
-                stanzas.append(iq.element)
+                changes.set(contact)
             }
             let subscription = item?.subscription ?? .none
             if !subscription.sendsPresence {
                 if approvable.contains(contact.jid) {
-                    stanzas.append(PresenceService.subscription(.subscribed, to: contact.jid).element)
+                    changes.send(PresenceService.subscription(.subscribed, to: contact.jid))
                     approved.insert(contact.jid)
                 } else {
                     complete = false
                 }
             }
             if !subscription.receivesPresence && !(item?.ask ?? false) {
-                stanzas.append(PresenceService.subscription(.subscribe, to: contact.jid).element)
+                changes.send(PresenceService.subscription(.subscribe, to: contact.jid))
                 asking.append(contact.jid)
             }
         }
-    }
-
-    private func remove(_ jid: JID, on connection: Connection) {
-        let iq = RosterService.removeIq(jid, id: connection.makeID())
-        sets.insert(iq.id)
-        stanzas.append(iq.element)
     }
 }

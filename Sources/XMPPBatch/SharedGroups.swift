@@ -140,16 +140,14 @@ public struct SharedGroups: Sendable {
                 throw .text(error.description)
             }
         case .ejabberd:
-            var owners: [String: String] = [:]
             for group in groups {
                 if let bad = group.name.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
                     throw .text("the group '\(TerminalText.escaped(group.name))' holds the control character \(bad.codePointLabel)")
                 }
-                let id = SharedGroups.groupID(group.name)
-                if let other = owners.updateValue(group.name, forKey: id) {
-                    throw .text("the groups '\(TerminalText.escaped(other))' and '\(TerminalText.escaped(group.name))' would both be "
-                                + "ejabberd's group \(id): rename one of them")
-                }
+            }
+            if let clash = SharedGroups.collision(groups.map(\.name), id: SharedGroups.groupID) {
+                throw .text("the groups '\(TerminalText.escaped(clash.first))' and '\(TerminalText.escaped(clash.second))' would both be "
+                            + "ejabberd's group \(clash.id): rename one of them")
             }
         }
     }
@@ -220,6 +218,16 @@ public struct SharedGroups: Sendable {
         while slug.utf8.last == UInt8(ascii: "-") { slug.unicodeScalars.removeLast() }
         let hash = String(Hex.encode(Crypto.hash(.sha256, Array(name.utf8))).prefix(idHashDigits))
         return (slug.isEmpty ? "group" : slug) + "-" + hash
+    }
+
+    /// The first two different names in `names` that `id` maps to one identifier, or nil.
+    static func collision(_ names: [String], id: (String) -> String) -> (first: String, second: String, id: String)? {
+        var owners: [String: String] = [:]
+        for name in names {
+            let key = id(name)
+            if let other = owners.updateValue(name, forKey: key), other != name { return (other, name, key) }
+        }
+        return nil
     }
 
     /// Hex digits of SHA-256 in a group identifier.

@@ -33,11 +33,7 @@ public struct SyncGroupsState: Sendable, Equatable {
     public static func load(domain: String, stateDirectory: String) throws(BatchError) -> SyncGroupsState? {
         guard SyncState.isDomain(domain) else { throw .syncState("'\(domain)' is not a domain") }
         let path = path(domain: domain, stateDirectory: stateDirectory)
-        let bytes: [UInt8]?
-        do { bytes = try SecureFile.read(path, trusted: true, requirePrivate: true, maxBytes: 64 << 20) } catch {
-            throw .syncState("cannot read \(error)")
-        }
-        guard let bytes else { return nil }
+        guard let bytes = try SyncStateFile.read(path, maxBytes: 64 << 20) else { return nil }
         guard let value = try? JSONParser.parse(bytes), let state = decode(value) else {
             throw .syncState("\(path) is not sync's shared-groups state; move it away only if no sync manages \(domain)'s groups")
         }
@@ -47,13 +43,8 @@ public struct SyncGroupsState: Sendable, Equatable {
     /// Writes the state atomically (0600; directories 0700).
     public func save(domain: String, stateDirectory: String) throws(BatchError) {
         guard SyncState.isDomain(domain) else { throw .syncState("'\(domain)' is not a domain") }
-        do {
-            try SecureFile.makeDirectory(stateDirectory)
-            try SecureFile.makeDirectory(stateDirectory + "/sync")
-            try SecureFile.writeSecret(encoded.prettyUTF8 + [0x0A], to: SyncGroupsState.path(domain: domain, stateDirectory: stateDirectory))
-        } catch {
-            throw .syncState("cannot write the shared-groups state: \(error)")
-        }
+        try SyncStateFile.write(encoded, to: SyncGroupsState.path(domain: domain, stateDirectory: stateDirectory),
+                                stateDirectory: stateDirectory, what: "the shared-groups state")
     }
 
     var encoded: JSONValue {

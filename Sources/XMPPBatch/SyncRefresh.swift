@@ -95,7 +95,9 @@ public struct SyncRefresh: Sendable, Equatable {
     /// `rosters`: the accounts (bare JID text) whose roster is asked for; nil for all. An account
     /// with no managed roster items and none wanted (`sync --rosters shared`) has nothing there
     /// to compare, and its roster can be long (a teacher in shared groups sees the whole school).
-    public mutating func read(_ accounts: [JID], passwords: [String: String], rosters: Set<String>? = nil, jobs: Int, timeout: Int,
+    /// `avatars`: the accounts whose PEP avatar metadata is asked for (a row with an avatar); nil for all.
+    public mutating func read(_ accounts: [JID], passwords: [String: String], rosters: Set<String>? = nil, avatars: Set<String>? = nil,
+                              jobs: Int, timeout: Int,
                               resource: String?,
                               endpoint: (_ domain: String) throws -> BatchEndpoint,
                               shouldStop: @escaping @Sendable () -> Bool) throws {
@@ -125,7 +127,10 @@ public struct SyncRefresh: Sendable, Equatable {
                 guard let spread = known[jid.domain] else { throw .protocolViolation("no endpoint for \(jid.domain)") }
                 return try spread.startLogIn(username: jid.local ?? "", password: passwords[jid.bare.description] ?? "", resource: resource)
             },
-            conversation: { job in RosterReading(readsRoster: rosters?.contains(runnable[job].bare.description) ?? true) },
+            conversation: { job in
+                let key = runnable[job].bare.description
+                return RosterReading(readsRoster: rosters?.contains(key) ?? true, readsAvatar: avatars?.contains(key) ?? true)
+            },
             bound: { link in known[link.connection.domain]?.bound(link) })
         var found: [String: Reading] = [:]
         var cards: [String: LiveProfile] = [:]
@@ -196,9 +201,13 @@ final class RosterReading: AccountConversation {
     private var rosterRead: Bool
     private let readsRoster: Bool
 
-    /// `readsRoster`: false leaves the roster unasked (its items then read as none).
-    init(readsRoster: Bool = true) {
+    private let readsAvatar: Bool
+
+    /// `readsRoster`: false leaves the roster unasked (its items then read as none); `readsAvatar`:
+    /// false leaves the avatar metadata unasked (an account whose row has no avatar: nothing to compare).
+    init(readsRoster: Bool = true, readsAvatar: Bool = true) {
         self.readsRoster = readsRoster
+        self.readsAvatar = readsAvatar
         rosterRead = !readsRoster
     }
 
@@ -212,10 +221,14 @@ final class RosterReading: AccountConversation {
         let id = link.connection.makeID()
         cardID = id
         let nick = PubSubClient.itemsRequest(jid: nil, node: Namespace.nick, id: link.connection.makeID(), maxItems: 1)
-        let metadata = PubSubClient.itemsRequest(jid: nil, node: Namespace.avatarMetadata, id: link.connection.makeID(), maxItems: 1)
         nickID = nick.id
-        avatarMetadataID = metadata.id
-        return .send(requests + [VCardService.request(for: nil, id: id).element, nick.element, metadata.element])
+        requests += [VCardService.request(for: nil, id: id).element, nick.element]
+        if readsAvatar {
+            let metadata = PubSubClient.itemsRequest(jid: nil, node: Namespace.avatarMetadata, id: link.connection.makeID(), maxItems: 1)
+            avatarMetadataID = metadata.id
+            requests.append(metadata.element)
+        }
+        return .send(requests)
     }
 
     /// The payload of the newest item of a PEP items reply: .some(nil) for a node without items

@@ -171,10 +171,33 @@ public final class SyncRun {
             return
         }
         let passwords = try BatchReport.knownPasswords(at: reportPath).merging(adoptedPasswords) { own, _ in own }
-        try refresh.read(toRead, passwords: passwords, rosters: rostersToRead, jobs: jobs, timeout: configuration.timeout, resource: configuration.resource,
+        var offered: [String: Bool] = facts.disableOffered
+        let logIns = try Self.logInsNeeded(toRead, profileColumns: !sheet.columns.presentProfileColumns.isEmpty, rosters: rostersToRead) { domain in
+            if let known = offered[domain] { return known }
+            let answer = try AdminService.offers(.disableUser, domain: domain, on: channel)
+            offered[domain] = answer
+            return answer
+        }
+        facts.disableOffered = offered
+        // Only a row with an avatar has a photo to compare (`compareAvatars`).
+        let avatars = Set(rows.filter { $0.profile.avatar != nil }.map(\.jid.bare.description))
+        try refresh.read(logIns, passwords: passwords, rosters: rostersToRead, avatars: avatars, jobs: jobs, timeout: configuration.timeout, resource: configuration.resource,
                          endpoint: endpoint, shouldStop: shouldStop)
         refresh.compareAvatars(rows)
         facts.refresh = refresh
+    }
+
+    /// The accounts of `toRead` the refresh logs in to. A log-in reads the profile (when the file
+    /// has profile columns), the roster (of an account in `rosters`), and whether the server
+    /// calls the account disabled — which matters only where the server offers disable-user
+    /// (`disableOffered`, asked once per domain): elsewhere (ejabberd 23.01 and 24.12, Prosody
+    /// 0.12) nobody can disable an account that way, and existence comes from the
+    /// administrator's list. So a file without profile columns, with rosters from the server's
+    /// shared groups, is refreshed there without a single account log-in.
+    static func logInsNeeded(_ toRead: [JID], profileColumns: Bool, rosters: Set<String>,
+                             disableOffered: (_ domain: String) throws -> Bool) throws -> [JID] {
+        if profileColumns { return toRead }
+        return try toRead.filter { jid in try rosters.contains(jid.bare.description) || disableOffered(jid.domain) }
     }
 
     /// After a finished run: the accounts it created, enabled or whose roster it changed, read

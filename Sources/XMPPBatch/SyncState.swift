@@ -214,11 +214,7 @@ public struct SyncState: Sendable, Equatable {
         } catch {
             throw .syncState("cannot read \(error)")
         }
-        let bytes: [UInt8]?
-        do { bytes = try SecureFile.read(path, trusted: true, requirePrivate: true, maxBytes: 256 << 20) } catch {
-            throw .syncState("cannot read \(error)")
-        }
-        guard let bytes else { return nil }
+        guard let bytes = try SyncStateFile.read(path, maxBytes: 256 << 20) else { return nil }
         do { return try decodeFirstFormat(JSONParser.parse(bytes)) } catch {
             throw .syncState("\(path) is not a sync state (\(error)); move it away only if no sync manages \(domain)")
         }
@@ -229,8 +225,7 @@ public struct SyncState: Sendable, Equatable {
                               _ body: (SecretFileWriter) throws(BatchError) -> Void) throws(BatchError) {
         let writer: SecretFileWriter
         do {
-            try SecureFile.makeDirectory(stateDirectory)
-            try SecureFile.makeDirectory(stateDirectory + "/sync")
+            try SyncStateFile.makeDirectories(stateDirectory)
             writer = try SecretFileWriter(path(domain: domain, stateDirectory: stateDirectory))
         } catch {
             throw .syncState("cannot write the sync state: \(error)")
@@ -248,8 +243,7 @@ public struct SyncState: Sendable, Equatable {
     /// waits for the first, and then plans from what it left).
     static func lock(stateDirectory: String) throws(BatchError) -> FileLock {
         do {
-            try SecureFile.makeDirectory(stateDirectory)
-            try SecureFile.makeDirectory(stateDirectory + "/sync")
+            try SyncStateFile.makeDirectories(stateDirectory)
             return try FileLock.acquire(stateDirectory + "/sync/lock")
         } catch {
             throw .syncState("cannot lock the sync state: \(error)")

@@ -67,28 +67,6 @@ public enum RosterService {
         try connection.request(setIq(item, id: connection.makeID()))
     }
 
-    /// Adds or updates each of `items`, the sets pipelined `window` at a time (one write, then
-    /// the answers in order): the contacts the server refused, each with its stanza error. Any
-    /// other failure (the stream's) throws.
-    public static func set(_ items: [RosterItem], on connection: any StanzaChannel,
-                           window: Int = 50) throws(ConnectionError) -> [(item: RosterItem, error: StanzaError)] {
-        var refused: [(item: RosterItem, error: StanzaError)] = []
-        var start = 0
-        while start < items.count {
-            let chunk = items[start..<min(start + max(window, 1), items.count)]
-            let iqs = chunk.map { setIq($0, id: connection.makeID()) }
-            try connection.send(iqs.map(\.element))
-            for (iq, item) in zip(iqs, chunk) {
-                do throws(ConnectionError) { _ = try connection.awaitReply(id: iq.id) } catch {
-                    guard case .stanzaError(let e) = error else { throw error }
-                    refused.append((item, e))
-                }
-            }
-            start += chunk.count
-        }
-        return refused
-    }
-
     /// The roster set that removes `jid` (subscription='remove').
     public static func removeIq(_ jid: JID, id: String) -> Iq {
         Iq(type: .set, id: id, payload: RosterQuery.remove(jid))

@@ -104,6 +104,29 @@ public final class RosterSession {
         apply(pushes)
     }
 
+    /// Sends `changes` a window at a time (`RosterChanges`), waiting for each window's ping;
+    /// roster pushes that arrive meanwhile are applied. The refused changes stay in `changes`.
+    public func send(_ changes: RosterChanges) throws(ConnectionError) {
+        var pushes: [RosterQuery] = []
+        defer { apply(pushes) }
+        var step = changes.start(account: account, makeID: connection.makeID)
+        var deadline = ContinuousClock.now + connection.timeout
+        while true {
+            switch step {
+            case .finished: return
+            case .send(let window):
+                try connection.send(window)
+                deadline = .now + connection.timeout
+            case .waiting: break
+            }
+            switch try PresenceService.next(on: connection, account: account, deadline: deadline) {
+            case .reply(let iq): step = changes.receive(iq, account: account, makeID: connection.makeID)
+            case .rosterPush(let push): pushes.append(push); step = .waiting
+            default: step = .waiting
+            }
+        }
+    }
+
     /// The presence of `expected` (the contacts whose presence the account may see), each
     /// presence handed to `each` as it arrives (`PresenceSnapshot`); roster pushes that arrive
     /// meanwhile are applied. `expected` is consumed.

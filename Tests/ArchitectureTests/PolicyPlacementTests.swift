@@ -46,4 +46,30 @@ final class PolicyPlacementTests: XCTestCase {
         }
         XCTAssertGreaterThan(checked, 100, "the command layer's files were not found")
     }
+
+    /// What blocks until the server answers: a connection opened, logged in or bound in one
+    /// call, a reply or stanza awaited, an account's lock waited for.
+    private static let blockingCalls = [
+        "Connection.open(", "connection.logIn(", "connection.authenticate(", "connection.bind(", ".authenticate(link",
+        "(Connection) throws", ".awaitReply(", ".nextStanza(",
+        "withTokenInUse", "withSessionLock", "FASTResume.resume(",
+    ]
+
+    /// No blocking call runs inside the batch's poll loop (issue 37): every stream, the
+    /// administrator's `--admin` streams too, is opened and logged in as steps the loop drives
+    /// (`PolledSetup`, with a `LoginPolicy` for a cached session), and per-row work runs as
+    /// conversations replayed on what arrived (`ReplayChannel`), so one stalled server holds up
+    /// no other stream.
+    func testTheBatchMakesNoBlockingCall() throws {
+        let directory = Self.root.appendingPathComponent("Sources/XMPPBatch")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }
+        XCTAssertGreaterThan(files.count, 30, "the batch's files were not found")
+        for file in files {
+            let code = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+                .split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
+            for call in Self.blockingCalls where code.contains(call) {
+                XCTFail("Sources/XMPPBatch/\(file) writes '\(call)': the poll loop drives steps (PolledSetup, LoginPolicy, ReplayChannel), it never waits")
+            }
+        }
+    }
 }

@@ -7,11 +7,9 @@ import XCTest
 /// profile and roster are not read, and it is removed like any managed leaver.
 final class SyncAdoptEndToEndTests: XCTestCase {
     func testABatchMadeClassAndAHandMadeAccountAreAdopted() throws {
-        let admin = try SyncEndToEndTests.server()
-        let t = try admin.adminRunner()
-        let domain = t.server.domain
-        let tag = String(ToolRunner.username("").prefix(5))
-        let users = (0..<4).map { "ad\(tag)x\($0)" }
+        let s = try SyncSetting()
+        let (admin, t, domain) = (s.admin, s.t, s.domain)
+        let users = (0..<4).map { "ad\(s.tag)x\($0)" }
         let hand = try admin.makeAccount("adh")
         let handUser = String(hand.jid.split(separator: "@")[0])
         let csv = t.home + "/day1.csv", report = t.home + "/day1-pw.csv"
@@ -25,9 +23,7 @@ final class SyncAdoptEndToEndTests: XCTestCase {
         XCTAssertEqual(batch.status, 0, batch.stderr)
         let before = try SyncEndToEndTests.reportPasswords(report)
         try write(users + [handUser])
-        func sync(_ extra: [String]) throws -> RunResult {
-            try t.run("xmpp-register", ["sync", csv, "--admin", "--report", report, "--domain", domain] + extra + t.serverArgs, timeout: 120)
-        }
+        func sync(_ extra: [String]) throws -> RunResult { try s.sync(csv, report: report, extra) }
         // Without --adopt, the refresh finds them: nothing is created, and the plan names --adopt.
         let unadopted = try sync(["--dry-run"])
         XCTAssertEqual(unadopted.status, 0, unadopted.stdout + unadopted.stderr)

@@ -8,21 +8,15 @@ import XCTest
 /// drift line; --no-refresh sees none of it; --dry-run exits 13 while there is drift and 0 once
 /// applied; a password its user changed afterwards is unverified, not drift.
 final class SyncDriftEndToEndTests: XCTestCase {
-    private static func server() throws -> AdminServer { try SyncEndToEndTests.server() }
-
     func testDriftOnTheServerIsPlannedBackToTheFile() throws {
-        let admin = try Self.server()
-        let t = try admin.adminRunner()
-        let domain = t.server.domain
-        let tag = String(ToolRunner.username("").prefix(5))
-        let pupils = (0..<5).map { "dr\(tag)x\($0)@\(domain)" }
+        let s = try SyncSetting()
+        let (admin, t) = (s.admin, s.t)
+        let pupils = s.jids("dr", 5)
         var csvText = "username,fullname,groups,contacts\r\n"
         for (i, p) in pupils.enumerated() { csvText += "\(p.split(separator: "@")[0]),Pupil \(i),Class,Class\r\n" }
         let csv = t.home + "/class.csv", report = t.home + "/class-pw.csv"
         try Data(csvText.utf8).write(to: URL(fileURLWithPath: csv))
-        func sync(_ extra: [String] = []) throws -> RunResult {
-            try t.run("xmpp-register", ["sync", csv, "--admin", "--report", report, "--domain", domain] + extra + t.serverArgs, timeout: 120)
-        }
+        func sync(_ extra: [String] = []) throws -> RunResult { try s.sync(csv, report: report, extra) }
         func plan(_ extra: [String] = []) throws -> (status: Int32, json: [String: Any]) {
             let r = try sync(["--dry-run", "--json"] + extra)
             return (r.status, try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], r.stdout + r.stderr))
@@ -108,16 +102,12 @@ final class SyncDriftEndToEndTests: XCTestCase {
     /// For the columns the file has, the file is the whole truth: an emptied cell clears the
     /// field on the server, and a changed email replaces the old address rather than joining it.
     func testAnEmptiedCellClearsTheFieldAndANewEmailReplacesTheOld() throws {
-        let admin = try Self.server()
-        let t = try admin.adminRunner()
-        let domain = t.server.domain
-        let tag = String(ToolRunner.username("").prefix(5))
+        let s = try SyncSetting()
+        let (t, domain, tag) = (s.t, s.domain, s.tag)
         let a = "ce\(tag)a@\(domain)", b = "ce\(tag)b@\(domain)"
         let csv = t.home + "/cells.csv", report = t.home + "/cells-pw.csv"
         func write(_ text: String) throws { try Data(text.utf8).write(to: URL(fileURLWithPath: csv)) }
-        func sync(_ extra: [String] = []) throws -> RunResult {
-            try t.run("xmpp-register", ["sync", csv, "--admin", "--report", report, "--domain", domain] + extra + t.serverArgs, timeout: 120)
-        }
+        func sync(_ extra: [String] = []) throws -> RunResult { try s.sync(csv, report: report, extra) }
         let (userA, userB) = (a.split(separator: "@")[0], b.split(separator: "@")[0])
         try write("username,fullname,email\r\n\(userA),Ann A,ann@old.example\r\n\(userB),Bea B,bea@old.example\r\n")
         XCTAssertEqual(try sync().status, 13)

@@ -10,11 +10,9 @@ import XCTest
 /// sync --invite stops before anything is sent, naming the server and the ways forward.
 final class SyncInviteEndToEndTests: XCTestCase {
     func testNewAccountsAreHandedOutAsInvitesThatScanBackFromTheSlips() throws {
-        let admin = try SyncEndToEndTests.server()
-        let t = try admin.adminRunner()
-        let domain = t.server.domain
-        let tag = String(ToolRunner.username("").prefix(5))
-        let pupils = (0..<3).map { "iv\(tag)x\($0)@\(domain)" }
+        let s = try SyncSetting()
+        let (admin, t, domain) = (s.admin, s.t, s.domain)
+        let pupils = s.jids("iv", 3)
         func csvText(_ rows: [String]) -> String {
             "username,fullname,groups,contacts\r\n" + rows.enumerated().map { i, p in
                 "\(p.split(separator: "@")[0]),Schülerin \(i) 学生,Klasse \(min(i, 1)),Klasse \(min(i, 1))\r\n"

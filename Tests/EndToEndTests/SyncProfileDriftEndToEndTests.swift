@@ -8,11 +8,9 @@ import XCTest
 /// the batch resized it).
 final class SyncProfileDriftEndToEndTests: XCTestCase {
     func testANicknameAndAPhotoChangedInAClientArePlannedBackToTheFile() throws {
-        let admin = try SyncEndToEndTests.server()
-        let t = try admin.adminRunner()
-        let domain = t.server.domain
-        let tag = String(ToolRunner.username("").prefix(5))
-        let pupils = (0..<2).map { "pd\(tag)x\($0)@\(domain)" }
+        let s = try SyncSetting()
+        let t = s.t
+        let pupils = s.jids("pd", 2)
         let photo = t.home + "/photo.png", other = t.home + "/other.png"
         try TestPNG.rgb(width: 60, height: 60, seed: 7).write(to: URL(fileURLWithPath: photo))
         try TestPNG.rgb(width: 60, height: 60, seed: 8).write(to: URL(fileURLWithPath: other))
@@ -20,9 +18,7 @@ final class SyncProfileDriftEndToEndTests: XCTestCase {
         for (i, p) in pupils.enumerated() { csvText += "\(p.split(separator: "@")[0]),Pupil \(i),\(photo)\r\n" }
         let csv = t.home + "/class.csv", report = t.home + "/class-pw.csv"
         try Data(csvText.utf8).write(to: URL(fileURLWithPath: csv))
-        func sync(_ extra: [String] = []) throws -> RunResult {
-            try t.run("xmpp-register", ["sync", csv, "--admin", "--report", report, "--domain", domain] + extra + t.serverArgs, timeout: 120)
-        }
+        func sync(_ extra: [String] = []) throws -> RunResult { try s.sync(csv, report: report, extra) }
         func drift() throws -> (status: Int32, lines: [String]) {
             let r = try sync(["--dry-run", "--json"])
             let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], r.stdout + r.stderr)

@@ -157,8 +157,14 @@ final class SyncSharedRostersEndToEndTests: XCTestCase {
 
         // 5. A leaver: removed from its class (and disabled where the server offers it).
         school.pupils.removeAll { $0.name == b6 }
-        let left = try sync()
-        XCTAssertEqual(sharedLines(left), ["shared   remove \(jid(b6)) from '\(classB)'"], left.stdout)
+        // Applied with --json: the plan's object, then one JSON Line per change made.
+        let left = try sync(["--json"])
+        let objects = left.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let membership = { (change: [String: Any]?) in ["add", "remove"].contains(change?["action"] as? String ?? "") }
+        let planned = ((objects.first?["shared_groups"] as? [String: Any])?["changes"] as? [[String: Any]] ?? []).filter(membership)
+        XCTAssertEqual(planned.map { "\($0["action"] ?? "") \($0["jid"] ?? "") \($0["group"] ?? "")" }, ["remove \(jid(b6)) \(classB)"], left.stdout)
+        let made = objects.filter { membership($0["shared_group"] as? [String: Any]) }
+        XCTAssertEqual(made.map { "\(($0["shared_group"] as? [String: Any])?["jid"] ?? "") \($0["status"] ?? "")" }, ["\(jid(b6)) done"], left.stdout)
         XCTAssertEqual(try contacts(b4), [jid(a2), jid(b5), jid(t1)].sorted())
         if ejabberd { XCTAssertEqual(try contacts(b6), [], "the leaver sees nobody") }
 

@@ -82,9 +82,10 @@ final class BatchRunTrustTests: XCTestCase {
 
     override func setUpWithError() throws { directory = try scratchDirectory("batchtrust") }
 
-    private func run(report: String) throws -> BatchRun {
+    private func run(report: String, byGroup: String? = nil) throws -> BatchRun {
         var configuration = BatchConfiguration()
         configuration.generatePasswords = true
+        configuration.reportByGroup = byGroup
         let sheet = try BatchSheet(input: Array("jid\na@example.org\n".utf8), name: "x.csv", configuration: configuration,
                                    baseDirectory: directory)
         return try BatchRun(sheet: sheet, configuration: configuration, reportPath: report, stateDirectory: directory + "/state")
@@ -112,6 +113,33 @@ final class BatchRunTrustTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("writable by its group"), "\(error)")
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shared), [])
+    }
+
+    /// `--report-by-group DIR` planted as a link (or below a directory another user can write)
+    /// is refused before any row is recorded, as the report's directory is: found only when the
+    /// split is written, the accounts were made by then and the run ended in a failure.
+    func testAGroupReportDirectoryThatIsALinkIsRefusedUpFront() throws {
+        let theirs = directory + "/theirs"
+        try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: true)
+        XCTAssertEqual(chown(theirs, stranger, gid_t(stranger)), 0)
+        XCTAssertEqual(symlink(theirs, directory + "/groups"), 0)
+        let report = directory + "/report.csv"
+        XCTAssertThrowsError(try run(report: report, byGroup: directory + "/groups")) { error in
+            guard case .unsafeReportByGroup? = error as? BatchError else { return XCTFail("\(error)") }
+            XCTAssertTrue("\(error)".contains("--report-by-group") && "\(error)".contains("symbolic link"), "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: report + ".journal"), "refused before anything was recorded")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: theirs), [])
+
+        // Not made yet: the directories above it are what is checked.
+        let open = directory + "/open"
+        try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: true)
+        XCTAssertEqual(chmod(open, 0o777), 0)
+        XCTAssertThrowsError(try run(report: directory + "/report2.csv", byGroup: open + "/groups")) { error in
+            guard case .unsafeReportByGroup? = error as? BatchError else { return XCTFail("\(error)") }
+        }
+        XCTAssertNoThrow(try run(report: directory + "/report3.csv", byGroup: directory + "/mine"), "a directory of one's own, made later")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/mine"), "made only when the split is written")
     }
 
     func testAPlantedJournalWriteAheadLogIsRefused() throws {

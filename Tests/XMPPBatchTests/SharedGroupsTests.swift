@@ -24,6 +24,20 @@ final class SharedGroupsTests: XCTestCase {
         t2,Mr U,Teachers,Teachers
         """
 
+    /// Two names whose ejabberd identifiers are one would share one group and its members (a
+    /// crafted name joining the teachers'): refused, naming both. A real collision of 80 bits
+    /// cannot be made here, so the check is driven with a shortened identifier.
+    func testNamesWhoseEjabberdIdentifiersCollideAreRefused() throws {
+        let names = ["Class 5A", "Teachers", "Class 5B"]
+        XCTAssertNil(SharedGroups.collision(names, id: SharedGroups.groupID))
+        let short = { (name: String) in String(SharedGroups.groupID(name).prefix(1)) }
+        let clash = try XCTUnwrap(SharedGroups.collision(names, id: short))
+        XCTAssertEqual(clash.first, "Class 5A")
+        XCTAssertEqual(clash.second, "Class 5B")
+        XCTAssertEqual(clash.id, "c")
+        XCTAssertNil(SharedGroups.collision(["Class 5A", "Class 5A"], id: short), "one name twice is one group")
+    }
+
     func testASchoolBecomesEjabberdGroupsThatDisplayWhatTheirMembersSee() throws {
         let csv = school.replacingOccurrences(of: "Class 5A\\;x;Teachers", with: "Class 5B;Teachers")
         let groups = try SharedGroups(sheet: try sheet(csv), kind: .ejabberd)

@@ -19,12 +19,9 @@ final class SyncPlanTests: XCTestCase {
         """
 
     private func rows(_ csv: String) throws -> [BatchRow] {
-        var configuration = BatchConfiguration()
-        configuration.domain = "x.org"
-        configuration.generatePasswords = true
-        let sheet = try BatchSheet(input: Array(csv.utf8), name: "test", configuration: configuration, baseDirectory: "/")
+        let sheet = try syncSheet(csv)
         XCTAssertEqual(sheet.invalid, [])
-        return sheet.rows.compactMap { if case .valid(let r) = $0 { return r } else { return nil } }
+        return sheet.validRows
     }
 
     /// The state a run of `plan` over `rows` leaves when everything succeeds.

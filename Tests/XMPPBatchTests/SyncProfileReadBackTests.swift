@@ -8,14 +8,7 @@ import XMPPStanzas
 /// and the PEP avatar (XEP-0084). A nickname changed in either store is drift and the file wins;
 /// a photo changed or removed on the server is published again.
 final class SyncProfileReadBackTests: XCTestCase {
-    private func rows() throws -> [BatchRow] {
-        var configuration = BatchConfiguration()
-        configuration.domain = "x.org"
-        configuration.generatePasswords = true
-        let sheet = try BatchSheet(input: Array("username,nickname\na1,Ann\na2,Abe\n".utf8), name: "test", configuration: configuration,
-                                   baseDirectory: "/")
-        return sheet.rows.compactMap { if case .valid(let r) = $0 { return r } else { return nil } }
-    }
+    private func rows() throws -> [BatchRow] { try syncSheet("username,nickname\na1,Ann\na2,Abe\n").validRows }
 
     func testTheNicknameComparedIsTheStoreThatDiffersFromTheFile() {
         XCTAssertEqual(SyncRefresh.LiveProfile(nickname: "Ann", pepNickname: "xXx", hasPEPNickname: true).nickname(against: "Ann"), "xXx")
@@ -45,17 +38,12 @@ final class SyncProfileReadBackTests: XCTestCase {
     }
 
     func testAPhotoReplacedOnTheServerIsPublishedAgain() throws {
-        var configuration = BatchConfiguration()
-        configuration.domain = "x.org"
-        configuration.generatePasswords = true
         let directory = try scratchDirectory("avatar")
         var fixture = URL(fileURLWithPath: #filePath)
         for _ in 0..<2 { fixture.deleteLastPathComponent() }
         try FileManager.default.copyItem(atPath: fixture.appendingPathComponent("PNGImageTests/Data/colour/adobe-rgb.png").path,
                                          toPath: directory + "/a.png")
-        let sheet = try BatchSheet(input: Array("username,avatar\na1,a.png\na2,a.png\n".utf8), name: "test", configuration: configuration,
-                                   baseDirectory: directory)
-        let r = sheet.rows.compactMap { if case .valid(let r) = $0 { return r } else { return nil } }
+        let r = try syncSheet("username,avatar\na1,a.png\na2,a.png\n", baseDirectory: directory).validRows
         XCTAssertEqual(r.count, 2)
         let key = try XCTUnwrap(r.first?.profile.avatar?.key)
         let facts = { (refresh: SyncRefresh) in SyncFacts(avatarDigests: [key: "digest"], refresh: refresh) }

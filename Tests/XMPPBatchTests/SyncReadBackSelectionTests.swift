@@ -8,13 +8,7 @@ import XMPPStorage
 /// an account the run created and then logged in to itself (its profile applied) is not logged
 /// in to again when it has no managed contacts (`sync --rosters shared`).
 final class SyncReadBackSelectionTests: XCTestCase {
-    private func rows(_ text: String) throws -> [BatchRow] {
-        var configuration = BatchConfiguration()
-        configuration.domain = "x.org"
-        configuration.generatePasswords = true
-        let sheet = try BatchSheet(input: Array(text.utf8), name: "test", configuration: configuration, baseDirectory: "/")
-        return sheet.rows.compactMap { if case .valid(let r) = $0 { return r } else { return nil } }
-    }
+    private func rows(_ text: String) throws -> [BatchRow] { try syncSheet(text).validRows }
 
     func testCreatedAccountsWithoutContactsThatTheRunLoggedInToAreNotReadBack() throws {
         let r = try rows("username,nickname\na1,Ann\na2,Abe\na3,Al\n")
@@ -72,5 +66,19 @@ final class SyncReadBackSelectionTests: XCTestCase {
         configuration.sharedGroups = true
         let shared = try SyncRun(sheet: try sheet(), configuration: configuration, stateDirectory: dir + "2", domains: ["x.org"])
         XCTAssertEqual(shared.rostersToRead, [])
+    }
+
+    /// The refresh logs in only where a log-in can tell something: profile columns, a roster to
+    /// compare, or a server where an account can be disabled (disable-user offered).
+    func testTheRefreshSkipsLogInsThatCouldReadNothing() throws {
+        let accounts = try ["a1@x.org", "a2@x.org", "b1@y.org"].map { try JID($0) }
+        var asked: [String] = []
+        let offers = { (domain: String) throws -> Bool in asked.append(domain); return domain == "y.org" }
+        XCTAssertEqual(try SyncRun.logInsNeeded(accounts, profileColumns: true, rosters: [], disableOffered: offers), accounts)
+        XCTAssertEqual(asked, [], "profile columns: every account, nothing asked")
+        XCTAssertEqual(try SyncRun.logInsNeeded(accounts, profileColumns: false, rosters: ["a2@x.org"], disableOffered: offers).map(\.description),
+                       ["a2@x.org", "b1@y.org"], "a roster to compare, or a server that can disable accounts")
+        XCTAssertEqual(try SyncRun.logInsNeeded(accounts, profileColumns: false, rosters: [], disableOffered: { _ in false }), [],
+                       "shared groups, no profile columns, no disable-user: existence is all there is, from the administrator's list")
     }
 }

@@ -5,13 +5,7 @@ import XMPPStanzas
 /// The removal guard: more removals than the limit need `--yes`, and so does removing every
 /// managed account, however few (issue 34: an empty export disabled a school of five).
 final class SyncRemovalGuardTests: XCTestCase {
-    private func rows(_ csv: String) throws -> [BatchRow] {
-        var configuration = BatchConfiguration()
-        configuration.domain = "x.org"
-        configuration.generatePasswords = true
-        let sheet = try BatchSheet(input: Array(csv.utf8), name: "test", configuration: configuration, baseDirectory: "/")
-        return sheet.rows.compactMap { if case .valid(let r) = $0 { return r } else { return nil } }
-    }
+    private func rows(_ csv: String) throws -> [BatchRow] { try syncSheet(csv).validRows }
 
     func testRemovingEveryManagedAccountNeedsYesBelowTheLimit() throws {
         let school = try rows("username,fullname\ns1,One\ns2,Two\ns3,Three\n")

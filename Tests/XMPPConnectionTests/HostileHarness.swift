@@ -47,7 +47,11 @@ class HostilePeerTestCase: XCTestCase {
         let login = try PolledSetup(options, endpoints: options.resolveEndpoints(), tls: TLSContext(settings: TLSSettings(caFile: caFile)),
                                     username: "alice", password: password, resource: nil)
         while true {
-            if let done = try login.advance() {
+            let advanced: PolledConnection?
+            do { advanced = try login.advance() } catch let error as ConnectionError { throw error } catch {
+                throw .protocolViolation("a password log-in has no policy to fail: \(error)")
+            }
+            if let done = advanced {
                 XCTAssertNotNil(done.connection.boundJID)
                 done.close()
                 return

@@ -16,7 +16,7 @@ final class SessionMemoryTests: HostilePeerTestCase {
         init(token: FASTTokenState? = nil) { self.token = token }
 
         var log: [String] { lock.withLock { events } }
-        private func note(_ event: String) { lock.withLock { events.append(event) } }
+        fileprivate func note(_ event: String) { lock.withLock { events.append(event) } }
 
         func rememberSCRAM() { note("scram") }
         func rememberOffer(_ offer: RememberedOffer) { note("offer \(offer.mechanism) sasl2=\(offer.sasl2)") }
@@ -26,6 +26,26 @@ final class SessionMemoryTests: HostilePeerTestCase {
             inUse = true
             defer { inUse = false; note("unlock") }
             return try body()
+        }
+        /// Held by a turn of `FASTLoginPolicy`; another stream or program holds it while `busy`.
+        final class Hold: FASTTokenHold {
+            let store: Recorder
+            init(_ store: Recorder) { self.store = store }
+            func release() {
+                guard store.inUse else { return }
+                store.inUse = false
+                store.note("release")
+            }
+        }
+        var busy = false
+        func tryTokenInUse() -> FASTTokenHold? {
+            guard !busy, !inUse else {
+                note("busy")
+                return nil
+            }
+            note("take")
+            inUse = true
+            return Hold(self)
         }
         func current() -> FASTTokenState? {
             note(inUse ? "read in use" : "read outside")
@@ -131,5 +151,65 @@ final class SessionMemoryTests: HostilePeerTestCase {
         XCTAssertEqual(store.token?.token, "secret-token:rotated")
         XCTAssertEqual(store.token?.previousToken, HostileSASL2Tests.token)
 
+    }
+
+    /// The token as `FASTLoginPolicy` takes it for streams on one poll loop: one stream's turn
+    /// at a time, read when the turn starts, so the next stream logs in with the token the
+    /// last one's server rotated to; a failed log-in gives the turn back and keeps nothing.
+    func testFASTPolicyGivesOneStreamAtATimeTheLatestToken() throws {
+        let store = Recorder(token: FASTTokenState(mechanism: HostilePipelinedLogInTests.mechanism.name, token: "t0",
+                                                   expiry: "2029-01-01T00:00:00Z", userAgentID: HostileSASL2Tests.userAgent))
+        let policy = FASTLoginPolicy(username: "alice", store: store, resource: "r")
+        guard case .token(_, let first)? = try policy.begin()?.credential else { return XCTFail("no token request") }
+        XCTAssertEqual(first, "t0")
+        XCTAssertNil(try policy.begin(), "a second stream must wait while the first uses the token")
+        var outcome = Self.outcome(HostilePipelinedLogInTests.mechanism.name, sasl2: true)
+        outcome.token = (HostilePipelinedLogInTests.mechanism, FASTToken(secret: "t1", expiry: "2030"))
+        try policy.succeeded(outcome)
+        let next = try policy.begin()
+        guard case .token(_, let second)? = next?.credential else { return XCTFail("no turn after the first ended") }
+        XCTAssertEqual(second, "t1")
+        XCTAssertEqual(next?.expectedMechanism, HostilePipelinedLogInTests.mechanism.name)
+        XCTAssertEqual(next?.resource, "r")
+        policy.failed()
+        XCTAssertEqual(store.token?.token, "t1")
+        XCTAssertEqual(store.log, ["take", "read in use", "keep in use", "release", "take", "read in use", "release"])
+    }
+
+    /// A stream set up on a poll loop whose account's token another program holds waits without
+    /// blocking: `advance` returns at once, nothing is watched, and once the token is free the
+    /// stream logs in with it and keeps the rotated one.
+    func testPolledSetupWaitsForTheTokenWithoutBlocking() throws {
+        let peer = try pipelinedPeer(
+            HostileSASL2Tests.sasl2Features(["SCRAM-SHA-1"]), answer: HostilePipelinedLogInTests.tokenSuccess)
+        let store = Recorder(token: FASTTokenState(mechanism: HostilePipelinedLogInTests.mechanism.name, token: HostileSASL2Tests.token,
+                                                   expiry: "2029-01-01T00:00:00Z", userAgentID: HostileSASL2Tests.userAgent))
+        store.busy = true
+        let options = ConnectionOptions(domain: "localhost", serverHost: "127.0.0.1", serverPort: peer.port, timeout: .seconds(3),
+                                        account: "alice@localhost", pipelined: true)
+        let setup = try PolledSetup(options, endpoints: options.resolveEndpoints(), tls: TLSContext(settings: TLSSettings(caFile: caFile)),
+                                    policy: FASTLoginPolicy(username: "alice", store: store, resource: nil))
+        let giveUp = ContinuousClock.now + .seconds(10)
+        while !setup.awaitsTurn {
+            XCTAssertNil(try setup.advance())
+            guard ContinuousClock.now < giveUp else { return XCTFail("the stream never opened") }
+            _ = StreamPoller.ready([StreamPoller.Watch(setup.fileDescriptor, write: setup.wantsWrite)], until: setup.deadline)
+        }
+        let started = ContinuousClock.now
+        XCTAssertNil(try setup.advance())
+        XCTAssertLessThan(started.duration(to: .now), .milliseconds(500), "waiting for the token must not block the loop")
+        XCTAssertEqual(setup.fileDescriptor, -1, "nothing to watch while the token is another's")
+        store.busy = false
+        var link: PolledConnection?
+        while link == nil {
+            link = try setup.advance()
+            guard ContinuousClock.now < giveUp else { return XCTFail("the log-in never ended") }
+            if link == nil { _ = StreamPoller.ready([StreamPoller.Watch(setup.fileDescriptor)], until: setup.deadline) }
+        }
+        link?.close()
+        XCTAssertEqual(link?.connection.boundJID?.description, "alice@localhost/4a9f")
+        XCTAssertEqual(store.token?.token, "secret-token:rotated")
+        XCTAssertEqual(store.log.filter { $0 != "busy" }, ["take", "read in use", "keep in use", "release"])
+        XCTAssertTrue(store.log.contains("busy"))
     }
 }

@@ -84,16 +84,21 @@ final class RosterSessionTests: XCTestCase {
         XCTAssertEqual(roster.roster.count, 3)
     }
 
-    /// Roster sets go out pipelined, a window at a time; a contact the server refuses is named
-    /// with its error and the rest are set.
+    /// Roster changes (`RosterChanges`, which the batch's roster phase sends too) go out
+    /// pipelined, a window at a time closed by a ping; a contact the server refuses is named
+    /// with its error and the rest are set; a push that arrives meanwhile is applied.
     func testPipelinedSetsNameTheRefusedContacts() throws {
         let ok = "<iq xmlns='jabber:client' id='{id}' type='result'/>"
         let refused = "<iq xmlns='jabber:client' id='{id}' type='error'><error type='modify'><not-acceptable xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></iq>"
-        let channel = try FakeChannel(replies: [ok, refused, ok])
-        let items = try ["a@example.com", "b@example.com", "c@example.com"].map { RosterItem(jid: try JID($0), subscription: .none) }
-        let failures = try RosterService.set(items, on: channel, window: 2)
-        XCTAssertEqual(failures.map(\.item.jid.description), ["b@example.com"])
-        XCTAssertEqual(failures.first?.error.condition, .notAcceptable)
-        XCTAssertEqual(channel.requests.count, 3)
+        let push = "<iq xmlns='jabber:client' id='push1' type='set'><query xmlns='jabber:iq:roster' ver='v9'><item jid='c@example.com' subscription='none'/></query></iq>"
+        let channel = try FakeChannel(answers: [{ _ in [ok] }, { _ in [refused] }, { _ in [ok] }, { _ in [push, ok] }, { _ in [ok] }])
+        let roster = try session(channel, nil)
+        let changes = RosterChanges(window: 2)
+        for jid in ["a@example.com", "b@example.com", "c@example.com"] { changes.set(RosterItem(jid: try JID(jid), subscription: .none)) }
+        try roster.send(changes)
+        XCTAssertEqual(changes.refused.map(\.jid.description), ["b@example.com"])
+        XCTAssertEqual(changes.refused.first?.error.condition, .notAcceptable)
+        XCTAssertEqual(channel.requests.map { $0[attribute: "type"] ?? "" }, ["set", "set", "get", "set", "get"], "two windows, each closed by a ping")
+        XCTAssertNotNil(roster.roster[try JID("c@example.com")], "the push that arrived meanwhile is applied")
     }
 }

@@ -1,9 +1,7 @@
 // Bench driver for the real PNGImage module (release build): the same call
 // `xmpp-avatar resize` makes. Usage: swift_driver IN OUT [SIZE] [unmanaged]
 // (unmanaged: colour management off, the pipeline as it was before Little CMS)
-#if canImport(Glibc)
 import Glibc
-#endif
 import PNGImage
 
 let args = CommandLine.arguments

@@ -19,16 +19,16 @@ public enum FASTResume {
                               invalidate: Bool = false, bind: Bool = true) throws -> ConnectionError? {
         try store.withTokenInUse { () throws -> ConnectionError? in
             guard let state = try store.current() else { throw FASTResumeError.sessionChanged }
-            let mechanism = try mechanism(of: state)
             if invalidate {
+                let mechanism = try mechanism(of: state)
                 defer { try? store.discard() }
                 return end(state, mechanism: mechanism, on: connection, username: username)
             }
+            var request = try request(state, username: username, resource: resource)
+            request.bind = bind
             let outcome: LoginOutcome
             do throws(ConnectionError) {
-                outcome = try connection.logIn(LoginRequest(
-                    username: username, credential: .token(mechanism, secret: state.token), usedSCRAMBefore: true,
-                    resource: resource, userAgentID: state.userAgentID, bind: bind, expectedMechanism: state.mechanism))
+                outcome = try connection.logIn(request)
             } catch {
                 return error
             }
@@ -63,6 +63,13 @@ public enum FASTResume {
     /// the session no longer holds (the one a rotation replaced). The server's refusal, if any.
     public static func end(_ state: FASTTokenState, on connection: Connection, username: String) throws(FASTResumeError) -> ConnectionError? {
         end(state, mechanism: try mechanism(of: state), on: connection, username: username)
+    }
+
+    /// The log-in with `state`'s token, pipelined for its mechanism (a stream that can, sends
+    /// `<authenticate/>` with the header after TLS), binding `resource`.
+    static func request(_ state: FASTTokenState, username: String, resource: String?) throws(FASTResumeError) -> LoginRequest {
+        LoginRequest(username: username, credential: .token(try mechanism(of: state), secret: state.token), usedSCRAMBefore: true,
+                     resource: resource, userAgentID: state.userAgentID, expectedMechanism: state.mechanism)
     }
 
     /// The session after the server issued `issued`: the replaced token kept as the previous one.

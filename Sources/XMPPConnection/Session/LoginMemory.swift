@@ -30,12 +30,22 @@ public protocol LoginMemory {
 public protocol FASTTokenStore {
     /// Runs `body` as the only user of the account's token (the store's lock).
     func withTokenInUse<T>(_ body: () throws -> T) throws -> T
+    /// The same without waiting, for a log-in taken a step at a time (`FASTLoginPolicy`): the
+    /// hold, which the caller releases once the rotated token is kept or the log-in failed, or
+    /// nil while another stream or program uses the token.
+    func tryTokenInUse() throws -> FASTTokenHold?
     /// The token as the store holds it now; nil when the account no longer has a token session.
     func current() throws -> FASTTokenState?
     /// Keeps the token the server rotated to.
     func keep(_ rotated: FASTTokenState) throws
     /// Forgets the session whose token was just ended on the server (log-out).
     func discard() throws
+}
+
+/// A store's hold on an account's token (`FASTTokenStore.tryTokenInUse`).
+public protocol FASTTokenHold: AnyObject {
+    /// Lets the token go (safe to call more than once).
+    func release()
 }
 
 /// A FAST token as a session keeps it.

@@ -2,7 +2,7 @@
 /// SCRAM keys, on fresh streams as `StreamRetry` allows, remembering afterwards what the next
 /// log-in needs: that the account used SCRAM (PLAIN is then a downgrade), and the offer the keys
 /// went with (pipelined next time). Commands give the credential and a store; this decides.
-public struct SessionLogIn {
+public struct SessionLogIn: Sendable {
     /// The SASL authentication identity (the JID's local part).
     public var username: String
     /// The password or cached keys (a FAST token goes through `FASTResume`).

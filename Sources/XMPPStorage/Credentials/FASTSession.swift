@@ -120,10 +120,20 @@ extension SessionStore {
     /// may bring are one step, so two tools of one account never use a token the other has
     /// just had replaced.
     public func withSessionLock<T>(_ jid: JID, _ body: () throws -> T) throws -> T {
-        try SecureFile.makeDirectory(paths.config)
-        try SecureFile.makeDirectory(paths.locksDirectory)
-        let lock = try FileLock.acquire(paths.locksDirectory + "/session-" + jid.bare.description + ".lock")
+        let lock = try FileLock.acquire(try sessionLockPath(jid))
         defer { lock.release() }
         return try body()
+    }
+
+    /// `jid`'s session lock if no one holds it, else nil at once (a poll loop's log-in waits
+    /// its turn instead); the caller releases it.
+    public func sessionLockIfFree(_ jid: JID) throws -> FileLock? {
+        try FileLock.acquireIfFree(try sessionLockPath(jid))
+    }
+
+    private func sessionLockPath(_ jid: JID) throws -> String {
+        try SecureFile.makeDirectory(paths.config)
+        try SecureFile.makeDirectory(paths.locksDirectory)
+        return paths.locksDirectory + "/session-" + jid.bare.description + ".lock"
     }
 }

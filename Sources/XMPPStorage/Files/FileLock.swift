@@ -30,6 +30,21 @@ public final class FileLock {
         return FileLock(fd: fd, path: path)
     }
 
+    /// Takes the lock on `path` if no one holds it (created as `acquire` does); nil at once
+    /// while someone does, for a caller that must not wait (a poll loop).
+    public static func acquireIfFree(_ path: String) throws(StorageError) -> FileLock? {
+        let fd = try FileTrust.openLockFile(path)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            let busy = errno == EWOULDBLOCK
+            let reason = errnoText()
+            _ = close(fd)
+            if busy { return nil }
+            throw .io(path: path, reason: "cannot lock: " + reason)
+        }
+        return FileLock(fd: fd, path: path)
+    }
+
     /// Releases the lock (also done when the object goes away).
     public func release() {
         guard fd >= 0 else { return }

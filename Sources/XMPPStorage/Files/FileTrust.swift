@@ -108,6 +108,21 @@ public enum FileTrust {
         try requireSafeAncestors(of: path)
     }
 
+    /// `requirePrivateDirectory` for a directory that may not be made yet: when nothing is at
+    /// `path`, the nearest directory above it that exists is checked as `requireSafeDirectory`
+    /// checks (it and all above it: the new directory will be made 0700 there), so that a run
+    /// can refuse before its first change rather than when it writes there.
+    public static func requirePrivateDirectoryOrAbsent(_ path: String) throws(StorageError) {
+        var st = stat()
+        guard lstat(path, &st) != 0 && errno == ENOENT else { return try requirePrivateDirectory(path) }
+        var current = path
+        while let parent = PathText.parent(of: current) {
+            if lstat(parent, &st) == 0 { return try requireSafeDirectory(parent) }
+            guard errno == ENOENT else { throw .io(path: parent, reason: errnoText()) }
+            current = parent
+        }
+    }
+
     /// Opens `path` for reading without following a symlink, and refuses it unless it is a
     /// regular file owned by the user that nobody else can write. nil when it does not exist.
     /// The caller closes the descriptor.

@@ -157,7 +157,7 @@ public enum ErrorMapping {
         switch error {
         case .unreadableInput, .invalidCSV, .badHeader: return ToolFailure(.badInput, error.description)
         case .usernameNeedsDomain, .notAReport, .reportHasNoPassword: return ToolFailure(.usage, error.description)
-        case .unreadableReport, .unsafeReport, .journalLacksLine, .stateDirectory, .syncState: return ToolFailure(.failed, error.description)
+        case .unreadableReport, .unsafeReport, .unsafeReportByGroup, .journalLacksLine, .stateDirectory, .syncState: return ToolFailure(.failed, error.description)
         case .noProgress(_, _, let throttled):
             guard throttled else { return ToolFailure(.network, error.description) }
             return ToolFailure(.registrationThrottled, error.description + ": " + RegistrationAdvice.wayForward(.throttled))

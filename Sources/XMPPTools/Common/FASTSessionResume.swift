@@ -62,6 +62,16 @@ struct SessionFileTokens: FASTTokenStore {
         return try sessions.withSessionLock(jid, body)
     }
 
+    func tryTokenInUse() throws -> FASTTokenHold? {
+        if unwritableReason != nil { return NoLock() }
+        return try sessions.sessionLockIfFree(jid)
+    }
+
+    /// Where no lock can be taken: a hold on nothing.
+    private final class NoLock: FASTTokenHold {
+        func release() {}
+    }
+
     func current() throws -> FASTTokenState? {
         guard case .fast(let session)? = try sessions.loadCached(jid) else { return nil }
         return FASTTokenState(mechanism: session.mechanism, token: session.token, expiry: session.expiry,
@@ -85,3 +95,6 @@ struct SessionFileTokens: FASTTokenStore {
 
     func discard() throws { try sessions.remove(jid) }
 }
+
+/// The session lock as a token store's hold.
+extension FileLock: FASTTokenHold {}

@@ -221,7 +221,7 @@ extension RegisterTool {
                     + "columns (name included), mode 0600, written atomically whenever the report is, and in the CSV's own "
                     + "dialect (its delimiter, byte-order mark or UTF-16, sep= line and line ends: a spreadsheet opens them as it "
                     + "opened the export; RFC 4180 for an LDIF input). DIR is made with mode "
-                    + "0700 when missing, and refused when another user owns it or others can write in it. In NAME, the "
+                    + "0700 when missing, and refused, before the first account is made, when it is a symbolic link, another user owns it, or others can write in it or in a directory above it. In NAME, the "
                     + "group's letters, digits, spaces and _ ( ) + , . - stay as they are, and every other character (/, %, $, "
                     + "control characters) is percent-encoded as UTF-8 bytes (5/A becomes group-5%2FA.csv), "
                     + "so no group's file can leave DIR or share another's name. A file of a group that is no longer in the "

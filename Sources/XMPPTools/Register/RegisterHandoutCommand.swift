@@ -102,7 +102,11 @@ extension RegisterTool {
                 throw ToolFailure(.usage, "--json and -o - would both write to standard output: give -o FILE")
             }
             let outputPath = absolute(output)
-            if !toStdout && outputPath == reportPath { throw ToolFailure(.usage, "-o \(output) would overwrite the report") }
+            // By device and inode as well as by name: `./report.csv`, a link or a hard link name it too.
+            if !toStdout && (outputPath == reportPath
+                             || FileIdentity(path: outputPath).map { $0 == FileIdentity(path: reportPath) } ?? false) {
+                throw ToolFailure(.usage, "-o \(output) would overwrite the report")
+            }
             // Before anything is read or drawn: the PDF may go only where the report could.
             if !toStdout {
                 do { try HandoutReport.checkDestination(outputPath) } catch {
@@ -162,13 +166,9 @@ extension RegisterTool {
                      ("output", slips == 0 ? .null : .string(output)), ("report", .string(report))])
         }
 
-        private func absolute(_ path: String) -> String {
-            path.hasPrefix("/") ? path : context.environment.currentDirectory + "/" + path
-        }
+        private func absolute(_ path: String) -> String { PathText.absolute(path, from: context.environment.currentDirectory) }
 
-        private func baseName(_ path: String) -> String {
-            path.split(separator: "/").last.map(String.init) ?? path
-        }
+        private func baseName(_ path: String) -> String { PathText.lastComponent(path) }
     }
 }
 

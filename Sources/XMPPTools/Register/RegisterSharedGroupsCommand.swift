@@ -17,16 +17,6 @@ extension RegisterTool {
             help: "For an LDIF input (FILE ending in .ldif, or starting with dn:), which attribute fills which column, as for batch --map.")
         static let apply = Flag("apply", help: "Change the server's groups to match, through its admin interface, sending only what differs.")
         static let dryRun = Flag("dry-run", help: "With --apply: print the changes and stop.")
-        static let api = Option<String>(
-            "api", value: "URL", help: "ejabberd's HTTP API for --apply (default https://DOMAIN:5443/api).")
-        static let ejabberdctl = Option<String>(
-            "ejabberdctl", value: "COMMAND", help: "Reach ejabberd's groups through this ejabberdctl instead of the HTTP API (--apply).")
-        static let groupsFile = Option<String>(
-            "groups-file", value: "PATH", help: "Prosody's groups_file for --apply: rewritten, then mod_groups reloaded.",
-            completion: .file(extensions: ["txt"]))
-        static let prosodyctl = Option<String>(
-            "prosodyctl", value: "COMMAND", help: "How to run prosodyctl for --apply (default prosodyctl; e.g. 'sudo prosodyctl').")
-
         static let spec = CommandSpec(
             "shared-groups", summary: "Write a batch CSV's rosters as the server's shared roster groups.",
             discussion: [
@@ -98,7 +88,7 @@ extension RegisterTool {
                     + "batch, with --shared-groups so that it sets no roster. An LDIF input is read as batch reads it "
                     + "(detected by its name or its first line; --map as for batch).",
             ],
-            options: [target, Batch.format, domain, map, apply, dryRun, api, ejabberdctl, groupsFile, prosodyctl] + PasswordSource.declarations,
+            options: [target, Batch.format, domain, map, apply, dryRun] + SharedGroupsAccess.declarations + PasswordSource.declarations,
             positionals: [file],
             examples: [
                 Example("xmpp-register shared-groups school.csv --domain school.example --for prosody > school-groups.txt",
@@ -131,9 +121,9 @@ extension RegisterTool {
                 domain = try invocation.command.value(Self.domain)
                 map = try invocation.command.value(Self.map)
                 format = try invocation.command.value(Batch.format)
-                applyOptions = (invocation.command[Self.apply], invocation.command[Self.dryRun], try invocation.command.value(Self.api),
-                                try invocation.command.value(Self.groupsFile), try invocation.command.value(Self.prosodyctl) ?? "prosodyctl",
-                                try invocation.command.value(Self.ejabberdctl))
+                let access = try SharedGroupsAccess.values(invocation.command)
+                applyOptions = (invocation.command[Self.apply], invocation.command[Self.dryRun], access.api, access.groupsFile,
+                                access.prosodyctl ?? "prosodyctl", access.ejabberdctl)
             } catch let error as ArgumentError {
                 throw ToolFailure(.usage, error.reason.description)
             }

@@ -66,7 +66,10 @@ extension RegisterTool {
                     + "users added themselves are never looked at. An account whose report password no longer logs in (its "
                     + "user changed it) is listed as 'unverified': not checked, never drift. Without --report the refresh "
                     + "checks only existence; the rosters of accounts without managed contacts (all of them with --rosters "
-                    + "shared) are not asked for. After applying, the accounts the run created, enabled or whose roster it "
+                    + "shared) are not asked for, and a file without profile columns whose accounts have no roster to compare "
+                    + "is refreshed without logging in as them where the server offers no disable-user (ejabberd, Prosody "
+                    + "0.12): the administrator's list says which exist, and nothing else could differ (a changed password is "
+                    + "then not listed as unverified). After applying, the accounts the run created, enabled or whose roster it "
                     + "changed are read back the same way (except one it created and has already logged in to, to set its "
                     + "profile, when it has no managed contacts): what the server did not keep (a contact missing, a subscription "
                     + "not both ways, an account still disabled) is named and counted as failed (exit status 1), and the "
@@ -312,15 +315,22 @@ extension RegisterTool {
                 throw StatusOnly(.changesMade)
             }
             guard let reportPath else { return }
-            if let shared, let groups {
-                let sent = try shared.apply(groups, stateDirectory: env.paths.state)
-                if plan.isEmpty {
-                    output.note("sync done: \(sent) shared-group change\(sent == 1 ? "" : "s") on \(groups.plan.groups.domain)")
-                    throw StatusOnly(.changesMade)
-                }
-                if sent > 0 { output.note("\(sent) shared-group change\(sent == 1 ? "" : "s") made on \(groups.plan.groups.domain)") }
+            if plan.isEmpty, let groups {
+                let sent = try applyGroups(groups, output: output)
+                output.note("sync done: \(sent) shared-group change\(sent == 1 ? "" : "s") on \(groups.plan.groups.domain)")
+                throw StatusOnly(.changesMade)
             }
-            try apply(plan, sync: sync, reportPath: reportPath, adminLink: &adminLink, output: output)
+            try apply(plan, sync: sync, groups: groups, reportPath: reportPath, adminLink: &adminLink, output: output)
+        }
+
+        /// Sends the shared groups' changes (`--rosters shared`), one JSON Line per change made
+        /// with --json, and records them; the number made.
+        private func applyGroups(_ groups: SyncSharedRosters.Planned, output: BatchOutput) throws -> Int {
+            guard let shared else { return 0 }
+            let json = context.common.json
+            return try shared.apply(groups, stateDirectory: env.paths.state) { step in
+                if json { Output.line(SyncSharedRosters.json(done: step).compact) }
+            }
         }
 
         /// Reads the server before planning: which managed accounts exist (the administrator's
@@ -354,8 +364,17 @@ extension RegisterTool {
             return BatchEndpoints(context: context, administrator: administrator)
         }
 
-        private func apply(_ plan: SyncPlan, sync: SyncRun, reportPath: String, adminLink: inout (connection: Connection, jid: JID)?,
-                           output: BatchOutput) throws {
+        /// The plan applied: leavers and returning accounts, the batch run (accounts, profiles,
+        /// rosters), then the shared groups' changes — after the accounts, so that a new account's
+        /// profile log-in publishes its nickname to no shared-group contacts yet (on ejabberd 24.12
+        /// each publish otherwise walks the whole shared roster: DESIGN-NOTES) — then the read-back.
+        private func apply(_ plan: SyncPlan, sync: SyncRun, groups: SyncSharedRosters.Planned?, reportPath: String,
+                           adminLink: inout (connection: Connection, jid: JID)?, output: BatchOutput) throws {
+            func sendGroups() throws {
+                guard let groups else { return }
+                let sent = try applyGroups(groups, output: output)
+                if sent > 0 { output.note("\(sent) shared-group change\(sent == 1 ? "" : "s") made on \(groups.plan.groups.domain)") }
+            }
             var adminOutcomes: [SyncRun.AdminOutcome] = []
             let adminWork = plan.removals > 0 || !plan.reenable.isEmpty || plan.leavers.contains { $0.action == .gone }
             if adminWork {
@@ -377,6 +396,7 @@ extension RegisterTool {
             adminLink?.connection.close()
             adminLink = nil
             guard SyncRun.needsBatch(plan) else {
+                try sendGroups()
                 return try conclude(SyncSummary(admin: adminOutcomes, entries: [], plan: plan, seconds: output.elapsedSeconds),
                                     reportPath: nil, output: output)
             }
@@ -402,6 +422,7 @@ extension RegisterTool {
                 verdict.resumeHint = "; run the same sync again to continue (journal: \(run.journal.path))"
                 try verdict.conclude(output: output)
             }
+            try sendGroups()
             var result = SyncSummary(admin: adminOutcomes, entries: finish.entries, plan: plan, seconds: output.elapsedSeconds)
             result.invites(made: invites.made, failed: invites.problems.count, seconds: output.elapsedSeconds)
             if refresh && finish.finished && result.failures == 0 {

@@ -1,3 +1,4 @@
+import Arguments
 import ServerAdmin
 import TextFormats
 import XMPPBatch
@@ -7,6 +8,23 @@ import XMPPStorage
 /// groups: ejabberd's HTTP API (asking for the administrator's password when the packaged
 /// api_permissions want one), or Prosody's groups file and admin shell.
 struct SharedGroupsAccess {
+    // The options that say how the groups are reached, declared once for `shared-groups --apply`
+    // and `sync --rosters shared`.
+    static let api = Option<String>("api", value: "URL", help: "ejabberd's API (default https://DOMAIN:5443/api).")
+    static let ejabberdctl = Option<String>(
+        "ejabberdctl", value: "COMMAND", help: "Use this ejabberdctl instead of ejabberd's API.")
+    static let groupsFile = Option<String>(
+        "groups-file", value: "PATH", help: "Prosody's groups_file (rewritten, then reloaded).",
+        completion: .file(extensions: ["txt"]))
+    static let prosodyctl = Option<String>("prosodyctl", value: "COMMAND", help: "How to run prosodyctl (default prosodyctl).")
+    static let declarations: [any DeclaredOption] = [api, ejabberdctl, groupsFile, prosodyctl]
+
+    /// The four options' values as `command` gives them.
+    static func values(_ command: ParsedCommand) throws(ArgumentError)
+        -> (api: String?, ejabberdctl: String?, groupsFile: String?, prosodyctl: String?) {
+        (try command.value(api), try command.value(ejabberdctl), try command.value(groupsFile), try command.value(prosodyctl))
+    }
+
     let context: AccountContext
     /// The administrator's password, for an API that wants it; never kept.
     let password: PasswordSource
@@ -69,10 +87,14 @@ struct SharedGroupsAccess {
     }
 
     /// Applies `plan` through `server`, counting what was done; a failure says how much was.
-    static func apply(_ plan: SharedGroupsPlan, through server: SharedGroupsPlan.Server) throws -> Int {
+    static func apply(_ plan: SharedGroupsPlan, through server: SharedGroupsPlan.Server,
+                      made: (SharedGroupsApply.Step) -> Void = { _ in }) throws -> Int {
         var done = 0
         do {
-            try plan.apply(server) { _ in done += 1 }
+            try plan.apply(server) { step in
+                done += 1
+                made(step)
+            }
         } catch let error as AdminError {
             throw ToolFailure(exitCode(error), "\(done) of \(plan.steps.count) shared-group changes made: " + error.description)
         } catch let error as StorageError {

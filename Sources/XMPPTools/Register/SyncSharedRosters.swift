@@ -17,17 +17,8 @@ struct SyncSharedRosters {
         help: "Class rosters per account (the default) or as the server's shared groups.")
     static let server = Option<SharedGroups.Kind>.choice(
         "for", value: "SERVER", help: "The server of --rosters shared.")
-    static let api = Option<String>(
-        "api", value: "URL", help: "ejabberd's HTTP API (default https://DOMAIN:5443/api).")
-    static let groupsFile = Option<String>(
-        "groups-file", value: "PATH", help: "Prosody's groups_file, for --rosters shared.",
-        completion: .file(extensions: ["txt"]))
-    static let prosodyctl = Option<String>(
-        "prosodyctl", value: "COMMAND", help: "How to run prosodyctl (default prosodyctl).")
-    static let ejabberdctl = Option<String>(
-        "ejabberdctl", value: "COMMAND", help: "Use this ejabberdctl instead of the HTTP API.")
     /// What sync declares for it.
-    static let declarations: [any DeclaredOption] = [rosters, server, api, ejabberdctl, groupsFile, prosodyctl] + PasswordSource.declarations
+    static let declarations: [any DeclaredOption] = [rosters, server] + SharedGroupsAccess.declarations + PasswordSource.declarations
 
     /// The manual's paragraphs.
     static let manual = [
@@ -40,8 +31,10 @@ struct SyncSharedRosters {
             + "of the plan (shared_groups in --json: server, domain, changes, each with action make-group, set-group, add, "
             + "remove, delete-group, write-file or reload, and group, jid, shows, path or host): a new pupil is one member "
             + "added, a move one removed and one added, a leaver one removed, a class that is new or gone a group made or "
-            + "deleted. --for SERVER names the server. The groups are applied before the accounts are created, disabled or "
-            + "deleted. What sync applied is kept beside its state, in DOMAIN.groups.json (mode 0600): --no-refresh plans "
+            + "deleted. --for SERVER names the server. The groups are applied after the accounts are created, disabled or "
+            + "deleted and their profiles set (a new account's profile is then published before anyone shares a roster with "
+            + "it), and before the read-back; applying with --json, each change made is one JSON Line, {shared_group: the "
+            + "change as in the plan, status: done}. What sync applied is kept beside its state, in DOMAIN.groups.json (mode 0600): --no-refresh plans "
             + "ejabberd's groups from it without reading the API (Prosody's groups file is always read); a run stopped "
             + "after writing Prosody's file and before the reload reloads it the next time; any other run stopped half-way "
             + "is completed by the next, which reads the server again. Exit status as for the rest of sync; an admin "
@@ -79,10 +72,7 @@ struct SyncSharedRosters {
         do {
             rosters = try command.value(Self.rosters)
             kind = try command.value(Self.server)
-            api = try command.value(Self.api)
-            file = try command.value(Self.groupsFile)
-            prosodyctl = try command.value(Self.prosodyctl)
-            ejabberdctl = try command.value(Self.ejabberdctl)
+            (api, ejabberdctl, file, prosodyctl) = try SharedGroupsAccess.values(command)
         } catch {
             throw ToolFailure(.usage, error.reason.description)
         }
@@ -172,6 +162,12 @@ struct SyncSharedRosters {
         return .object(members)
     }
 
+    /// One change made, as a JSON Line while applying: {"shared_group": the plan's change (action,
+    /// group, jid, shows, path, host), "status": "done"}.
+    static func json(done step: SharedGroupsApply.Step) -> JSONValue {
+        .object([("shared_group", step.json), ("status", .string("done"))])
+    }
+
     /// Records the groups as the server has them when the plan is empty (read from it, they
     /// are the file's): a later `--no-refresh` plans from them.
     func record(_ planned: Planned, stateDirectory: String) throws {
@@ -180,13 +176,13 @@ struct SyncSharedRosters {
 
     /// Sends the plan (reaching ejabberd's API now when the plan was made from the state) and
     /// records what was applied; the number of steps sent.
-    func apply(_ planned: Planned, stateDirectory: String) throws -> Int {
+    func apply(_ planned: Planned, stateDirectory: String, made: (SharedGroupsApply.Step) -> Void = { _ in }) throws -> Int {
         let plan = planned.plan
         var done = 0
         if !plan.isEmpty {
             let server: SharedGroupsPlan.Server
             if let known = planned.server { server = known } else { server = .ejabberd(try access.ejabberd(domain: plan.groups.domain).0) }
-            done = try SharedGroupsAccess.apply(plan, through: server)
+            done = try SharedGroupsAccess.apply(plan, through: server, made: made)
         }
         try record(planned, stateDirectory: stateDirectory)
         return done

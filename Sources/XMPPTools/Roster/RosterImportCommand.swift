@@ -81,15 +81,17 @@ extension RosterTool {
             if !failures.isEmpty { throw ToolFailure(.failed, "\(failures.count) contact(s) could not be imported") }
         }
 
-        /// Sends the roster sets (pipelined by `RosterService`), then the subscription requests in one write.
+        /// Sends the roster sets (pipelined by `RosterChanges`), then the subscription requests in one write.
         private func apply(_ plan: ImportPlan, _ session: RosterSession) throws -> [String] {
-            let refused = try RosterService.set(plan.add.map(\.0) + plan.update.map(\.new), on: session.connection)
-            for (item, error) in refused { context.environment.warn("cannot import \(item.jid): \(error)") }
-            let failed = Set(refused.map(\.item.jid))
+            let changes = RosterChanges(window: 50)
+            for item in plan.add.map(\.0) + plan.update.map(\.new) { changes.set(item) }
+            try session.send(changes)
+            for (jid, error) in changes.refused { context.environment.warn("cannot import \(jid): \(error)") }
+            let failed = Set(changes.refused.map(\.jid))
             let subscribes = plan.add.filter { $0.subscribe && !failed.contains($0.0.jid) }
                 .map { PresenceService.subscription(.subscribe, to: $0.0.jid).element }
             _ = try session.barrier(sending: subscribes)
-            return refused.map { "\($0.item.jid): \($0.error)" }
+            return changes.refused.map { "\($0.jid): \($0.error)" }
         }
 
         private func report(_ plan: ImportPlan, failures: [String]) {

@@ -75,7 +75,9 @@ final class CompletionHarness {
     }
 
     /// What zsh offers for `line` typed at an interactive prompt followed by Tab: a pseudo-terminal
-    /// runs zsh with compinit and the script, and every `compadd` is echoed.
+    /// runs zsh with compinit and the script, and every `compadd` is echoed. Tab runs a widget
+    /// that completes and then prints a mark, so the driver waits for the completion to end (up
+    /// to two minutes on a loaded machine) instead of guessing from a pause in the output.
     func zsh(_ spec: ToolSpec, _ line: String) throws -> [String] {
         let script = try Shell.write(CompletionRenderer.zsh(spec), to: "_" + spec.name, in: directory)
         let driver = """
@@ -85,12 +87,13 @@ final class CompletionHarness {
             zpty -w z "autoload -U compinit; compinit -u -D"
             zpty -w z "source ${(q)2}"
             zpty -w z 'compadd () { local -a hits; builtin compadd -O hits "$@"; (( $#hits )) && print -r -- "<<${(j:|:)hits}>>"; builtin compadd "$@"; }'
-            zpty -w z "bindkey '^I' complete-word"
+            zpty -w z 'complete-then-mark () { zle complete-word; print -rn -- "@@""DONE@@"; }; zle -N complete-then-mark'
+            zpty -w z "bindkey '^I' complete-then-mark"
             zpty -w -n z "$3"$'\\t'
             local out chunk
-            integer idle=0
-            while (( idle < 15 )); do
-              if zpty -r -t z chunk; then out+=$chunk; idle=0; else sleep 0.1; (( idle++ )); fi
+            integer waited=0
+            while [[ $out != *@@DONE@@* ]] && (( waited < 1200 )); do
+              if zpty -r -t z chunk; then out+=$chunk; else sleep 0.1; (( waited++ )); fi
             done
             zpty -d z
             print -r -- ${(M)${(f)out}:#*<<*}
