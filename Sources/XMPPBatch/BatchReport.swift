@@ -17,6 +17,18 @@ enum BatchReport {
     static func csv(_ entries: [JournalEntry], includePasswords: Bool, invites: Bool = false, people: ReportPeople = ReportPeople(),
                     carried: [String: String] = [:], stamps: HandoutStamps = HandoutStamps(),
                     sync: SyncReportColumns = SyncReportColumns()) -> [UInt8] {
+        var text: [UInt8] = []
+        write(entries, includePasswords: includePasswords, invites: invites, people: people, carried: carried, stamps: stamps,
+              sync: sync) { record in text += record.utf8 }
+        return text
+    }
+
+    /// The report as `csv` makes it, handed to `emit` a record at a time (the header first), so
+    /// a report of every row is never built whole in memory (`SecretFileWriter` writes it).
+    static func write<E: Error>(_ entries: [JournalEntry], includePasswords: Bool, invites: Bool = false,
+                                people: ReportPeople = ReportPeople(), carried: [String: String] = [:],
+                                stamps: HandoutStamps = HandoutStamps(), sync: SyncReportColumns = SyncReportColumns(),
+                                emit: (String) throws(E) -> Void) throws(E) {
         let secret = invites ? ["invite", "landing_page"] : includePasswords ? ["password"] : []
         let rosters = entries.contains { $0.roster != nil }
         // `handed_out` (when the earlier report had it) comes last: the other columns keep their places.
@@ -29,8 +41,10 @@ enum BatchReport {
         header += people.header
         header += sync.header
         header += stamped
-        var text = record(header)
-        for e in entries.sorted(by: { $0.line < $1.line }) {
+        try emit(record(header))
+        // The journal gives its entries by line already: sorted (a copy) only when they are not.
+        let byLine = zip(entries, entries.dropFirst()).allSatisfy { $0.line < $1.line } ? entries : entries.sorted { $0.line < $1.line }
+        for e in byLine {
             var fields = [String(e.line), e.jid, e.status.rawValue, e.error ?? "", profileText(e.profile)]
             if rosters { fields.append(e.roster ?? "") }
             if invites {
@@ -43,7 +57,7 @@ enum BatchReport {
             fields += people.fields(line: e.line)
             fields += sync.fields(jid: e.jid, password: e.generatedPassword, status: e.status.rawValue)
             fields += stamp
-            text += record(fields)
+            try emit(record(fields))
         }
         for (jid, secret) in carried.sorted(by: { $0.key < $1.key }) {
             var fields = ["", jid, "kept", "", ""]
@@ -58,9 +72,8 @@ enum BatchReport {
             fields += people.header.map { _ in "" }
             fields += sync.fields(jid: jid, password: secret, status: "kept")
             fields += stamp
-            text += record(fields)
+            try emit(record(fields))
         }
-        return Array(text.utf8)
     }
 
     /// One row of the report. Administrators `cat`, `column -t` and print reports, so each

@@ -155,9 +155,13 @@ public final class BatchRun {
         guard let reportPath else { return result }
         let people = ReportPeople(rows: sheet.rows, columns: sheet.columns)
         do {
-            try SecureFile.writeSecret(BatchReport.csv(entries, includePasswords: includePasswords, invites: configuration.invite,
-                                                       people: people, carried: carried, stamps: stamps, sync: syncColumns),
-                                       to: reportPath)
+            // Written a row at a time into its temporary file, renamed over the report at the end.
+            let writer = try SecretFileWriter(reportPath)
+            try BatchReport.write(entries, includePasswords: includePasswords, invites: configuration.invite, people: people,
+                                  carried: carried, stamps: stamps, sync: syncColumns) { (record: String) throws(StorageError) in
+                try writer.write(record)
+            }
+            try writer.commit()
             try BatchReport.syncDirectory(of: reportPath)
         } catch {
             result.reportFailure = error

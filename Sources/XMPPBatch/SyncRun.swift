@@ -58,7 +58,9 @@ public final class SyncRun {
 
     /// Every managed account of every domain, by bare JID.
     public var managed: [String: SyncState.Account] {
-        states.values.reduce(into: [:]) { all, state in all.merge(state.accounts) { a, _ in a } }
+        // One domain's accounts as they are (no copy); several merged.
+        if states.count == 1, let only = states.first { return only.value.accounts }
+        return states.values.reduce(into: [:]) { all, state in all.merge(state.accounts) { a, _ in a } }
     }
 
     /// The domains whose managed accounts left the file while still enabled: the plan needs to
@@ -95,6 +97,7 @@ public final class SyncRun {
     /// same, and the plan says its profile and roster cannot be checked.
     public func adopt(on channel: any StanzaChannel, reportPath: String?, adoptReport: String?) throws {
         var candidates: [BatchRow] = []
+        let managed = self.managed  // merged once, not once a row
         for row in rows {
             let standing = managed[row.jid.bare.description]?.standing
             if standing == nil || standing == .notManaged { candidates.append(row) }
@@ -115,21 +118,23 @@ public final class SyncRun {
         for row in candidates where existing.contains(row.jid.bare) {
             let key = row.jid.bare.description
             let password = own[key] ?? other[key]
-            var state = states[row.jid.domain] ?? SyncState(domain: row.jid.domain)
-            state.accounts[key] = SyncState.Account(
+            var account = SyncState.Account(
                 standing: .active, nickname: row.profile.nickname, fullname: row.profile.fullname, email: row.profile.email,
                 avatar: row.profile.avatar.flatMap { facts.avatarDigests[$0.key] },
                 contacts: password == nil ? [] : (roster.contacts[row.line] ?? []).filter { present.contains($0.jid.bare) },
                 note: "adopted by sync on \(today)")
-            state.accounts[key]?.withoutPassword = password == nil
-            states[row.jid.domain] = state
+            account.withoutPassword = password == nil
+            setAccount(key, of: row.jid.domain, to: account)
             if own[key] == nil, let password { adoptedPasswords[key] = password }
             facts.adopted[key] = password != nil
         }
     }
 
     /// True when a refresh has something to read: managed accounts, or rows sync never saw.
-    public var hasAnythingToRefresh: Bool { !refreshable.isEmpty || rows.contains { managed[$0.jid.bare.description] == nil } }
+    public var hasAnythingToRefresh: Bool {
+        let managed = self.managed
+        return !refreshable.isEmpty || rows.contains { managed[$0.jid.bare.description] == nil }
+    }
 
     /// The managed accounts the refresh reads: those sync created and has not seen deleted.
     public var refreshable: [JID] {
@@ -153,6 +158,7 @@ public final class SyncRun {
                         shouldStop: @escaping @Sendable () -> Bool) throws {
         var refresh = SyncRefresh()
         let accounts = refreshable
+        let managed = self.managed  // merged once, not once an account
         // The file's accounts sync has never seen are asked about too: one that exists was made
         // before sync, and is not created (the plan names --adopt) rather than found at add-user.
         let unseen = rows.map(\.jid.bare).filter { managed[$0.description] == nil }
@@ -370,11 +376,16 @@ public final class SyncRun {
     }
 
     private func update(_ jid: JID, _ change: (inout SyncState.Account) -> Void) throws {
-        guard var state = states[jid.domain], var account = state.accounts[jid.bare.description] else { return }
+        guard var account = states[jid.domain]?.accounts[jid.bare.description] else { return }
         change(&account)
-        state.accounts[jid.bare.description] = account
-        states[jid.domain] = state
-        try state.save(stateDirectory: stateDirectory)
+        setAccount(jid.bare.description, of: jid.domain, to: account)
+        try states[jid.domain]?.save(stateDirectory: stateDirectory)
+    }
+
+    /// Changes one account of a domain's state in place: a copy of the state taken out of
+    /// `states` and put back would copy all its accounts for each one changed.
+    private func setAccount(_ key: String, of domain: String, to account: SyncState.Account) {
+        states[domain, default: SyncState(domain: domain)].accounts[key] = account
     }
 
     /// True when the plan has work for a batch run (accounts, profiles or rosters).
@@ -463,11 +474,9 @@ public final class SyncRun {
         for row in rows {
             guard let entry = entries[row.line] else { continue }
             let key = row.jid.bare.description
-            var state = states[row.jid.domain] ?? SyncState(domain: row.jid.domain)
             if plan.existedBefore.contains(row.jid.bare) {
                 // Found by the refresh; remembered, so that a plan without one leaves it alone too.
-                state.accounts[key] = SyncState.Account(standing: .notManaged, note: "existed before sync, seen \(SyncClock.today())")
-                states[row.jid.domain] = state
+                setAccount(key, of: row.jid.domain, to: SyncState.Account(standing: .notManaged, note: "existed before sync, seen \(SyncClock.today())"))
                 touched.insert(row.jid.domain)
                 continue
             }
@@ -477,15 +486,14 @@ public final class SyncRun {
                     if entry.status == .exists {
                         // Remembered, so that later plans leave it alone without trying again.
                         foreign.append(row.jid.bare)
-                        state.accounts[key] = SyncState.Account(standing: .notManaged, note: "existed before sync, seen \(SyncClock.today())")
-                        states[row.jid.domain] = state
+                        setAccount(key, of: row.jid.domain, to: SyncState.Account(standing: .notManaged, note: "existed before sync, seen \(SyncClock.today())"))
                         touched.insert(row.jid.domain)
                     }
                     continue
                 }
                 account = SyncState.Account()
             } else {
-                guard let known = state.accounts[key] else { continue }
+                guard let known = states[row.jid.domain]?.accounts[key] else { continue }
                 account = known
             }
             let pending: Set<String>
@@ -507,8 +515,7 @@ public final class SyncRun {
             } else if entry.roster == nil {
                 account.contacts = []
             }
-            state.accounts[key] = account
-            states[row.jid.domain] = state
+            setAccount(key, of: row.jid.domain, to: account)
             touched.insert(row.jid.domain)
         }
         for domain in touched.sorted() { try states[domain]?.save(stateDirectory: stateDirectory) }

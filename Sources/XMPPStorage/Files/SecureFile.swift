@@ -44,11 +44,19 @@ public enum SecureFile {
     /// a new file is created 0600 with O_EXCL beside the path and renamed over it. A FIFO or
     /// device of the user's own is written in place.
     public static func writeSecret(_ bytes: [UInt8], to path: String) throws(StorageError) {
+        let writer = try SecretFileWriter(path)
+        try writer.write(bytes)
+        try writer.commit()
+    }
+
+    /// What `writeSecret` would write to: a new or regular file of the user's is replaced
+    /// (`true`), a FIFO or device of the user's own is written in place (`false`).
+    static func secretTarget(_ path: String) throws(StorageError) -> Bool {
         try FileTrust.requireSafeDirectory(PathText.directory(of: path))
         var st = stat()
         guard lstat(path, &st) == 0 else {
             guard errno == ENOENT else { throw .io(path: path, reason: errnoText()) }
-            return try replace(path, with: bytes, mode: .private, reportedAs: path)
+            return true
         }
         switch st.st_mode & S_IFMT {
         case S_IFLNK:
@@ -57,14 +65,21 @@ public enum SecureFile {
             throw .io(path: path, reason: "is a directory")
         case S_IFREG:
             try FileTrust.requireOwned(st, at: path)
-            try replace(path, with: bytes, mode: .private, reportedAs: path)
+            return true
         default:
             try FileTrust.requireOwned(st, at: path)
-            try writeInPlace(bytes, to: path)
+            return false
         }
     }
 
     private static func replace(_ path: String, with bytes: [UInt8], mode: Mode, reportedAs name: String) throws(StorageError) {
+        let (fd, tempPath) = try openTemporary(beside: path, mode: mode, reportedAs: name)
+        try finishTemporary(fd, tempPath, as: path, failure: writeAll(fd, bytes), reportedAs: name)
+    }
+
+    /// A new file beside `path` (`path.tmp.XXXXXX`, O_EXCL) with the mode's permissions: the
+    /// first half of an atomic replacement. Its descriptor and name.
+    static func openTemporary(beside path: String, mode: Mode, reportedAs name: String) throws(StorageError) -> (Int32, String) {
         var template = Array((path + ".tmp.XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .io(path: name, reason: errnoText()) }
@@ -75,8 +90,20 @@ public enum SecureFile {
             _ = umask(mask)
             permissions = 0o666 & ~mask
         }
-        var failure = fchmod(fd, permissions) == 0 ? nil : errnoText()
-        if failure == nil { failure = writeAll(fd, bytes) }
+        if fchmod(fd, permissions) != 0 {
+            let failure = errnoText()
+            _ = close(fd)
+            _ = unlink(tempPath)
+            throw .io(path: name, reason: failure)
+        }
+        return (fd, tempPath)
+    }
+
+    /// The second half: fsync, close and rename the temporary file over `path`, then sync the
+    /// directory; on any failure (or an earlier `failure`) the temporary file is removed.
+    static func finishTemporary(_ fd: Int32, _ tempPath: String, as path: String, failure earlier: String?,
+                                reportedAs name: String) throws(StorageError) {
+        var failure = earlier
         if failure == nil && fsync(fd) != 0 { failure = errnoText() }
         if close(fd) != 0 && failure == nil { failure = errnoText() }
         if failure == nil && rename(tempPath, path) != 0 { failure = errnoText() }
@@ -97,14 +124,24 @@ public enum SecureFile {
     }
 
     private static func writeInPlace(_ bytes: [UInt8], to path: String) throws(StorageError) {
+        let fd = try openInPlace(path)
+        var failure = writeAll(fd, bytes)
+        if close(fd) != 0 && failure == nil { failure = errnoText() }
+        if let failure { throw .io(path: path, reason: failure) }
+    }
+
+    /// Opens a FIFO or device to be written in place (never a regular file that replaced it).
+    static func openInPlace(_ path: String) throws(StorageError) -> Int32 {
         let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else { throw .io(path: path, reason: errnoText()) }
         var st = stat()
-        var failure = fstat(fd, &st) == 0 ? nil : errnoText()
-        if failure == nil && st.st_mode & S_IFMT == S_IFREG { failure = "was replaced by a regular file while opening it" }
-        if failure == nil { failure = writeAll(fd, bytes) }
-        if close(fd) != 0 && failure == nil { failure = errnoText() }
-        if let failure { throw .io(path: path, reason: failure) }
+        let failure = fstat(fd, &st) == 0 ? (st.st_mode & S_IFMT == S_IFREG ? "was replaced by a regular file while opening it" : nil)
+            : errnoText()
+        if let failure {
+            _ = close(fd)
+            throw .io(path: path, reason: failure)
+        }
+        return fd
     }
 
     /// Writes every byte, retrying short writes and EINTR; the error text on failure.

@@ -109,22 +109,24 @@ public final class BatchJournal {
 
     /// Every recorded row, by line.
     public func entries() throws(JournalError) -> [JournalEntry] {
-        let rows: [[SQLValue]]
+        // Each row read in place into its entry, never a `[[SQLValue]]` of every row first.
+        var entries: [JournalEntry] = []
         do {
-            rows = try database.query(
-                "SELECT line, jid, status, error, retryable, uncertain, attempts, generated_password, profile, password_kept, note, roster FROM journal_rows ORDER BY line")
+            try database.forEachRow(
+                "SELECT line, jid, status, error, retryable, uncertain, attempts, generated_password, profile, password_kept, note, roster FROM journal_rows ORDER BY line"
+            ) { row in entries.append(BatchJournal.entry(row)) }
         } catch {
             throw .storage(error)
         }
-        return rows.map(BatchJournal.entry)
+        return entries
     }
 
-    private static func entry(_ r: [SQLValue]) -> JournalEntry {
-        guard r.count == 12 else { return JournalEntry(line: 0, jid: "", status: .pending) }
-        let status = JournalStatus(rawValue: r[2].text ?? "") ?? .pending
-        return JournalEntry(line: Int(r[0].int ?? 0), jid: r[1].text ?? "", status: status, error: r[3].text,
-                            retryable: r[4].int == 1, uncertain: r[5].int == 1, attempts: Int(r[6].int ?? 0),
-                            generatedPassword: r[7].text, profile: r[8].text, passwordKept: r[9].int == 1, note: r[10].text, roster: r[11].text)
+    private static func entry(_ r: SQLRow) -> JournalEntry {
+        guard r.columnCount == 12 else { return JournalEntry(line: 0, jid: "", status: .pending) }
+        let status = JournalStatus(rawValue: r.text(2) ?? "") ?? .pending
+        return JournalEntry(line: Int(r.int(0) ?? 0), jid: r.text(1) ?? "", status: status, error: r.text(3),
+                            retryable: r.int(4) == 1, uncertain: r.int(5) == 1, attempts: Int(r.int(6) ?? 0),
+                            generatedPassword: r.text(7), profile: r.text(8), passwordKept: r.int(9) == 1, note: r.text(10), roster: r.text(11))
     }
 
     /// Records the planned rows of a new run, in one transaction.

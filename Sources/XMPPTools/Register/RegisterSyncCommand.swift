@@ -81,7 +81,8 @@ extension RegisterTool {
                     + "compared with the state only (the image file's SHA-256).",
                 "sync manages only the accounts it created. Its state, per domain, is "
                     + "$XDG_STATE_HOME/xmpp-tools/sync/DOMAIN.json (mode 0600, directories 0700, replaced atomically; no "
-                    + "password): the accounts it made, whether each is active, disabled or deleted, and the profile fields, "
+                    + "password; JSON lines, one account a line, read and written a line at a time; a state in the earlier "
+                    + "one-document format is read and written as lines by the next change): the accounts it made, whether each is active, disabled or deleted, and the profile fields, "
                     + "avatar digest (SHA-256 of the image file) and roster items it last applied to each. An account it did "
                     + "not create (the administrator's own, one made by batch or by hand) is never changed, disabled or "
                     + "deleted: a row naming one is reported 'exists' the first time, then planned as 'skip', and no "
