@@ -20,7 +20,7 @@ public struct SyncFacts: Sendable, Equatable {
     /// compares with the state only).
     public var refresh: SyncRefresh?
     /// Accounts `--adopt` puts under management (bare JID text), and whether sync holds each
-    /// one's password (from the report or `--adopt-report`).
+    /// one's password (from the report, `--adopt-report` or its row: `SyncRun.logInPasswords`).
     public var adopted: [String: Bool] = [:]
 
     public init(disableOffered: [String: Bool] = [:], avatarDigests: [String: String] = [:], refresh: SyncRefresh? = nil) {

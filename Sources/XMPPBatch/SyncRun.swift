@@ -85,39 +85,54 @@ public final class SyncRun {
         reportPath.map { BatchJournal.isUnfinished($0 + ".journal") } ?? false
     }
 
-    /// Passwords of adopted accounts from `--adopt-report` (not yet in the sync's report).
-    private var adoptedPasswords: [String: String] = [:]
+    /// Passwords of adopted accounts from `--adopt-report` (not yet in the sync's report): they
+    /// are kept in the report from now on. Never a row's own password (the administrator's).
+    private(set) var adoptedPasswords: [String: String] = [:]
 
     /// `--adopt`: the file's accounts that exist on the server but that sync did not create (the
     /// administrator's commands say which exist) go under management, as if sync had applied
     /// the file to them: their profile fields as the file says, and as roster items the file's
     /// contacts adopted with them; the refresh then reads their rosters, so what a batch did not finish
-    /// is planned like drift. Nothing is created again and no password changes. `passwords`:
-    /// the report's and `--adopt-report`'s, by JID; an account without one is adopted all the
-    /// same, and the plan says its profile and roster cannot be checked.
+    /// is planned like drift. Nothing is created again and no password changes. The passwords
+    /// are those sync logs in with everywhere (`logInPasswords`): the report's, `--adopt-report`'s,
+    /// then the row's own; an account without any is adopted all the same, and the plan says
+    /// its profile and roster cannot be checked.
     public func adopt(on channel: any StanzaChannel, reportPath: String?, adoptReport: String?) throws {
-        var candidates: [BatchRow] = []
-        let managed = self.managed  // merged once, not once a row
-        for row in rows {
-            let standing = managed[row.jid.bare.description]?.standing
-            if standing == nil || standing == .notManaged { candidates.append(row) }
-        }
+        let candidates = adoptionCandidates
         guard !candidates.isEmpty else { return }
         var inventory = SyncRefresh()
         try inventory.learnExistence(of: candidates.map(\.jid.bare), on: channel)
         let own = try reportPath.map { path throws(BatchError) in try BatchReport.knownPasswords(at: path) } ?? [:]
         let other = try adoptReport.map { path throws(BatchError) in try BatchReport.knownPasswords(at: path) } ?? [:]
-        let existing = Set(candidates.filter { inventory.exists($0.jid) == true }.map(\.jid.bare))
+        adopt(Set(candidates.filter { inventory.exists($0.jid) == true }.map(\.jid.bare)), report: own, adoptReport: other)
+    }
+
+    /// The rows `--adopt` may adopt: those sync has never managed.
+    var adoptionCandidates: [BatchRow] {
+        let managed = self.managed  // merged once, not once a row
+        return rows.filter { row in
+            let standing = managed[row.jid.bare.description]?.standing
+            return standing == nil || standing == .notManaged
+        }
+    }
+
+    /// Puts `existing` (of `adoptionCandidates`: those the server has) under management, with
+    /// `report` and `adoptReport`'s passwords, by bare JID, and the rows' own after them.
+    func adopt(_ existing: Set<JID>, report own: [String: String], adoptReport other: [String: String]) {
         guard !existing.isEmpty else { return }
+        let candidates = adoptionCandidates.filter { existing.contains($0.jid.bare) }
+        // A row's own password (a `password` column: the administrator's, which batch made the
+        // account with) logs in as well as a report's; held in memory only, like the refresh's.
+        let passwords = Self.logInPasswords(report: own, adopted: other, rows: candidates)
         // The pairs among the adopted accounts are taken as made (a batch of the same file made
         // them; the refresh reads what it did not finish); a pair with any other account is new.
         // An account without a password cannot log in to approve a subscription: no roster has it.
-        let present = existing.filter { own[$0.description] != nil || other[$0.description] != nil }
+        let present = existing.filter { passwords[$0.description] != nil }
         let roster = RosterPlan(rows: rows.map(CheckedRow.valid))
         let today = SyncClock.today()
-        for row in candidates where existing.contains(row.jid.bare) {
+        for row in candidates {
             let key = row.jid.bare.description
-            let password = own[key] ?? other[key]
+            let password = passwords[key]
             var account = SyncState.Account(
                 standing: .active, nickname: row.profile.nickname, fullname: row.profile.fullname, email: row.profile.email,
                 avatar: row.profile.avatar.flatMap { facts.avatarDigests[$0.key] },
@@ -125,7 +140,8 @@ public final class SyncRun {
                 note: "adopted by sync on \(today)")
             account.withoutPassword = password == nil
             setAccount(key, of: row.jid.domain, to: account)
-            if own[key] == nil, let password { adoptedPasswords[key] = password }
+            // Only --adopt-report's goes on to the report; the report's is there, the row's never is.
+            if own[key] == nil, let adopted = other[key] { adoptedPasswords[key] = adopted }
             facts.adopted[key] = password != nil
         }
     }

@@ -41,7 +41,7 @@ final class SyncAdoptEndToEndTests: XCTestCase {
         XCTAssertEqual((json["drift"] as? [Any])?.count, 0, "the batch's rosters are complete: \(plan.stdout)")
         let text = try sync(["--adopt", "--dry-run"])
         XCTAssertTrue(text.stdout.contains("adopt    \(hand.jid)  (it existed before sync: managed from now on; nothing created again, no password "
-                                           + "changed; no password for it in the report or --adopt-report"), text.stdout)
+                                           + "changed; no password for it in the report, --adopt-report or the file"), text.stdout)
 
         let applied = try sync(["--adopt"])
         XCTAssertEqual(applied.status, 13, applied.stderr)

@@ -30,4 +30,57 @@ final class SyncFilePasswordsEndToEndTests: XCTestCase {
         let login = try t.run("xmpp-vcard", ["get", "--json", "-a", accounts[0]] + t.serverArgs, password: secrets[0])
         XCTAssertEqual(login.status, 0, "made with the file's password: " + login.stderr)
     }
+
+    /// `sync --adopt` of accounts `batch` made from a file with its own passwords (so no report
+    /// holds them): adopted with the file's passwords, in memory only, and managed fully: the
+    /// rosters the batch file did not have are made, both ways, and the next sync finds nothing to do.
+    func testAccountsBatchMadeWithTheFilesPasswordsAreAdoptedWithTheirRosters() throws {
+        let s = try SyncSetting()
+        let t = s.t
+        let accounts = s.jids("fa", 3)
+        let users = accounts.map { String($0.split(separator: "@")[0]) }
+        let secrets = accounts.indices.map { "Fa\(s.tag)secret\($0)" }
+        let csv = t.home + "/adopt.csv", report = t.home + "/adopt-report.csv"
+        func write(_ header: String, _ row: (Int) -> String) throws {
+            try Data((header + "\r\n" + users.indices.map { row($0) + "\r\n" }.joined()).utf8).write(to: URL(fileURLWithPath: csv))
+        }
+        try write("username,password") { "\(users[$0]),\(secrets[$0])" }
+        let batch = try t.run("xmpp-register", ["batch", csv, "--admin", "--report", report, "--domain", s.domain] + t.serverArgs, timeout: 120)
+        XCTAssertEqual(batch.status, 0, batch.stderr)
+        try write("username,password,groups,contacts") { "\(users[$0]),\(secrets[$0]),Club,Club" }
+
+        let plan = try s.sync(csv, report: report, ["--adopt", "--dry-run", "--json"])
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any], plan.stdout + plan.stderr)
+        let adopt = json["adopt"] as? [[String: Any]] ?? []
+        XCTAssertEqual(Set(adopt.compactMap { $0["jid"] as? String }), Set(accounts), plan.stdout)
+        XCTAssertEqual(adopt.filter { $0["password"] as? Bool == true }.count, 3, "the file's passwords count: \(plan.stdout)")
+
+        let applied = try s.sync(csv, report: report, ["--adopt"])
+        XCTAssertEqual(applied.status, 13, applied.stdout + applied.stderr)
+        XCTAssertFalse(applied.stderr.contains("cannot be checked"), applied.stderr)
+        for (i, account) in accounts.enumerated() {
+            let r = try t.run("xmpp-roster", ["list", "--no-presence", "--json", "-a", account] + t.serverArgs, password: secrets[i])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            var roster: [String: [String: Any]] = [:]
+            for item in try XCTUnwrap(try ToolRunner.json(r) as? [[String: Any]]) { roster[item["jid"] as? String ?? ""] = item }
+            XCTAssertEqual(Set(roster.keys), Set(accounts).subtracting([account]), "\(account)'s roster: \(r.stdout)")
+            for (contact, item) in roster {
+                XCTAssertEqual(item["subscription"] as? String, "both", "\(account) ↔ \(contact)")
+                XCTAssertEqual(item["groups"] as? [String], ["Club"], "\(account) files \(contact)")
+            }
+        }
+        let kept = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+        for secret in secrets { XCTAssertFalse(kept.contains(secret), "the file's password is never written to the report") }
+        let stateFiles = ((try? FileManager.default.subpathsOfDirectory(atPath: t.home)) ?? []).filter { $0.contains("xmpp-tools/sync/") }
+        XCTAssertFalse(stateFiles.isEmpty, "sync's state is under the home")
+        for path in stateFiles {
+            let text = (try? String(contentsOfFile: t.home + "/" + path, encoding: .utf8)) ?? ""
+            for secret in secrets { XCTAssertFalse(text.contains(secret), "nor to \(path)") }
+        }
+
+        let next = try s.sync(csv, report: report, ["--dry-run", "--json"])
+        let again = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(next.stdout.utf8)) as? [String: Any], next.stdout + next.stderr)
+        XCTAssertEqual((again["unverified"] as? [Any])?.count, 0, next.stdout)
+        XCTAssertEqual(next.status, 0, "nothing to do: " + next.stdout + next.stderr)
+    }
 }

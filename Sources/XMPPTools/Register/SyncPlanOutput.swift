@@ -10,7 +10,7 @@ enum SyncPlanOutput {
         var out: [String] = []
         for a in plan.adoptions {
             out.append("adopt    \(a.jid)  (it existed before sync: managed from now on; nothing created again, no password changed"
-                       + (a.withPassword ? ")" : "; no password for it in the report or --adopt-report, so its profile and roster "
+                       + (a.withPassword ? ")" : "; no password for it in the report, --adopt-report or the file, so its profile and roster "
                           + "are neither read nor changed: enable, disable and delete work)"))
         }
         let adoptions = out.count
