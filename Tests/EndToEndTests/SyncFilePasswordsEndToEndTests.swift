@@ -33,7 +33,8 @@ final class SyncFilePasswordsEndToEndTests: XCTestCase {
 
     /// `sync --adopt` of accounts `batch` made from a file with its own passwords (so no report
     /// holds them): adopted with the file's passwords, in memory only, and managed fully: the
-    /// rosters the batch file did not have are made, both ways, and the next sync finds nothing to do.
+    /// rosters the batch file did not have are made, both ways, the next sync finds nothing to do,
+    /// and a full name its user changes is drift the file wins (the profile is read with the file's password).
     func testAccountsBatchMadeWithTheFilesPasswordsAreAdoptedWithTheirRosters() throws {
         let s = try SyncSetting()
         let t = s.t
@@ -44,10 +45,10 @@ final class SyncFilePasswordsEndToEndTests: XCTestCase {
         func write(_ header: String, _ row: (Int) -> String) throws {
             try Data((header + "\r\n" + users.indices.map { row($0) + "\r\n" }.joined()).utf8).write(to: URL(fileURLWithPath: csv))
         }
-        try write("username,password") { "\(users[$0]),\(secrets[$0])" }
+        try write("username,password,fullname") { "\(users[$0]),\(secrets[$0]),Member \($0)" }
         let batch = try t.run("xmpp-register", ["batch", csv, "--admin", "--report", report, "--domain", s.domain] + t.serverArgs, timeout: 120)
         XCTAssertEqual(batch.status, 0, batch.stderr)
-        try write("username,password,groups,contacts") { "\(users[$0]),\(secrets[$0]),Club,Club" }
+        try write("username,password,fullname,groups,contacts") { "\(users[$0]),\(secrets[$0]),Member \($0),Club,Club" }
 
         let plan = try s.sync(csv, report: report, ["--adopt", "--dry-run", "--json"])
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any], plan.stdout + plan.stderr)
@@ -82,5 +83,13 @@ final class SyncFilePasswordsEndToEndTests: XCTestCase {
         let again = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(next.stdout.utf8)) as? [String: Any], next.stdout + next.stderr)
         XCTAssertEqual((again["unverified"] as? [Any])?.count, 0, next.stdout)
         XCTAssertEqual(next.status, 0, "nothing to do: " + next.stdout + next.stderr)
+
+        let renamed = try t.run("xmpp-vcard", ["set", "--fullname", "xXx", "-a", accounts[1]] + t.serverArgs, password: secrets[1])
+        XCTAssertEqual(renamed.status, 0, renamed.stderr)
+        let drifted = try s.sync(csv, report: report, ["--dry-run", "--json"])
+        XCTAssertEqual(drifted.status, 13, drifted.stdout + drifted.stderr)
+        let seen = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(drifted.stdout.utf8)) as? [String: Any], drifted.stdout)
+        let drift = (seen["drift"] as? [[String: Any]] ?? []).map { "\($0["jid"] ?? "") \($0["what"] ?? "")" }
+        XCTAssertEqual(drift, ["\(accounts[1]) fullname changed on the server: 'xXx'"], drifted.stdout)
     }
 }
