@@ -146,6 +146,19 @@ public final class SyncRun {
         }
     }
 
+    /// Accounts adopted without a password (`withoutPassword`) that sync now has one for, in
+    /// `passwords` (`logInPasswords`: the file's row gained a password column, or a sync before
+    /// `--adopt` looked at the rows adopted them): managed fully from now on, their rosters
+    /// planned like any other's. The state keeps that once a run has finished (`absorb`).
+    func takeUp(_ passwords: [String: String]) {
+        for (key, account) in managed where account.withoutPassword && passwords[key] != nil {
+            guard let jid = try? JID(key) else { continue }
+            var account = account
+            account.withoutPassword = false
+            setAccount(key, of: jid.domain, to: account)
+        }
+    }
+
     /// True when a refresh has something to read: managed accounts, or rows sync never saw.
     public var hasAnythingToRefresh: Bool {
         let managed = self.managed
@@ -187,6 +200,7 @@ public final class SyncRun {
             return
         }
         let passwords = Self.logInPasswords(report: try BatchReport.knownPasswords(at: reportPath), adopted: adoptedPasswords, rows: rows)
+        takeUp(passwords)
         var offered: [String: Bool] = facts.disableOffered
         let logIns = try Self.logInsNeeded(toRead, profileColumns: !sheet.columns.presentProfileColumns.isEmpty, rosters: rostersToRead) { domain in
             if let known = offered[domain] { return known }

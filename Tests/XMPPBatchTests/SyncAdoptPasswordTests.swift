@@ -50,4 +50,29 @@ final class SyncAdoptPasswordTests: XCTestCase {
         XCTAssertEqual(run.facts.adopted, ["a1@x.org": true])
         XCTAssertEqual(run.adoptedPasswords, [:], "the report holds it already")
     }
+
+    /// An account adopted earlier without a password (before adoption looked at the rows, or
+    /// before the file had a password column) is managed fully once sync has one: its roster
+    /// and the others' with it are planned; one still without any stays out of every roster.
+    func testAnAccountAdoptedWithoutAPasswordIsTakenUpOnceTheFileGivesOne() throws {
+        let dir = NSTemporaryDirectory() + "sap-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var state = SyncState(domain: "x.org")
+        for user in ["a1", "a2", "a3"] {
+            state.accounts["\(user)@x.org"] = SyncState.Account(note: "adopted by sync on 2026-12-04", withoutPassword: user != "a2")
+        }
+        try state.save(stateDirectory: dir + "/state")
+        let sheet = try syncSheet("username,password,groups,contacts\na1,pc1,C,C\na2,,C,C\na3,,C,C\n")
+        var configuration = BatchConfiguration()
+        configuration.domain = "x.org"
+        let run = try SyncRun(sheet: sheet, configuration: configuration, stateDirectory: dir + "/state", domains: ["x.org"])
+        run.takeUp(SyncRun.logInPasswords(report: ["a2@x.org": "generated"], adopted: [:], rows: run.rows))
+        XCTAssertEqual(run.managed["a1@x.org"]?.withoutPassword, false, "the file's password is one sync holds")
+        XCTAssertEqual(run.managed["a3@x.org"]?.withoutPassword, true)
+        let plan = run.plan(prune: .disable)
+        var added: [String: Set<String>] = [:]
+        for change in plan.rosters { added[change.jid.description] = Set(change.add.map(\.jid.description)) }
+        XCTAssertEqual(added, ["a1@x.org": ["a2@x.org"], "a2@x.org": ["a1@x.org"]], "a3 still has no password: no roster gets it")
+    }
 }

@@ -103,7 +103,8 @@ extension RegisterTool {
                     + "profile and roster are managed like the others' for as long as the file gives its password. An "
                     + "account adopted without a password anywhere (made by hand) is managed for what the administrator's commands do (enable, disable, "
                     + "delete, and a password reset with xmpp-register passwd --admin); its profile and roster are neither "
-                    + "read nor changed, no roster of the managed set gets it, and the plan says so. Without --adopt such "
+                    + "read nor changed, no roster of the managed set gets it, and the plan says so, until a refresh finds a "
+                    + "password for it in the report or the file: from then on it is managed like the others. Without --adopt such "
                     + "an account is left alone, as below.",
                 "Accounts that left the file (leavers) come first in the plan. They are disabled with XEP-0133 "
                     + "disable-user where the server offers it (Prosody 13's mod_admin_adhoc); Prosody 0.12 and ejabberd "
