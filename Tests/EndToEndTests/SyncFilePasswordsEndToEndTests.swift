@@ -92,4 +92,37 @@ final class SyncFilePasswordsEndToEndTests: XCTestCase {
         let drift = (seen["drift"] as? [[String: Any]] ?? []).map { "\($0["jid"] ?? "") \($0["what"] ?? "")" }
         XCTAssertEqual(drift, ["\(accounts[1]) fullname changed on the server: 'xXx'"], drifted.stdout)
     }
+
+    /// Accounts adopted while the file gave no password (so none anywhere) are taken up once
+    /// the file gains its password column: the next sync makes their rosters, both ways.
+    func testAccountsAdoptedWithoutPasswordsAreManagedOnceTheFileGivesThem() throws {
+        let s = try SyncSetting()
+        let t = s.t
+        let accounts = s.jids("fl", 2)
+        let users = accounts.map { String($0.split(separator: "@")[0]) }
+        let secrets = accounts.indices.map { "Fl\(s.tag)secret\($0)" }
+        let csv = t.home + "/late.csv", report = t.home + "/late-report.csv"
+        func write(_ header: String, _ row: (Int) -> String) throws {
+            try Data((header + "\r\n" + users.indices.map { row($0) + "\r\n" }.joined()).utf8).write(to: URL(fileURLWithPath: csv))
+        }
+        try write("username,password") { "\(users[$0]),\(secrets[$0])" }
+        let batch = try t.run("xmpp-register", ["batch", csv, "--admin", "--report", report, "--domain", s.domain] + t.serverArgs, timeout: 120)
+        XCTAssertEqual(batch.status, 0, batch.stderr)
+        try write("username,groups,contacts") { "\(users[$0]),Club,Club" }
+        let adopted = try s.sync(csv, report: report, ["--adopt"])
+        XCTAssertEqual(adopted.status, 13, adopted.stdout + adopted.stderr)
+        XCTAssertTrue(adopted.stdout.contains("no password for it in the report, --adopt-report or the file"), adopted.stdout)
+        XCTAssertFalse(adopted.stdout.contains("roster   "), "no roster without a password: \(adopted.stdout)")
+
+        try write("username,password,groups,contacts") { "\(users[$0]),\(secrets[$0]),Club,Club" }
+        let managed = try s.sync(csv, report: report)
+        XCTAssertEqual(managed.status, 13, managed.stdout + managed.stderr)
+        for (i, account) in accounts.enumerated() {
+            let r = try t.run("xmpp-roster", ["list", "--no-presence", "--json", "-a", account] + t.serverArgs, password: secrets[i])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let items = try XCTUnwrap(try ToolRunner.json(r) as? [[String: Any]])
+            XCTAssertEqual(items.compactMap { $0["jid"] as? String }, accounts.filter { $0 != account }, r.stdout)
+            XCTAssertEqual(items.first?["subscription"] as? String, "both", r.stdout)
+        }
+    }
 }
