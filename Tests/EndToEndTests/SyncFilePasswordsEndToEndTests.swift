@@ -36,41 +36,21 @@ final class SyncFilePasswordsEndToEndTests: XCTestCase {
     /// rosters the batch file did not have are made, both ways, the next sync finds nothing to do,
     /// and a full name its user changes is drift the file wins (the profile is read with the file's password).
     func testAccountsBatchMadeWithTheFilesPasswordsAreAdoptedWithTheirRosters() throws {
-        let s = try SyncSetting()
-        let t = s.t
-        let accounts = s.jids("fa", 3)
-        let users = accounts.map { String($0.split(separator: "@")[0]) }
-        let secrets = accounts.indices.map { "Fa\(s.tag)secret\($0)" }
-        let csv = t.home + "/adopt.csv", report = t.home + "/adopt-report.csv"
-        func write(_ header: String, _ row: (Int) -> String) throws {
-            try Data((header + "\r\n" + users.indices.map { row($0) + "\r\n" }.joined()).utf8).write(to: URL(fileURLWithPath: csv))
-        }
-        try write("username,password,fullname") { "\(users[$0]),\(secrets[$0]),Member \($0)" }
-        let batch = try t.run("xmpp-register", ["batch", csv, "--admin", "--report", report, "--domain", s.domain] + t.serverArgs, timeout: 120)
-        XCTAssertEqual(batch.status, 0, batch.stderr)
-        try write("username,password,fullname,groups,contacts") { "\(users[$0]),\(secrets[$0]),Member \($0),Club,Club" }
+        let m = try FilePasswordAccounts("fa", 3, header: "username,password,fullname") { "Member \($0)" }
+        let (t, accounts, secrets) = (m.s.t, m.accounts, m.secrets)
+        try m.write("username,password,fullname,groups,contacts") { "Member \($0),Club,Club" }
 
-        let plan = try s.sync(csv, report: report, ["--adopt", "--dry-run", "--json"])
+        let plan = try m.sync(["--adopt", "--dry-run", "--json"])
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any], plan.stdout + plan.stderr)
         let adopt = json["adopt"] as? [[String: Any]] ?? []
         XCTAssertEqual(Set(adopt.compactMap { $0["jid"] as? String }), Set(accounts), plan.stdout)
         XCTAssertEqual(adopt.filter { $0["password"] as? Bool == true }.count, 3, "the file's passwords count: \(plan.stdout)")
 
-        let applied = try s.sync(csv, report: report, ["--adopt"])
+        let applied = try m.sync(["--adopt"])
         XCTAssertEqual(applied.status, 13, applied.stdout + applied.stderr)
         XCTAssertFalse(applied.stderr.contains("cannot be checked"), applied.stderr)
-        for (i, account) in accounts.enumerated() {
-            let r = try t.run("xmpp-roster", ["list", "--no-presence", "--json", "-a", account] + t.serverArgs, password: secrets[i])
-            XCTAssertEqual(r.status, 0, r.stderr)
-            var roster: [String: [String: Any]] = [:]
-            for item in try XCTUnwrap(try ToolRunner.json(r) as? [[String: Any]]) { roster[item["jid"] as? String ?? ""] = item }
-            XCTAssertEqual(Set(roster.keys), Set(accounts).subtracting([account]), "\(account)'s roster: \(r.stdout)")
-            for (contact, item) in roster {
-                XCTAssertEqual(item["subscription"] as? String, "both", "\(account) ↔ \(contact)")
-                XCTAssertEqual(item["groups"] as? [String], ["Club"], "\(account) files \(contact)")
-            }
-        }
-        let kept = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+        try m.checkRosters(group: "Club")
+        let kept = (try? String(contentsOfFile: m.report, encoding: .utf8)) ?? ""
         for secret in secrets { XCTAssertFalse(kept.contains(secret), "the file's password is never written to the report") }
         let stateFiles = ((try? FileManager.default.subpathsOfDirectory(atPath: t.home)) ?? []).filter { $0.contains("xmpp-tools/sync/") }
         XCTAssertFalse(stateFiles.isEmpty, "sync's state is under the home")
@@ -79,14 +59,14 @@ final class SyncFilePasswordsEndToEndTests: XCTestCase {
             for secret in secrets { XCTAssertFalse(text.contains(secret), "nor to \(path)") }
         }
 
-        let next = try s.sync(csv, report: report, ["--dry-run", "--json"])
+        let next = try m.sync(["--dry-run", "--json"])
         let again = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(next.stdout.utf8)) as? [String: Any], next.stdout + next.stderr)
         XCTAssertEqual((again["unverified"] as? [Any])?.count, 0, next.stdout)
         XCTAssertEqual(next.status, 0, "nothing to do: " + next.stdout + next.stderr)
 
         let renamed = try t.run("xmpp-vcard", ["set", "--fullname", "xXx", "-a", accounts[1]] + t.serverArgs, password: secrets[1])
         XCTAssertEqual(renamed.status, 0, renamed.stderr)
-        let drifted = try s.sync(csv, report: report, ["--dry-run", "--json"])
+        let drifted = try m.sync(["--dry-run", "--json"])
         XCTAssertEqual(drifted.status, 13, drifted.stdout + drifted.stderr)
         let seen = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(drifted.stdout.utf8)) as? [String: Any], drifted.stdout)
         let drift = (seen["drift"] as? [[String: Any]] ?? []).map { "\($0["jid"] ?? "") \($0["what"] ?? "")" }
@@ -96,33 +76,16 @@ final class SyncFilePasswordsEndToEndTests: XCTestCase {
     /// Accounts adopted while the file gave no password (so none anywhere) are taken up once
     /// the file gains its password column: the next sync makes their rosters, both ways.
     func testAccountsAdoptedWithoutPasswordsAreManagedOnceTheFileGivesThem() throws {
-        let s = try SyncSetting()
-        let t = s.t
-        let accounts = s.jids("fl", 2)
-        let users = accounts.map { String($0.split(separator: "@")[0]) }
-        let secrets = accounts.indices.map { "Fl\(s.tag)secret\($0)" }
-        let csv = t.home + "/late.csv", report = t.home + "/late-report.csv"
-        func write(_ header: String, _ row: (Int) -> String) throws {
-            try Data((header + "\r\n" + users.indices.map { row($0) + "\r\n" }.joined()).utf8).write(to: URL(fileURLWithPath: csv))
-        }
-        try write("username,password") { "\(users[$0]),\(secrets[$0])" }
-        let batch = try t.run("xmpp-register", ["batch", csv, "--admin", "--report", report, "--domain", s.domain] + t.serverArgs, timeout: 120)
-        XCTAssertEqual(batch.status, 0, batch.stderr)
-        try write("username,groups,contacts") { "\(users[$0]),Club,Club" }
-        let adopted = try s.sync(csv, report: report, ["--adopt"])
+        let m = try FilePasswordAccounts("fl", 2)
+        try m.write("username,groups,contacts") { _ in "Club,Club" }
+        let adopted = try m.sync(["--adopt"])
         XCTAssertEqual(adopted.status, 13, adopted.stdout + adopted.stderr)
         XCTAssertTrue(adopted.stdout.contains("no password for it in the report, --adopt-report or the file"), adopted.stdout)
         XCTAssertFalse(adopted.stdout.contains("roster   "), "no roster without a password: \(adopted.stdout)")
 
-        try write("username,password,groups,contacts") { "\(users[$0]),\(secrets[$0]),Club,Club" }
-        let managed = try s.sync(csv, report: report)
+        try m.write("username,password,groups,contacts") { _ in "Club,Club" }
+        let managed = try m.sync()
         XCTAssertEqual(managed.status, 13, managed.stdout + managed.stderr)
-        for (i, account) in accounts.enumerated() {
-            let r = try t.run("xmpp-roster", ["list", "--no-presence", "--json", "-a", account] + t.serverArgs, password: secrets[i])
-            XCTAssertEqual(r.status, 0, r.stderr)
-            let items = try XCTUnwrap(try ToolRunner.json(r) as? [[String: Any]])
-            XCTAssertEqual(items.compactMap { $0["jid"] as? String }, accounts.filter { $0 != account }, r.stdout)
-            XCTAssertEqual(items.first?["subscription"] as? String, "both", r.stdout)
-        }
+        try m.checkRosters(group: "Club")
     }
 }
