@@ -11,11 +11,15 @@ import XCTest
 /// `group`, a string (and refuses `groups`).
 final class EjabberdAPIRosterEndToEndTests: XCTestCase {
     func testEjabberd24DirectRosterWriteDeliversPresenceToOnlineAccounts() throws {
-        try checkDirectWrite(try TestServer.startPrivate("ejabberd24", ["--defaults", "--admin", "boss"]))
+        let server = try TestServer.startPrivate("ejabberd24", ["--defaults", "--admin", "boss"])
+        defer { server.stop() }
+        try checkDirectWrite(server)
     }
 
     func testEjabberdDirectRosterWriteDeliversPresenceToOnlineAccounts() throws {
-        try checkDirectWrite(try TestServer.startPrivate("ejabberd", ["--defaults", "--admin", "boss"]))
+        let server = try TestServer.startPrivate("ejabberd", ["--defaults", "--admin", "boss"])
+        defer { server.stop() }
+        try checkDirectWrite(server)
     }
 
     private func checkDirectWrite(_ server: TestServer) throws {
