@@ -10,10 +10,15 @@ enum DistinctOutput {
     /// against the tool's current directory); the message names both as spelt.
     static func require(output: String, input: String, option: String,
                         resolve: (String) -> String = { $0 }) throws(ToolFailure) {
-        guard output != "-", let written = FileIdentity(path: resolve(output)) else { return }
-        let read = input == "-" ? FileIdentity(descriptor: 0) : FileIdentity(path: resolve(input))
-        guard written == read else { return }
+        guard output != "-", isInput(resolve(output), input == "-" ? nil : resolve(input)) else { return }
         throw ToolFailure(.usage, "\(option) \(output) is the input \(input == "-" ? "(standard input)" : input): it would be "
                           + "overwritten; choose another file")
+    }
+
+    /// Whether the existing file at `output` is `input` (nil: standard input), by device and inode.
+    static func isInput(_ output: String, _ input: String?) -> Bool {
+        guard let written = FileIdentity(path: output) else { return false }
+        let read = if let input { FileIdentity(path: input) } else { FileIdentity(descriptor: 0) }
+        return written == read
     }
 }

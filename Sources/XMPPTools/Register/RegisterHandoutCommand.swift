@@ -103,8 +103,7 @@ extension RegisterTool {
             }
             let outputPath = absolute(output)
             // By device and inode as well as by name: `./report.csv`, a link or a hard link name it too.
-            if !toStdout && (outputPath == reportPath
-                             || FileIdentity(path: outputPath).map { $0 == FileIdentity(path: reportPath) } ?? false) {
+            if !toStdout && (outputPath == reportPath || DistinctOutput.isInput(outputPath, reportPath)) {
                 throw ToolFailure(.usage, "-o \(output) would overwrite the report")
             }
             // Before anything is read or drawn: the PDF may go only where the report could.
